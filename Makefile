@@ -1,0 +1,35 @@
+# Set-up and everyday commands. `make run` and `make test` install what is missing first.
+SHELL := /bin/bash
+STAMP := node_modules/.install-stamp
+export NODE_OPTIONS ?=
+
+.PHONY: install run test test-sqlite test-postgres typecheck dist bench clean
+
+install: $(STAMP)
+
+$(STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $(STAMP)
+
+run: install
+	./bin/hublet serve --data ./data
+
+typecheck: install
+	npx tsc --noEmit
+
+# The whole suite on SQLite, then again on PostgreSQL when HUBLET_TEST_DATABASE_URL names a server.
+test: install typecheck dist
+	env -u HUBLET_TEST_DATABASE_URL npx vitest run
+	@if [ -n "$$HUBLET_TEST_DATABASE_URL" ]; then \
+	  echo "== again on PostgreSQL ($$HUBLET_TEST_DATABASE_URL)"; \
+	  HUBLET_TEST_DB=postgres npx vitest run; \
+	fi
+
+dist: install
+	node scripts/build-dist.mjs
+
+bench: install
+	node --import tsx scripts/bench/run.ts $(if $(QUICK),--quick,)
+
+clean:
+	rm -rf dist .cache

@@ -1,0 +1,15 @@
+// GitHub's rules for user and organization names.
+import type { FieldError } from '../server/http/errors.js';
+
+/** Names the API or git hosting would shadow at the top level of a URL. */
+const RESERVED = new Set(['api', 'admin', 'gists', 'orgs', 'users', 'user', 'repos', 'rate_limit', 'avatars', 'login', 'logout', 'settings', 'organizations', 'migrations', 'site']);
+
+/** Alphanumerics and single inner hyphens, at most 39 characters. */
+export function loginProblem(login: unknown, resource: 'User' | 'Organization'): FieldError | null {
+  if (typeof login !== 'string' || login === '') return { resource, field: 'login', code: 'missing_field' };
+  if (login.length > 39 || !/^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9]))*$/.test(login)) {
+    return { resource, field: 'login', code: 'invalid', message: 'login may only contain alphanumeric characters or single hyphens, and cannot begin or end with a hyphen (at most 39 characters)' };
+  }
+  if (RESERVED.has(login.toLowerCase())) return { resource, field: 'login', code: 'invalid', message: `login '${login}' is reserved` };
+  return null;
+}

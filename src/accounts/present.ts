@@ -1,0 +1,129 @@
+// The only place that shapes users, organizations and memberships as JSON.
+import type { UserRow } from '../db/schema.js';
+import { isoUtc, nodeId, type Urls } from '../server/http/urls.js';
+
+export type SimpleUser = ReturnType<typeof simpleUser>;
+
+/** The short user object GitHub embeds as owner, user and sender. */
+export function simpleUser(row: UserRow, urls: Urls) {
+  const login = row.login;
+  const users = urls.api(`/users/${login}`);
+  return {
+    login,
+    id: row.id,
+    node_id: nodeId(row.type, row.id),
+    avatar_url: urls.api(`/avatars/${login}`),
+    gravatar_id: '',
+    url: users,
+    html_url: urls.html(`/${login}`),
+    followers_url: `${users}/followers`,
+    following_url: `${users}/following{/other_user}`,
+    gists_url: `${users}/gists{/gist_id}`,
+    starred_url: `${users}/starred{/owner}{/repo}`,
+    subscriptions_url: `${users}/subscriptions`,
+    organizations_url: `${users}/orgs`,
+    repos_url: `${users}/repos`,
+    events_url: `${users}/events{/privacy}`,
+    received_events_url: `${users}/received_events`,
+    type: row.type,
+    user_view_type: 'public',
+    site_admin: Boolean(row.site_admin),
+  };
+}
+
+export interface AccountCounts {
+  public_repos: number;
+  public_gists: number;
+}
+
+/** `GET /users/{username}`: the public profile. */
+export function publicUser(row: UserRow, urls: Urls, counts: AccountCounts) {
+  return {
+    ...simpleUser(row, urls),
+    name: row.name,
+    company: row.company,
+    blog: row.blog ?? '',
+    location: row.location,
+    email: row.email,
+    hireable: null,
+    bio: row.bio,
+    twitter_username: null,
+    public_repos: counts.public_repos,
+    public_gists: counts.public_gists,
+    followers: 0,
+    following: 0,
+    created_at: isoUtc(row.created_at),
+    updated_at: isoUtc(row.updated_at),
+  };
+}
+
+/** `GET /user`: the signed-in user's own profile. */
+export function privateUser(row: UserRow, urls: Urls, counts: AccountCounts & { private_gists: number; owned_private_repos: number; total_private_repos: number }) {
+  return {
+    ...publicUser(row, urls, counts),
+    private_gists: counts.private_gists,
+    total_private_repos: counts.total_private_repos,
+    owned_private_repos: counts.owned_private_repos,
+    disk_usage: 0,
+    collaborators: 0,
+    two_factor_authentication: false,
+    plan: { name: 'free', space: 976562499, private_repos: 10000, collaborators: 0 },
+  };
+}
+
+/** The short organization object (`organization` in payloads, memberships). */
+export function simpleOrganization(row: UserRow, urls: Urls) {
+  const org = urls.api(`/orgs/${row.login}`);
+  return {
+    login: row.login,
+    id: row.id,
+    node_id: nodeId('Organization', row.id),
+    url: org,
+    repos_url: `${org}/repos`,
+    events_url: `${org}/events`,
+    hooks_url: `${org}/hooks`,
+    issues_url: `${org}/issues`,
+    members_url: `${org}/members{/member}`,
+    public_members_url: `${org}/public_members{/member}`,
+    avatar_url: urls.api(`/avatars/${row.login}`),
+    description: row.bio,
+  };
+}
+
+/** `GET /orgs/{org}`. */
+export function fullOrganization(row: UserRow, urls: Urls, counts: { public_repos: number }) {
+  return {
+    ...simpleOrganization(row, urls),
+    name: row.name,
+    company: row.company,
+    blog: row.blog ?? '',
+    location: row.location,
+    email: row.email,
+    twitter_username: null,
+    is_verified: false,
+    has_organization_projects: true,
+    has_repository_projects: true,
+    public_repos: counts.public_repos,
+    public_gists: 0,
+    followers: 0,
+    following: 0,
+    html_url: urls.html(`/${row.login}`),
+    created_at: isoUtc(row.created_at),
+    updated_at: isoUtc(row.updated_at),
+    archived_at: null,
+    type: 'Organization',
+    members_can_create_repositories: Boolean(row.members_can_create_repositories),
+  };
+}
+
+/** `GET /orgs/{org}/memberships/{username}`. */
+export function membership(org: UserRow, user: UserRow, role: 'admin' | 'member', urls: Urls) {
+  return {
+    url: urls.api(`/orgs/${org.login}/memberships/${user.login}`),
+    state: 'active',
+    role,
+    organization_url: urls.api(`/orgs/${org.login}`),
+    organization: simpleOrganization(org, urls),
+    user: simpleUser(user, urls),
+  };
+}

@@ -1,0 +1,73 @@
+// Account reads and organization memberships: GET /user, /users/{username}, /orgs/{org}, /orgs/{org}/memberships/{username}.
+import type { FastifyInstance } from 'fastify';
+import { lastModified } from '../server/http/conditional.js';
+import { requireActor } from './actor.js';
+import { accountCounts } from './counts.js';
+import { fullOrganization, membership, privateUser, publicUser } from './present.js';
+import { deleteMembership, getMembership, putMembership, requireAnyAccount, requireOrganization } from './service.js';
+
+const userParams = { type: 'object', properties: { username: { type: 'string' } }, required: ['username'] } as const;
+const membershipParams = {
+  type: 'object',
+  properties: { org: { type: 'string' }, username: { type: 'string' } },
+  required: ['org', 'username'],
+} as const;
+
+export async function accountRoutes(app: FastifyInstance): Promise<void> {
+  app.get('/user', { config: { auth: 'required' } }, async (request, reply) => {
+    const actor = requireActor(request.ctx.actor);
+    const counts = await accountCounts(request.ctx, actor.user, true);
+    reply.header('last-modified', lastModified(actor.user.updated_at));
+    return privateUser(actor.user, request.ctx.urls, counts);
+  });
+
+  app.get<{ Params: { username: string } }>('/users/:username', { schema: { params: userParams } }, async (request, reply) => {
+    const row = await requireAnyAccount(request.ctx, request.params.username);
+    const counts = await accountCounts(request.ctx, row, false);
+    reply.header('last-modified', lastModified(row.updated_at));
+    return publicUser(row, request.ctx.urls, counts);
+  });
+
+  app.get<{ Params: { org: string } }>('/orgs/:org', async (request, reply) => {
+    const org = await requireOrganization(request.ctx, request.params.org);
+    const counts = await accountCounts(request.ctx, org, false);
+    reply.header('last-modified', lastModified(org.updated_at));
+    return fullOrganization(org, request.ctx.urls, counts);
+  });
+
+  const orgRead = { scopes: ['read:org', 'admin:org'], fineGrained: { permission: 'members', level: 'read' }, missingScope: 403 } as const;
+  const orgWrite = { scopes: ['admin:org'], fineGrained: { permission: 'members', level: 'write' }, missingScope: 403 } as const;
+
+  app.get<{ Params: { org: string; username: string } }>(
+    '/orgs/:org/memberships/:username',
+    { schema: { params: membershipParams }, config: { grant: orgRead } },
+    async (request) => {
+      const m = await getMembership(request.ctx, request.params.org, request.params.username);
+      return membership(m.org, m.user, m.role, request.ctx.urls);
+    },
+  );
+
+  app.put<{ Params: { org: string; username: string }; Body: { role?: 'admin' | 'member' } }>(
+    '/orgs/:org/memberships/:username',
+    {
+      schema: {
+        params: membershipParams,
+        body: { type: 'object', properties: { role: { type: 'string', enum: ['admin', 'member'] } } },
+      },
+      config: { grant: orgWrite, resource: 'Membership' },
+    },
+    async (request) => {
+      const m = await putMembership(request.ctx, request.params.org, request.params.username, request.body?.role ?? 'member');
+      return membership(m.org, m.user, m.role, request.ctx.urls);
+    },
+  );
+
+  app.delete<{ Params: { org: string; username: string } }>(
+    '/orgs/:org/memberships/:username',
+    { schema: { params: membershipParams }, config: { grant: orgWrite } },
+    async (request, reply) => {
+      await deleteMembership(request.ctx, request.params.org, request.params.username);
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,217 @@
+// Account operations: users, organizations, memberships, tokens and the first site admin.
+import type { Db } from '../db/connect.js';
+import type { TokenRow, UserRow } from '../db/schema.js';
+import { NotFound, Unprocessable, ValidationFailed, Forbidden } from '../server/http/errors.js';
+import type { ServiceContext } from '../server/context.js';
+import { requireActor, requireSiteAdmin } from './actor.js';
+import { loginProblem } from './logins.js';
+import { isKnownScope, isPermissionLevel, FINE_GRAINED_PERMISSIONS, KNOWN_SCOPES } from './scopes.js';
+import {
+  countOwners,
+  deleteAccount,
+  findAccount,
+  insertAccount,
+  membershipRole,
+  removeMembership,
+  setMembership,
+} from './store.js';
+import { createToken, hashToken, isTokenKind, revokeUserTokens, TOKEN_KINDS, type TokenKind } from './tokens.js';
+
+export const ADMIN_LOGIN = 'admin';
+
+/** The bootstrap admin token's scopes: every top-level scope (each implies its children). */
+const ADMIN_SCOPES = ['repo', 'admin:org', 'admin:org_hook', 'admin:repo_hook', 'gist', 'user', 'delete_repo', 'workflow', 'site_admin'];
+
+async function requireAccount(db: Db, login: string, type?: 'User' | 'Organization'): Promise<UserRow> {
+  const row = await findAccount(db, login);
+  if (!row || (type && row.type !== type)) throw new NotFound();
+  return row;
+}
+
+/** A user by login (404 when there is none, or it is an organization). */
+export function requireUser(ctx: ServiceContext, login: string): Promise<UserRow> {
+  return requireAccount(ctx.db, login, 'User');
+}
+
+/** An organization by login, not case sensitive. */
+export function requireOrganization(ctx: ServiceContext, login: string): Promise<UserRow> {
+  return requireAccount(ctx.db, login, 'Organization');
+}
+
+/** Any account by login, user or organization (GitHub's `GET /users/{username}` answers for both). */
+export function requireAnyAccount(ctx: ServiceContext, login: string): Promise<UserRow> {
+  return requireAccount(ctx.db, login);
+}
+
+export async function roleIn(ctx: ServiceContext, org: UserRow, user: UserRow): Promise<'admin' | 'member' | undefined> {
+  return membershipRole(ctx.db, org.id, user.id);
+}
+
+/** The organization, when the caller owns it; 404 otherwise (GitHub hides what you may not manage). */
+export async function requireOrgOwner(ctx: ServiceContext, orgLogin: string): Promise<UserRow> {
+  const actor = requireActor(ctx.actor);
+  const org = await requireOrganization(ctx, orgLogin);
+  if ((await membershipRole(ctx.db, org.id, actor.user.id)) !== 'admin') throw new NotFound();
+  return org;
+}
+
+async function assertLoginFree(db: Db, login: string, resource: 'User' | 'Organization'): Promise<void> {
+  const problem = loginProblem(login, resource);
+  if (problem) throw new ValidationFailed([problem]);
+  if (await findAccount(db, login)) throw new ValidationFailed([{ resource, field: 'login', code: 'already_exists', message: 'login is already taken' }]);
+}
+
+/** Creates a user (site admins only through the API). */
+export async function createUser(ctx: ServiceContext, input: { login: string; email?: string | null; siteAdmin?: boolean }): Promise<UserRow> {
+  requireSiteAdmin(ctx.actor);
+  return ctx.db.transaction().execute(async (trx) => {
+    await assertLoginFree(trx, input.login, 'User');
+    return insertAccount(trx, { login: input.login, type: 'User', email: input.email, siteAdmin: input.siteAdmin }, ctx.clock.now());
+  });
+}
+
+export async function deleteUser(ctx: ServiceContext, login: string): Promise<void> {
+  const actor = requireSiteAdmin(ctx.actor);
+  const user = await requireUser(ctx, login);
+  if (user.id === actor.user.id) throw new Unprocessable('You cannot delete your own account.');
+  await deleteAccount(ctx.db, user.id);
+}
+
+/** Creates an organization whose first owner is `admin`. */
+export async function createOrganization(ctx: ServiceContext, input: { login: string; admin: string; profileName?: string | null }): Promise<UserRow> {
+  requireSiteAdmin(ctx.actor);
+  return ctx.db.transaction().execute(async (trx) => {
+    await assertLoginFree(trx, input.login, 'Organization');
+    const owner = await findAccount(trx, input.admin);
+    if (!owner || owner.type !== 'User') throw new ValidationFailed([{ resource: 'Organization', field: 'admin', code: 'invalid', message: `no user named ${input.admin}` }]);
+    const now = ctx.clock.now();
+    const org = await insertAccount(trx, { login: input.login, type: 'Organization', name: input.profileName ?? null }, now);
+    await setMembership(trx, org.id, owner.id, 'admin', now);
+    return org;
+  });
+}
+
+export interface TokenRequest {
+  scopes?: string[];
+  kind?: string;
+  permissions?: Record<string, string>;
+  appId?: number | null;
+  note?: string | null;
+  expiresAt?: string | null;
+}
+
+/** Checks a token request; every problem is reported at once. */
+function tokenProblems(input: TokenRequest): { kind: TokenKind; errors: ValidationFailed | null } {
+  const errors = [];
+  const kind = (input.kind ?? 'classic') as TokenKind;
+  if (!isTokenKind(kind)) errors.push({ resource: 'OauthAccess', field: 'kind', code: 'invalid', message: `kind must be one of ${Object.keys(TOKEN_KINDS).join(', ')}` });
+  for (const s of input.scopes ?? []) {
+    if (!isKnownScope(s)) errors.push({ resource: 'OauthAccess', field: 'scopes', code: 'invalid', message: `unknown scope ${s}; known: ${KNOWN_SCOPES.join(', ')}` });
+  }
+  for (const [p, level] of Object.entries(input.permissions ?? {})) {
+    if (!(FINE_GRAINED_PERMISSIONS as readonly string[]).includes(p) || !isPermissionLevel(level)) {
+      errors.push({ resource: 'OauthAccess', field: 'permissions', code: 'invalid', message: `${p}: ${level} is not a known permission and level (read, write, admin)` });
+    }
+  }
+  if (input.expiresAt != null && Number.isNaN(Date.parse(input.expiresAt))) errors.push({ resource: 'OauthAccess', field: 'expires_at', code: 'invalid' });
+  if (kind === 'oauth' && input.appId == null) errors.push({ resource: 'OauthAccess', field: 'app_id', code: 'missing_field', message: 'oauth tokens name the app they belong to' });
+  return { kind, errors: errors.length ? new ValidationFailed(errors) : null };
+}
+
+/** Issues a token for a user (site admins only). The token itself is returned once and never stored. */
+export async function createUserToken(ctx: ServiceContext, login: string, input: TokenRequest): Promise<{ row: TokenRow; token: string; user: UserRow }> {
+  requireSiteAdmin(ctx.actor);
+  const user = await requireUser(ctx, login);
+  const { kind, errors } = tokenProblems(input);
+  if (errors) throw errors;
+  const { row, token } = await createToken(ctx.db, {
+    userId: user.id,
+    kind,
+    scopes: input.scopes ?? [],
+    permissions: input.permissions ?? {},
+    appId: input.appId ?? null,
+    note: input.note ?? null,
+    expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
+    now: ctx.clock.now(),
+  });
+  return { row, token, user };
+}
+
+export async function revokeTokens(ctx: ServiceContext, login: string): Promise<void> {
+  requireSiteAdmin(ctx.actor);
+  const user = await requireUser(ctx, login);
+  await revokeUserTokens(ctx.db, user.id, ctx.clock.now());
+}
+
+/** A membership is visible to the org's owners and to the member themself. */
+export async function getMembership(ctx: ServiceContext, orgLogin: string, login: string) {
+  const actor = requireActor(ctx.actor);
+  const org = await requireOrganization(ctx, orgLogin);
+  const user = await requireUser(ctx, login);
+  const callerRole = await membershipRole(ctx.db, org.id, actor.user.id);
+  if (callerRole !== 'admin' && actor.user.id !== user.id) throw new NotFound();
+  const role = await membershipRole(ctx.db, org.id, user.id);
+  if (!role) throw new NotFound();
+  return { org, user, role };
+}
+
+/** Owners add members or change roles; site admins may too (they run the instance). */
+async function requireMembershipManager(ctx: ServiceContext, orgLogin: string): Promise<UserRow> {
+  const actor = requireActor(ctx.actor);
+  const org = await requireOrganization(ctx, orgLogin);
+  const role = await membershipRole(ctx.db, org.id, actor.user.id);
+  if (role === 'admin' || actor.user.site_admin) return org;
+  if (role === 'member') throw new Forbidden('You must be an admin to manage organization memberships.');
+  throw new NotFound();
+}
+
+export async function putMembership(ctx: ServiceContext, orgLogin: string, login: string, role: 'admin' | 'member') {
+  const org = await requireMembershipManager(ctx, orgLogin);
+  const user = await requireUser(ctx, login);
+  await ctx.db.transaction().execute(async (trx) => {
+    const current = await membershipRole(trx, org.id, user.id);
+    if (current === 'admin' && role === 'member' && (await countOwners(trx, org.id)) <= 1) {
+      throw new Unprocessable('You cannot demote the last owner of an organization.');
+    }
+    await setMembership(trx, org.id, user.id, role, ctx.clock.now());
+  });
+  return { org, user, role };
+}
+
+export async function deleteMembership(ctx: ServiceContext, orgLogin: string, login: string): Promise<void> {
+  const org = await requireMembershipManager(ctx, orgLogin);
+  const user = await requireUser(ctx, login);
+  await ctx.db.transaction().execute(async (trx) => {
+    const current = await membershipRole(trx, org.id, user.id);
+    if (!current) throw new NotFound();
+    if (current === 'admin' && (await countOwners(trx, org.id)) <= 1) throw new Unprocessable('You cannot remove the last owner of an organization.');
+    await removeMembership(trx, org.id, user.id);
+  });
+}
+
+/** Makes sure the site admin `admin` exists (the CLI's local mode and `serve` both call this). */
+export async function ensureAdmin(db: Db, now: Date): Promise<UserRow> {
+  return db.transaction().execute(async (trx) => {
+    const existing = await findAccount(trx, ADMIN_LOGIN);
+    return existing ?? insertAccount(trx, { login: ADMIN_LOGIN, type: 'User', siteAdmin: true }, now);
+  });
+}
+
+/**
+ * The token `serve` prints at start: `HUBLET_ADMIN_TOKEN` is registered when not known yet; otherwise a token with
+ * every scope is issued only while the admin has never had one (a one-time token on a fresh data dir).
+ */
+export async function bootstrapAdminToken(db: Db, now: Date, fixed?: string): Promise<string | undefined> {
+  const admin = await ensureAdmin(db, now);
+  return db.transaction().execute(async (trx) => {
+    if (fixed) {
+      const known = await trx.selectFrom('tokens').select('id').where('token_hash', '=', hashToken(fixed)).executeTakeFirst();
+      if (!known) await createToken(trx, { userId: admin.id, kind: 'classic', scopes: ADMIN_SCOPES, note: 'HUBLET_ADMIN_TOKEN', now, token: fixed });
+      return undefined;
+    }
+    const any = await trx.selectFrom('tokens').select('id').where('user_id', '=', admin.id).executeTakeFirst();
+    if (any) return undefined;
+    const { token } = await createToken(trx, { userId: admin.id, kind: 'classic', scopes: ADMIN_SCOPES, note: 'bootstrap', now });
+    return token;
+  });
+}

@@ -1,0 +1,81 @@
+// Account tables: users and organizations (one table, by `type`) and organization memberships.
+import type { Db } from '../db/connect.js';
+import type { UserRow } from '../db/schema.js';
+
+/** Finds a user or organization by login, case-insensitively. */
+export async function findAccount(db: Db, login: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('login_lower', '=', login.toLowerCase()).executeTakeFirst();
+}
+
+export async function findAccountById(db: Db, id: number): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export interface NewAccount {
+  login: string;
+  type: 'User' | 'Organization';
+  email?: string | null;
+  name?: string | null;
+  siteAdmin?: boolean;
+}
+
+export async function insertAccount(db: Db, input: NewAccount, now: Date): Promise<UserRow> {
+  const at = now.toISOString();
+  return db
+    .insertInto('users')
+    .values({
+      login: input.login,
+      login_lower: input.login.toLowerCase(),
+      type: input.type,
+      email: input.email ?? null,
+      name: input.name ?? null,
+      company: null,
+      blog: null,
+      location: null,
+      bio: null,
+      site_admin: input.siteAdmin ? 1 : 0,
+      created_at: at,
+      updated_at: at,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteAccount(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', id).execute();
+}
+
+export async function membershipRole(db: Db, orgId: number, userId: number): Promise<'admin' | 'member' | undefined> {
+  const row = await db
+    .selectFrom('memberships')
+    .select('role')
+    .where('org_id', '=', orgId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row?.role;
+}
+
+/** Adds or changes a membership (an upsert written as select-then-write inside the caller's transaction). */
+export async function setMembership(db: Db, orgId: number, userId: number, role: 'admin' | 'member', now: Date): Promise<void> {
+  const existing = await membershipRole(db, orgId, userId);
+  if (existing) {
+    await db.updateTable('memberships').set({ role }).where('org_id', '=', orgId).where('user_id', '=', userId).execute();
+  } else {
+    await db.insertInto('memberships').values({ org_id: orgId, user_id: userId, role, created_at: now.toISOString() }).execute();
+  }
+}
+
+export async function removeMembership(db: Db, orgId: number, userId: number): Promise<boolean> {
+  const r = await db.deleteFrom('memberships').where('org_id', '=', orgId).where('user_id', '=', userId).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+export async function countOwners(db: Db, orgId: number): Promise<number> {
+  const r = await db
+    .selectFrom('memberships')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('org_id', '=', orgId)
+    .where('role', '=', 'admin')
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}

@@ -1,0 +1,94 @@
+// Access tokens: generated with a kind-specific prefix, stored only as SHA-256 hashes, matched in constant time.
+import crypto from 'node:crypto';
+import type { Db } from '../db/connect.js';
+import type { TokenRow, UserRow } from '../db/schema.js';
+
+export const TOKEN_KINDS = {
+  classic: 'hlp_',
+  fine_grained: 'hublet_pat_',
+  oauth: 'hlo_',
+  app_user: 'hlu_',
+  installation: 'hls_',
+} as const;
+export type TokenKind = keyof typeof TOKEN_KINDS;
+
+export function isTokenKind(v: string): v is TokenKind {
+  return v in TOKEN_KINDS;
+}
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A new random token: prefix + 36 base62 characters (~214 bits). */
+export function generateToken(kind: TokenKind): string {
+  const bytes = crypto.randomBytes(36);
+  let body = '';
+  for (const b of bytes) body += ALPHABET[b % ALPHABET.length];
+  return TOKEN_KINDS[kind] + body;
+}
+
+export function hashToken(token: string): string {
+  return crypto.createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+export interface NewTokenInput {
+  userId: number;
+  kind: TokenKind;
+  scopes?: string[];
+  permissions?: Record<string, string>;
+  appId?: number | null;
+  note?: string | null;
+  expiresAt?: string | null;
+  now: Date;
+  /** Use this exact token (the admin bootstrap token from HUBLET_ADMIN_TOKEN). */
+  token?: string;
+}
+
+/** Stores a new token's hash and returns the row with the only copy of the token itself. */
+export async function createToken(db: Db, input: NewTokenInput): Promise<{ row: TokenRow; token: string }> {
+  const token = input.token ?? generateToken(input.kind);
+  const row = await db
+    .insertInto('tokens')
+    .values({
+      user_id: input.userId,
+      kind: input.kind,
+      token_hash: hashToken(token),
+      token_last_eight: token.slice(-8),
+      scopes: JSON.stringify(input.scopes ?? []),
+      permissions: JSON.stringify(input.permissions ?? {}),
+      app_id: input.appId ?? null,
+      note: input.note ?? null,
+      created_at: input.now.toISOString(),
+      expires_at: input.expiresAt ?? null,
+      revoked_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { row, token };
+}
+
+export type TokenLookup =
+  | { ok: true; token: TokenRow; user: UserRow }
+  | { ok: false };
+
+/** Finds the live token for a presented secret; revoked, expired or unknown tokens are not ok. */
+export async function lookupToken(db: Db, presented: string, now: Date): Promise<TokenLookup> {
+  const hash = hashToken(presented);
+  const token = await db.selectFrom('tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+  // The index finds the row by hash; compare again in constant time so the decision never depends on a byte-wise compare.
+  if (!token || !crypto.timingSafeEqual(Buffer.from(token.token_hash, 'hex'), Buffer.from(hash, 'hex'))) return { ok: false };
+  if (token.revoked_at) return { ok: false };
+  if (token.expires_at && Date.parse(token.expires_at) <= now.getTime()) return { ok: false };
+  const user = await db.selectFrom('users').selectAll().where('id', '=', token.user_id).executeTakeFirst();
+  if (!user) return { ok: false };
+  return { ok: true, token, user };
+}
+
+export async function revokeUserTokens(db: Db, userId: number, now: Date): Promise<number> {
+  const result = await db
+    .updateTable('tokens')
+    .set({ revoked_at: now.toISOString() })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -1,0 +1,117 @@
+// The CLI's API client: local mode injects into the in-process app over the data dir, remote mode speaks HTTP with undici.
+import type { FastifyInstance } from 'fastify';
+import { request as httpRequest } from 'undici';
+import { LOCAL_ACTOR_HEADER } from '../server/http/auth.js';
+import { buildApp } from '../server/app.js';
+import { ADMIN_LOGIN } from '../accounts/service.js';
+import { readCredentials } from './credentials.js';
+import { openRuntime, type Runtime } from './runtime.js';
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface Client {
+  mode: 'local' | 'remote';
+  request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>;
+  close(): Promise<void>;
+}
+
+/** Options every command understands (set on the root program). */
+export interface GlobalOptions {
+  data?: string;
+  database?: string;
+  as?: string;
+  server?: string;
+  token?: string;
+  json?: boolean;
+}
+
+function parseBody(text: string, contentType: string | undefined): unknown {
+  if (!text) return null;
+  if (contentType?.includes('json')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+function flatHeaders(h: Record<string, string | string[] | number | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+  return out;
+}
+
+export class LocalClient implements Client {
+  readonly mode = 'local' as const;
+  private constructor(private readonly runtime: Runtime, private readonly app: FastifyInstance, private readonly as: string) {}
+
+  static async open(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.env): Promise<LocalClient> {
+    const runtime = await openRuntime({ dataDir: opts.data, databaseUrl: opts.database, logLevel: 'silent' }, env);
+    const app = await buildApp({ config: runtime.config, db: runtime.db, local: true });
+    await app.ready();
+    return new LocalClient(runtime, app, opts.as ?? env.HUBLET_USER ?? ADMIN_LOGIN);
+  }
+
+  async request(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse> {
+    const res = await this.app.inject({
+      method: method as 'GET',
+      url: path,
+      headers: { [LOCAL_ACTOR_HEADER]: this.as, accept: 'application/vnd.service+json', ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers },
+      payload: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+    });
+    const headers = flatHeaders(res.headers);
+    return { status: res.statusCode, headers, text: res.body, body: parseBody(res.body, headers['content-type']) };
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+    await this.runtime.close();
+  }
+}
+
+export class RemoteClient implements Client {
+  readonly mode = 'remote' as const;
+  constructor(private readonly server: string, private readonly token: string | undefined) {}
+
+  async request(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse> {
+    const headers: Record<string, string> = { accept: 'application/vnd.service+json', 'user-agent': 'hublet-cli', ...options.headers };
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    let payload: string | undefined;
+    if (options.body !== undefined) {
+      payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    const res = await httpRequest(this.server.replace(/\/+$/, '') + path, { method: method as 'GET', headers, body: payload });
+    const text = await res.body.text();
+    const flat = flatHeaders(res.headers as Record<string, string | string[]>);
+    return { status: res.statusCode, headers: flat, text, body: parseBody(text, flat['content-type']) };
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** Remote when a server is named (flag, HUBLET_SERVER, or saved by `auth login` and no --data given); else local. */
+export async function openClient(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.env): Promise<Client> {
+  const server = opts.server ?? env.HUBLET_SERVER;
+  if (server) return new RemoteClient(server, opts.token ?? env.HUBLET_TOKEN ?? matchingSavedToken(server, env));
+  const saved = opts.data || opts.database || env.HUBLET_DATA || env.HUBLET_DATABASE ? undefined : readCredentials(env);
+  if (saved) return new RemoteClient(saved.server, opts.token ?? env.HUBLET_TOKEN ?? saved.token);
+  return LocalClient.open(opts, env);
+}
+
+function matchingSavedToken(server: string, env: NodeJS.ProcessEnv): string | undefined {
+  const saved = readCredentials(env);
+  return saved && saved.server.replace(/\/+$/, '') === server.replace(/\/+$/, '') ? saved.token : undefined;
+}

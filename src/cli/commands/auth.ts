@@ -1,0 +1,41 @@
+// `hublet auth login|status|logout`: remote-mode credentials, checked against the server's GET /user.
+import type { Command } from 'commander';
+import { RemoteClient, type GlobalOptions } from '../client.js';
+import { credentialsPath, readCredentials, removeCredentials, writeCredentials } from '../credentials.js';
+import { CliExit, EXIT, expectOk, printJson } from '../output.js';
+
+export function registerAuthCommands(program: Command): void {
+  const auth = program.command('auth').description('sign in to a remote hublet server');
+
+  auth
+    .command('login')
+    .requiredOption('--server <url>', 'the server URL')
+    .requiredOption('--token <token>', 'an access token')
+    .action(async (opts: { server: string; token: string }, command: Command) => {
+      const g = command.optsWithGlobals<GlobalOptions>();
+      const server = opts.server.replace(/\/+$/, '');
+      const res = expectOk(await new RemoteClient(server, opts.token).request('GET', '/user'));
+      const login = (res.body as { login: string }).login;
+      const file = writeCredentials({ server, token: opts.token, login });
+      if (g.json) printJson({ server, login, credentials: file });
+      else process.stdout.write(`signed in to ${server} as ${login} (saved to ${file})\n`);
+    });
+
+  auth.command('status').action(async (_opts: unknown, command: Command) => {
+    const g = command.optsWithGlobals<GlobalOptions>();
+    const saved = readCredentials();
+    if (!saved) throw new CliExit(EXIT.auth, 'not signed in to any server (hublet auth login --server URL --token T)');
+    const res = await new RemoteClient(saved.server, saved.token).request('GET', '/user');
+    const valid = res.status === 200;
+    const login = valid ? (res.body as { login: string }).login : saved.login;
+    const scopes = res.headers['x-oauth-scopes'];
+    if (g.json) printJson({ server: saved.server, login, valid, scopes: scopes === undefined ? null : scopes.split(', ').filter(Boolean) });
+    else process.stdout.write(`${saved.server}: ${valid ? `signed in as ${login}` : `token rejected (HTTP ${res.status})`}${scopes ? `; scopes: ${scopes}` : ''}\n`);
+    if (!valid) throw new CliExit(EXIT.auth, 'the saved token no longer works');
+  });
+
+  auth.command('logout').action(() => {
+    const removed = removeCredentials();
+    process.stdout.write(removed ? `signed out (removed ${credentialsPath()})\n` : 'not signed in\n');
+  });
+}

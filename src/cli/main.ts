@@ -1,0 +1,60 @@
+// The `hublet` program: one executable that is the server (`serve`) and its command-line client.
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config.js';
+import { NewerDatabaseError } from '../db/migrate.js';
+import { VERSION } from '../version.js';
+import { registerAdmin } from './commands/admin.js';
+import { registerApi } from './commands/api.js';
+import { registerAuthCommands } from './commands/auth.js';
+import { registerServe } from './commands/serve.js';
+import { CliExit, EXIT, keepAlive } from './output.js';
+
+export function buildProgram(): Command {
+  const program = new Command('hublet')
+    .description('self-hosted GitHub-compatible gists, organization webhooks and migrations: server and client in one')
+    .version(VERSION, '-V, --version')
+    .option('--data <dir>', 'data directory (HUBLET_DATA)')
+    .option('--database <url>', 'database URL: a SQLite file or postgres://… (HUBLET_DATABASE)')
+    .option('--as <login>', 'local mode: act as this user (HUBLET_USER; default admin)')
+    .option('--server <url>', 'remote mode: the server URL (HUBLET_SERVER)')
+    .option('--token <token>', 'remote mode: access token (HUBLET_TOKEN)')
+    .option('--json', 'print JSON for scripts')
+    .exitOverride()
+    .showHelpAfterError();
+  registerServe(program);
+  registerApi(program);
+  registerAdmin(program);
+  registerAuthCommands(program);
+  program.commands.forEach(function override(c: Command) {
+    c.exitOverride();
+    c.commands.forEach(override);
+  });
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv);
+    return EXIT.ok;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version exit through here with code 0.
+      return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    if (err instanceof CliExit) {
+      process.stderr.write(err.message.endsWith('\n') ? err.message : `${err.message}\n`);
+      return err.code;
+    }
+    if (err instanceof ConfigError || err instanceof NewerDatabaseError) {
+      process.stderr.write(`hublet: ${err.message}\n`);
+      return EXIT.usage;
+    }
+    process.stderr.write(`hublet: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    return EXIT.error;
+  }
+}
+
+main(process.argv).then((code) => {
+  // `serve` keeps running until a signal; every other command exits with its code.
+  if (!keepAlive.server || code !== EXIT.ok) process.exit(code);
+});

@@ -1,0 +1,33 @@
+// CLI output and exit codes: JSON for scripts, aligned tables for people, API errors on stderr.
+import type { ApiResponse } from './client.js';
+
+export const EXIT = { ok: 0, error: 1, usage: 2, auth: 4 } as const;
+
+/** Set by `serve`: the process then lives until a signal instead of exiting when its command returns. */
+export const keepAlive = { server: false };
+
+/** Raised by commands to stop with an exit code after printing a message. */
+export class CliExit extends Error {
+  constructor(readonly code: number, message: string) {
+    super(message);
+  }
+}
+
+export function printJson(value: unknown): void {
+  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+}
+
+export function printTable(rows: Record<string, unknown>[], columns: string[]): void {
+  const cells = rows.map((r) => columns.map((c) => (r[c] === null || r[c] === undefined ? '' : String(r[c]))));
+  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));
+  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  process.stdout.write(line(columns.map((c) => c.toUpperCase())) + '\n');
+  for (const row of cells) process.stdout.write(line(row) + '\n');
+}
+
+/** Throws CliExit for an error response: 401 exits 4, any other 4xx/5xx exits 1, the error body on stderr. */
+export function expectOk(res: ApiResponse): ApiResponse {
+  if (res.status < 400) return res;
+  const message = typeof res.body === 'object' && res.body ? JSON.stringify(res.body, null, 2) : res.text || `HTTP ${res.status}`;
+  throw new CliExit(res.status === 401 ? EXIT.auth : EXIT.error, message);
+}

@@ -1,0 +1,30 @@
+// Opens the database named by a URL: a SQLite file (our sqlite3 dialect) or PostgreSQL (`postgres://…`, Kysely's dialect over pg).
+import fs from 'node:fs';
+import path from 'node:path';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { Sqlite3Dialect } from './sqlite-dialect.js';
+import type { Database } from './schema.js';
+
+export type Db = Kysely<Database>;
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+/** Turns `sqlite:/path`, `sqlite:///path`, `file:…` or a plain path into a file name. */
+export function sqliteFilename(url: string): string {
+  if (url === ':memory:') return url;
+  return url.replace(/^sqlite:(\/\/)?/i, '').replace(/^file:(\/\/)?/i, '');
+}
+
+export function connect(url: string): Db {
+  if (isPostgresUrl(url)) {
+    // int8 (count(*)) comes back as a JS number, as it does on SQLite.
+    pg.types.setTypeParser(20, (v) => Number(v));
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }) });
+  }
+  const filename = sqliteFilename(url);
+  if (filename !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
+  return new Kysely<Database>({ dialect: new Sqlite3Dialect({ filename }) });
+}

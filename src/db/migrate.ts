@@ -1,0 +1,29 @@
+// Brings the schema up to date at start; refuses a database written by a newer hublet.
+import { Migrator, sql } from 'kysely';
+import { migrations, staticMigrationProvider } from './migrations/index.js';
+import type { Db } from './connect.js';
+
+export class NewerDatabaseError extends Error {}
+
+export async function migrateToLatest(db: Db): Promise<void> {
+  const known = new Set(Object.keys(migrations));
+  const applied = await appliedMigrations(db);
+  const unknown = applied.filter((name) => !known.has(name));
+  if (unknown.length) {
+    throw new NewerDatabaseError(
+      `This database was written by a newer version of hublet (it has schema migration ${unknown[unknown.length - 1]} that this version does not know). Upgrade hublet or point it at another database.`,
+    );
+  }
+  const migrator = new Migrator({ db, provider: staticMigrationProvider });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error;
+}
+
+async function appliedMigrations(db: Db): Promise<string[]> {
+  try {
+    const rows = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+    return rows.rows.map((r) => r.name);
+  } catch {
+    return []; // a fresh database has no migration table yet
+  }
+}

@@ -1,0 +1,13 @@
+// The static migration provider: every migration is imported here, so the bundle carries them (no folder reads).
+import type { Migration, MigrationProvider } from 'kysely';
+import * as accounts from './2026-11-22T00-00-accounts.js';
+
+export const migrations: Record<string, Migration> = {
+  '2026-11-22T00-00-accounts': accounts,
+};
+
+export const staticMigrationProvider: MigrationProvider = {
+  async getMigrations() {
+    return migrations;
+  },
+};

@@ -1,0 +1,68 @@
+// Table types for Kysely. Booleans are stored as 0/1 integers and timestamps as ISO-8601 UTC text on both databases.
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+export interface UsersTable {
+  id: Generated<number>;
+  login: string;
+  login_lower: string;
+  type: 'User' | 'Organization';
+  name: string | null;
+  email: string | null;
+  company: string | null;
+  blog: string | null;
+  location: string | null;
+  bio: string | null;
+  site_admin: Generated<number>;
+  members_can_create_repositories: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MembershipsTable {
+  org_id: number;
+  user_id: number;
+  role: 'admin' | 'member';
+  created_at: string;
+}
+
+export interface TokensTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: string;
+  token_hash: string;
+  token_last_eight: string;
+  scopes: Generated<string>;
+  permissions: Generated<string>;
+  app_id: number | null;
+  note: string | null;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  queue: string;
+  payload: string;
+  state: Generated<'pending' | 'done' | 'failed'>;
+  run_at: string;
+  attempts: Generated<number>;
+  max_attempts: Generated<number>;
+  locked_until: string | null;
+  locked_by: string | null;
+  last_error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface Database {
+  users: UsersTable;
+  memberships: MembershipsTable;
+  tokens: TokensTable;
+  jobs: JobsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type TokenRow = Selectable<TokensTable>;
+export type JobRow = Selectable<JobsTable>;

@@ -1,0 +1,97 @@
+// Builds the Fastify app from a config and an open database: the same app serves HTTP, tests and the CLI's local mode.
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import crypto from 'node:crypto';
+import type { Grant } from '../accounts/actor.js';
+import type { Actor } from '../accounts/actor.js';
+import { accountRoutes } from '../accounts/routes.js';
+import { adminRoutes } from '../accounts/admin-routes.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/connect.js';
+import { systemClock, type AppContext, type Clock, type ServiceContext } from './context.js';
+import { registerAuth } from './http/auth.js';
+import { registerJsonBody } from './http/body.js';
+import { registerConditional } from './http/conditional.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import { RateLimiter, registerRateLimit } from './http/rate-limit.js';
+import { makeUrls } from './http/urls.js';
+import { registerVersioning } from './http/versioning.js';
+import { logResponse, requestLogger } from './logging.js';
+import { metaRoutes } from './meta-routes.js';
+import { createValidatorCompiler } from './validation.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    ctx: ServiceContext;
+    apiVersion: string;
+    mediaParam: string | undefined;
+  }
+  interface FastifyContextConfig {
+    /** What a token must carry to call this route (checked before the handler). */
+    grant?: Grant;
+    /** `required`: a signed-in caller, no particular scope. */
+    auth?: 'required';
+    /** The `resource` named in 422 errors of this route. */
+    resource?: string;
+  }
+  interface FastifyInstance {
+    hublet: AppContext;
+  }
+}
+
+export interface BuildOptions {
+  config: Readonly<Config>;
+  db: Db;
+  clock?: Clock;
+  /** The CLI's in-process app: trusts the local-actor header (never set on a listening server). */
+  local?: boolean;
+}
+
+const API_PREFIX = '/api/v3';
+
+export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: requestLogger(options.local ? 'silent' : options.config.logLevel),
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: options.config.bodyLimitBytes,
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: false,
+    return503OnClosing: true,
+    forceCloseConnections: false,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    // GitHub Enterprise's prefix answers exactly like the root.
+    rewriteUrl: (req) => {
+      const url = req.url ?? '/';
+      if (url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`)) return url.slice(API_PREFIX.length) || '/';
+      return url;
+    },
+  });
+  const ctx: AppContext = {
+    db: options.db,
+    config: options.config,
+    urls: makeUrls(options.config.baseUrl),
+    clock: options.clock ?? systemClock,
+    log: app.log,
+  };
+  app.decorate('hublet', ctx);
+  app.decorateRequest('ctx', null as unknown as ServiceContext);
+  app.decorateRequest('apiVersion', '');
+  app.decorateRequest('mediaParam', undefined);
+  app.setValidatorCompiler(createValidatorCompiler());
+
+  app.addHook('onRequest', async (request) => {
+    request.ctx = { ...app.hublet, actor: null as Actor | null };
+  });
+  registerVersioning(app);
+  registerAuth(app, Boolean(options.local));
+  const limiter = new RateLimiter(ctx);
+  registerRateLimit(app, limiter);
+  registerConditional(app);
+  registerJsonBody(app);
+  registerErrorHandler(app);
+
+  await app.register(metaRoutes(limiter));
+  app.addHook('onResponse', logResponse);
+  await app.register(accountRoutes);
+  await app.register(adminRoutes);
+  return app;
+}

@@ -1,0 +1,24 @@
+// What every service receives: the database, the configuration, URL building, a clock and the caller.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Actor } from '../accounts/actor.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/connect.js';
+import type { Urls } from './http/urls.js';
+
+export interface Clock {
+  now(): Date;
+}
+export const systemClock: Clock = { now: () => new Date() };
+
+/** Shared by every request of one app. `config` and `urls` are replaced once, after listen, when port 0 picked the real port. */
+export interface AppContext {
+  db: Db;
+  config: Readonly<Config>;
+  urls: Urls;
+  clock: Clock;
+  log: FastifyBaseLogger;
+}
+
+export interface ServiceContext extends AppContext {
+  actor: Actor | null;
+}

@@ -1,0 +1,25 @@
+// Absolute URLs for every link in a response, built from the configured public base URL; and GitHub-style node ids.
+
+export interface Urls {
+  /** The API root, e.g. `http://host:3000`. */
+  base: string;
+  api(path: string): string;
+  /** Where a person would look at a thing (hublet has no web UI; these mirror GitHub's layout on the same host). */
+  html(path: string): string;
+}
+
+export function makeUrls(baseUrl: string): Urls {
+  const base = baseUrl.replace(/\/+$/, '');
+  const join = (p: string) => base + (p.startsWith('/') ? p : `/${p}`);
+  return { base, api: join, html: join };
+}
+
+/** GitHub's legacy global node id: base64 of `0<len(type)>:<Type><id>`. */
+export function nodeId(type: string, id: number | string): string {
+  return Buffer.from(`0${type.length}:${type}${id}`).toString('base64');
+}
+
+export function isoUtc(value: string | Date): string {
+  const d = typeof value === 'string' ? new Date(value) : value;
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

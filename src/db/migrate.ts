@@ -14,7 +14,7 @@ export async function migrateToLatest(db: Db): Promise<void> {
       `This database was written by a newer version of hublet (it has schema migration ${unknown[unknown.length - 1]} that this version does not know). Upgrade hublet or point it at another database.`,
     );
   }
-  const migrator = new Migrator({ db, provider: staticMigrationProvider });
+  const migrator = new Migrator({ db, provider: staticMigrationProvider, allowUnorderedMigrations: true });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error;
 }

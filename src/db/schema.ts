@@ -55,12 +55,16 @@ export interface JobsTable {
   finished_at: string | null;
 }
 
-export interface Database {
+/** The foundation's tables. Each area declares its own in `src/<area>/tables.ts` and is added to `Database` below. */
+export interface CoreTables {
   users: UsersTable;
   memberships: MembershipsTable;
   tokens: TokensTable;
   jobs: JobsTable;
 }
+
+/** Every table: add an area's `XTables` interface to the extends list (one line per area). */
+export interface Database extends CoreTables {}
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;

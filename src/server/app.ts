@@ -18,6 +18,7 @@ import { registerVersioning } from './http/versioning.js';
 import { logResponse, requestLogger } from './logging.js';
 import { metaRoutes } from './meta-routes.js';
 import { createValidatorCompiler } from './validation.js';
+import { JobWorker } from '../jobs/worker.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -65,13 +66,15 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       return url;
     },
   });
-  const ctx: AppContext = {
+  const ctx = {
     db: options.db,
     config: options.config,
     urls: makeUrls(options.config.baseUrl),
     clock: options.clock ?? systemClock,
     log: app.log,
-  };
+  } as AppContext;
+  ctx.jobs = new JobWorker(ctx);
+  app.addHook('onClose', () => ctx.jobs.stop());
   app.decorate('hublet', ctx);
   app.decorateRequest('ctx', null as unknown as ServiceContext);
   app.decorateRequest('apiVersion', '');

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Actor } from '../accounts/actor.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
+import type { JobWorker } from '../jobs/worker.js';
 import type { Urls } from './http/urls.js';
 
 export interface Clock {
@@ -17,6 +18,8 @@ export interface AppContext {
   urls: Urls;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** The durable job worker: areas register queue handlers on it; `serve` starts it. */
+  jobs: JobWorker;
 }
 
 export interface ServiceContext extends AppContext {

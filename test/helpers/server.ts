@@ -60,6 +60,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   config = Object.freeze({ ...config, port, baseUrl: url });
   app.hublet.config = config;
   app.hublet.urls = makeUrls(url);
+  app.hublet.jobs.start();
 
   const api: TestServer['api'] = async (method, p, opts = {}) => {
     const headers: Record<string, string> = { accept: 'application/vnd.service+json', ...opts.headers };

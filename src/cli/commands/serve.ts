@@ -40,6 +40,7 @@ export async function serve(flags: ConfigInput, env: NodeJS.ProcessEnv = process
   const config = withListeningPort(runtime.config, port, flags, env);
   app.hublet.config = config;
   app.hublet.urls = makeUrls(config.baseUrl);
+  app.hublet.jobs.start();
   const host = runtime.config.host.includes(':') ? `[${runtime.config.host}]` : runtime.config.host;
   process.stdout.write(`hublet listening on http://${host}:${port}\n`);
   if (token) {

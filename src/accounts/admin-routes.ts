@@ -1,12 +1,19 @@
 // The GitHub Enterprise admin API (site admins only): users, organizations and users' tokens.
 import type { FastifyInstance } from 'fastify';
-import { isoUtc } from '../server/http/urls.js';
-import { simpleOrganization, simpleUser } from './present.js';
-import { createOrganization, createUser, createUserToken, deleteUser, revokeTokens } from './service.js';
+import { pagingQuery, parsePaging, setPageLinks } from '../server/http/pagination.js';
+import { requireSiteAdmin } from './actor.js';
+import { authorization, simpleOrganization, simpleUser } from './present.js';
+import { createOrganization, createUser, createUserToken, deleteUser, listUserTokens, revokeTokens } from './service.js';
 
 const username = { type: 'object', properties: { username: { type: 'string' } }, required: ['username'] } as const;
 
 export async function adminRoutes(app: FastifyInstance): Promise<void> {
+  // Site admins only, checked before the body is validated: anyone else learns nothing (404, or 403 for a token without
+  // the site_admin scope). The services check again, for callers that do not come through these routes.
+  app.addHook('preValidation', async (request) => {
+    requireSiteAdmin(request.ctx.actor);
+  });
+
   app.post<{ Body: { login: string; email?: string; site_admin?: boolean } }>(
     '/admin/users',
     {
@@ -80,24 +87,18 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
         note: body.note,
         expiresAt: body.expires_at,
       });
-      return reply.code(201).send({
-        id: row.id,
-        url: request.ctx.urls.api(`/authorizations/${row.id}`),
-        token,
-        token_last_eight: row.token_last_eight,
-        hashed_token: row.token_hash,
-        kind: row.kind,
-        scopes: JSON.parse(row.scopes),
-        permissions: JSON.parse(row.permissions),
-        app: { name: row.app_id ? `app ${row.app_id}` : 'hublet admin', url: request.ctx.urls.base, client_id: row.app_id ? String(row.app_id) : '00000000000000000000' },
-        note: row.note,
-        note_url: null,
-        fingerprint: null,
-        user: simpleUser(user, request.ctx.urls),
-        created_at: isoUtc(row.created_at),
-        updated_at: isoUtc(row.created_at),
-        expires_at: row.expires_at ? isoUtc(row.expires_at) : null,
-      });
+      return reply.code(201).send(authorization(row, user, request.ctx.urls, token));
+    },
+  );
+
+  app.get<{ Params: { username: string }; Querystring: { page?: string; per_page?: string } }>(
+    '/admin/users/:username/authorizations',
+    { schema: { params: username, querystring: { type: 'object', properties: pagingQuery } } },
+    async (request, reply) => {
+      const paging = parsePaging(request.query);
+      const { user, tokens, total } = await listUserTokens(request.ctx, request.params.username, paging);
+      setPageLinks(request, reply, paging, total);
+      return tokens.map((row) => authorization(row, user, request.ctx.urls));
     },
   );
 

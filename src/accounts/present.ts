@@ -1,5 +1,5 @@
 // The only place that shapes users, organizations and memberships as JSON.
-import type { UserRow } from '../db/schema.js';
+import type { TokenRow, UserRow } from '../db/schema.js';
 import { isoUtc, nodeId, type Urls } from '../server/http/urls.js';
 
 export type SimpleUser = ReturnType<typeof simpleUser>;
@@ -57,10 +57,11 @@ export function publicUser(row: UserRow, urls: Urls, counts: AccountCounts) {
   };
 }
 
-/** `GET /user`: the signed-in user's own profile. */
+/** `GET /user`: the signed-in user's own profile (GitHub's private view: `user_view_type` is `private`). */
 export function privateUser(row: UserRow, urls: Urls, counts: AccountCounts & { private_gists: number; owned_private_repos: number; total_private_repos: number }) {
   return {
     ...publicUser(row, urls, counts),
+    user_view_type: 'private',
     private_gists: counts.private_gists,
     total_private_repos: counts.total_private_repos,
     owned_private_repos: counts.owned_private_repos,
@@ -125,5 +126,30 @@ export function membership(org: UserRow, user: UserRow, role: 'admin' | 'member'
     organization_url: urls.api(`/orgs/${org.login}`),
     organization: simpleOrganization(org, urls),
     user: simpleUser(user, urls),
+  };
+}
+
+/**
+ * A token as GitHub's OAuth authorization object. `token` holds the secret only in the response that created it;
+ * every later read shows an empty string (the secret is not stored, only its SHA-256 hash).
+ */
+export function authorization(row: TokenRow, user: UserRow, urls: Urls, token = '') {
+  return {
+    id: row.id,
+    url: urls.api(`/authorizations/${row.id}`),
+    token,
+    token_last_eight: row.token_last_eight,
+    hashed_token: row.token_hash,
+    kind: row.kind,
+    scopes: JSON.parse(row.scopes) as string[],
+    permissions: JSON.parse(row.permissions) as Record<string, string>,
+    app: { name: row.app_id ? `app ${row.app_id}` : 'hublet admin', url: urls.base, client_id: row.app_id ? String(row.app_id) : '00000000000000000000' },
+    note: row.note,
+    note_url: null,
+    fingerprint: null,
+    user: simpleUser(user, urls),
+    created_at: isoUtc(row.created_at),
+    updated_at: isoUtc(row.created_at),
+    expires_at: row.expires_at ? isoUtc(row.expires_at) : null,
   };
 }

@@ -15,7 +15,7 @@ import {
   removeMembership,
   setMembership,
 } from './store.js';
-import { createToken, hashToken, isTokenKind, revokeUserTokens, TOKEN_KINDS, type TokenKind } from './tokens.js';
+import { createToken, hashToken, isTokenKind, listLiveTokens, revokeUserTokens, TOKEN_KINDS, type TokenKind } from './tokens.js';
 
 export const ADMIN_LOGIN = 'admin';
 
@@ -101,7 +101,7 @@ export interface TokenRequest {
 }
 
 /** Checks a token request; every problem is reported at once. */
-function tokenProblems(input: TokenRequest): { kind: TokenKind; errors: ValidationFailed | null } {
+function tokenProblems(input: TokenRequest, now: Date): { kind: TokenKind; errors: ValidationFailed | null } {
   const errors = [];
   const kind = (input.kind ?? 'classic') as TokenKind;
   if (!isTokenKind(kind)) errors.push({ resource: 'OauthAccess', field: 'kind', code: 'invalid', message: `kind must be one of ${Object.keys(TOKEN_KINDS).join(', ')}` });
@@ -113,7 +113,11 @@ function tokenProblems(input: TokenRequest): { kind: TokenKind; errors: Validati
       errors.push({ resource: 'OauthAccess', field: 'permissions', code: 'invalid', message: `${p}: ${level} is not a known permission and level (read, write, admin)` });
     }
   }
-  if (input.expiresAt != null && Number.isNaN(Date.parse(input.expiresAt))) errors.push({ resource: 'OauthAccess', field: 'expires_at', code: 'invalid' });
+  if (input.expiresAt != null) {
+    const at = Date.parse(input.expiresAt);
+    if (Number.isNaN(at)) errors.push({ resource: 'OauthAccess', field: 'expires_at', code: 'invalid', message: 'expires_at must be an ISO 8601 time' });
+    else if (at <= now.getTime()) errors.push({ resource: 'OauthAccess', field: 'expires_at', code: 'invalid', message: 'expires_at must be in the future' });
+  }
   if (kind === 'oauth' && input.appId == null) errors.push({ resource: 'OauthAccess', field: 'app_id', code: 'missing_field', message: 'oauth tokens name the app they belong to' });
   return { kind, errors: errors.length ? new ValidationFailed(errors) : null };
 }
@@ -122,7 +126,7 @@ function tokenProblems(input: TokenRequest): { kind: TokenKind; errors: Validati
 export async function createUserToken(ctx: ServiceContext, login: string, input: TokenRequest): Promise<{ row: TokenRow; token: string; user: UserRow }> {
   requireSiteAdmin(ctx.actor);
   const user = await requireUser(ctx, login);
-  const { kind, errors } = tokenProblems(input);
+  const { kind, errors } = tokenProblems(input, ctx.clock.now());
   if (errors) throw errors;
   const { row, token } = await createToken(ctx.db, {
     userId: user.id,
@@ -137,6 +141,15 @@ export async function createUserToken(ctx: ServiceContext, login: string, input:
   return { row, token, user };
 }
 
+/** A user's live (not revoked) tokens, for site admins; the secrets themselves are never stored, so never shown. */
+export async function listUserTokens(ctx: ServiceContext, login: string, page: { offset: number; perPage: number }): Promise<{ user: UserRow; tokens: TokenRow[]; total: number }> {
+  requireSiteAdmin(ctx.actor);
+  const user = await requireUser(ctx, login);
+  const { rows, total } = await listLiveTokens(ctx.db, user.id, page);
+  return { user, tokens: rows, total };
+}
+
+/** Revokes every token of a user: each is refused with 401 Bad credentials from then on. */
 export async function revokeTokens(ctx: ServiceContext, login: string): Promise<void> {
   requireSiteAdmin(ctx.actor);
   const user = await requireUser(ctx, login);

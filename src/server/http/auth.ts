@@ -47,18 +47,24 @@ export function registerAuth(app: FastifyInstance, local: boolean): void {
     request.ctx.actor = actorFromToken(found.user, found.token);
   });
 
-  // A route that declares `config.grant` needs a signed-in caller whose token carries it.
-  app.addHook('preHandler', async (request: FastifyRequest) => {
+  // A route that declares `config.grant` needs a signed-in caller whose token carries it. Checked before the body is
+  // validated, as GitHub does: a caller who may not call the route learns nothing from a 422 about its body.
+  app.addHook('preValidation', async (request: FastifyRequest) => {
     const config = request.routeOptions.config;
     if (config.grant) requireGrant(request.ctx.actor, config.grant);
     else if (config.auth === 'required') requireActor(request.ctx.actor);
   });
 
+  // GitHub's scope headers: what a classic or OAuth token carries and what the route accepts (`repo, user`); for
+  // fine-grained and app tokens, the permission the route accepts (X-Accepted-GitHub-Permissions, renamed).
   app.addHook('onSend', async (request, reply, payload) => {
     const actor = request.ctx.actor;
+    const grant = request.routeOptions.config?.grant;
     if (actor && (actor.kind === 'classic' || actor.kind === 'oauth')) {
       reply.header('x-oauth-scopes', actor.scopes.join(', '));
-      reply.header('x-accepted-oauth-scopes', (request.routeOptions.config?.grant?.scopes ?? []).join(', '));
+      reply.header('x-accepted-oauth-scopes', (grant?.scopes ?? []).join(', '));
+    } else if (actor && actor.kind !== 'local' && grant?.fineGrained) {
+      reply.header('x-accepted-service-permissions', `${grant.fineGrained.permission}=${grant.fineGrained.level}`);
     }
     return payload;
   });

@@ -3,7 +3,7 @@ SHELL := /bin/bash
 STAMP := node_modules/.install-stamp
 export NODE_OPTIONS ?=
 
-.PHONY: install run test test-sqlite test-postgres typecheck dist bench clean
+.PHONY: install run test test-sqlite test-postgres typecheck dist bench clean openapi-fixture
 
 install: $(STAMP)
 
@@ -27,6 +27,10 @@ test: install typecheck dist
 
 dist: install
 	node scripts/build-dist.mjs
+
+# Regenerates test/fixtures/openapi-operations.json (response schemas of the operations hublet serves) from @octokit/openapi.
+openapi-fixture: install
+	node scripts/extract-openapi.mjs
 
 bench: install
 	node --import tsx scripts/bench/run.ts $(if $(QUICK),--quick,)

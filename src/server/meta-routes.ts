@@ -3,6 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { rateKey, type RateLimiter } from './http/rate-limit.js';
 import { SUPPORTED_API_VERSIONS } from './http/versioning.js';
 
+/** GitHub's search limits per minute, reported by GET /rate_limit. */
+const SEARCH_LIMIT_AUTHENTICATED = 30;
+const SEARCH_LIMIT_ANONYMOUS = 10;
+
 export function metaRoutes(limiter: RateLimiter) {
   return async (app: FastifyInstance): Promise<void> => {
     app.get('/', async (request) => {
@@ -27,7 +31,13 @@ export function metaRoutes(limiter: RateLimiter) {
       const { key, limit } = rateKey(request);
       const s = limiter.peek(key, limit);
       const core = { limit: s.limit, used: s.used, remaining: s.remaining, reset: s.reset };
-      return { resources: { core }, rate: core };
+      // hublet has no search API, so its search budget (GitHub's per-minute limits) is always untouched.
+      const searchLimit = request.ctx.actor ? SEARCH_LIMIT_AUTHENTICATED : SEARCH_LIMIT_ANONYMOUS;
+      const resetInAMinute = Math.floor(request.ctx.clock.now().getTime() / 1000) + 60;
+      const search = { limit: searchLimit, used: 0, remaining: searchLimit, reset: resetInAMinute };
+      const resources = { core, search };
+      // API version 2026-03-10 drops the deprecated top-level `rate` (a copy of resources.core), as GitHub does.
+      return request.apiVersion >= '2026-03-10' ? { resources } : { resources, rate: core };
     });
   };
 }

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { pagingQuery, parsePaging, setPageLinks } from '../server/http/pagination.js';
 import { requireSiteAdmin } from './actor.js';
+import { absentBodyIsEmpty } from './routes.js';
 import { authorization, simpleOrganization, simpleUser } from './present.js';
 import { createOrganization, createUser, createUserToken, deleteUser, listUserTokens, revokeTokens } from './service.js';
 
@@ -57,14 +58,14 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{
     Params: { username: string };
-    Body: { scopes?: string[]; kind?: string; permissions?: Record<string, string>; app_id?: number; note?: string; expires_at?: string } | undefined;
+    Body: { scopes?: string[]; kind?: string; permissions?: Record<string, string>; app_id?: number; note?: string; expires_at?: string };
   }>(
     '/admin/users/:username/authorizations',
     {
       schema: {
         params: username,
         body: {
-          type: ['object', 'null'],
+          type: 'object',
           properties: {
             scopes: { type: 'array', items: { type: 'string' } },
             kind: { type: 'string' },
@@ -76,6 +77,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
         },
       },
       config: { resource: 'OauthAccess' },
+      preValidation: absentBodyIsEmpty,
     },
     async (request, reply) => {
       const body = request.body ?? {};

@@ -1,5 +1,5 @@
 // Account reads and organization memberships: GET /user, /users/{username}, /orgs/{org}, /orgs/{org}/memberships/{username}.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { lastModified } from '../server/http/conditional.js';
 import { requireActor } from './actor.js';
 import { accountCounts } from './counts.js';
@@ -12,6 +12,11 @@ const membershipParams = {
   properties: { org: { type: 'string' }, username: { type: 'string' } },
   required: ['org', 'username'],
 } as const;
+
+/** A PUT without a body means "all defaults" (GitHub adds a plain member); the schema then checks `{}`. */
+export async function absentBodyIsEmpty(request: FastifyRequest): Promise<void> {
+  if (request.body === undefined) request.body = {};
+}
 
 export async function accountRoutes(app: FastifyInstance): Promise<void> {
   app.get('/user', { config: { auth: 'required' } }, async (request, reply) => {
@@ -55,6 +60,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
         body: { type: 'object', properties: { role: { type: 'string', enum: ['admin', 'member'] } } },
       },
       config: { grant: orgWrite, resource: 'Membership' },
+      preValidation: absentBodyIsEmpty,
     },
     async (request) => {
       const m = await putMembership(request.ctx, request.params.org, request.params.username, request.body?.role ?? 'member');

@@ -1,7 +1,7 @@
 // Account operations: users, organizations, memberships, tokens and the first site admin.
 import type { Db } from '../db/connect.js';
 import type { TokenRow, UserRow } from '../db/schema.js';
-import { NotFound, Unprocessable, ValidationFailed, Forbidden } from '../server/http/errors.js';
+import { NotFound, Unprocessable, ValidationFailed, Forbidden, type FieldError } from '../server/http/errors.js';
 import type { ServiceContext } from '../server/context.js';
 import { requireActor, requireSiteAdmin } from './actor.js';
 import { loginProblem } from './logins.js';
@@ -61,9 +61,28 @@ async function assertLoginFree(db: Db, login: string, resource: 'User' | 'Organi
   if (await findAccount(db, login)) throw new ValidationFailed([{ resource, field: 'login', code: 'already_exists', message: 'login is already taken' }]);
 }
 
+/** A free-text field: at most `max` characters and no NUL (PostgreSQL cannot store one in text). */
+function textProblem(resource: string, field: string, value: string | null | undefined, max: number): FieldError | null {
+  if (value == null) return null;
+  if (value.length > max || value.includes('\0')) return { resource, field, code: 'invalid', message: `${field} must be at most ${max} characters of text` };
+  return null;
+}
+
+function emailProblem(resource: string, email: string | null | undefined): FieldError | null {
+  if (email == null) return null;
+  if (email.length > 254 || !/^[^\s@\0]+@[^\s@\0]+$/.test(email)) return { resource, field: 'email', code: 'invalid', message: 'email is not a valid address' };
+  return null;
+}
+
+function throwProblems(problems: (FieldError | null)[]): void {
+  const errors = problems.filter((p): p is FieldError => p !== null);
+  if (errors.length) throw new ValidationFailed(errors);
+}
+
 /** Creates a user (site admins only through the API). */
 export async function createUser(ctx: ServiceContext, input: { login: string; email?: string | null; siteAdmin?: boolean }): Promise<UserRow> {
   requireSiteAdmin(ctx.actor);
+  throwProblems([emailProblem('User', input.email)]);
   return ctx.db.transaction().execute(async (trx) => {
     await assertLoginFree(trx, input.login, 'User');
     return insertAccount(trx, { login: input.login, type: 'User', email: input.email, siteAdmin: input.siteAdmin }, ctx.clock.now());
@@ -80,6 +99,7 @@ export async function deleteUser(ctx: ServiceContext, login: string): Promise<vo
 /** Creates an organization whose first owner is `admin`. */
 export async function createOrganization(ctx: ServiceContext, input: { login: string; admin: string; profileName?: string | null }): Promise<UserRow> {
   requireSiteAdmin(ctx.actor);
+  throwProblems([textProblem('Organization', 'profile_name', input.profileName, 255)]);
   return ctx.db.transaction().execute(async (trx) => {
     await assertLoginFree(trx, input.login, 'Organization');
     const owner = await findAccount(trx, input.admin);
@@ -102,7 +122,7 @@ export interface TokenRequest {
 
 /** Checks a token request; every problem is reported at once. */
 function tokenProblems(input: TokenRequest, now: Date): { kind: TokenKind; errors: ValidationFailed | null } {
-  const errors = [];
+  const errors: FieldError[] = [];
   const kind = (input.kind ?? 'classic') as TokenKind;
   if (!isTokenKind(kind)) errors.push({ resource: 'OauthAccess', field: 'kind', code: 'invalid', message: `kind must be one of ${Object.keys(TOKEN_KINDS).join(', ')}` });
   for (const s of input.scopes ?? []) {
@@ -117,6 +137,11 @@ function tokenProblems(input: TokenRequest, now: Date): { kind: TokenKind; error
     const at = Date.parse(input.expiresAt);
     if (Number.isNaN(at)) errors.push({ resource: 'OauthAccess', field: 'expires_at', code: 'invalid', message: 'expires_at must be an ISO 8601 time' });
     else if (at <= now.getTime()) errors.push({ resource: 'OauthAccess', field: 'expires_at', code: 'invalid', message: 'expires_at must be in the future' });
+  }
+  const note = textProblem('OauthAccess', 'note', input.note, 1000);
+  if (note) errors.push(note);
+  if (input.appId != null && !(Number.isSafeInteger(input.appId) && input.appId > 0 && input.appId <= 2_147_483_647)) {
+    errors.push({ resource: 'OauthAccess', field: 'app_id', code: 'invalid', message: 'app_id must be a positive 32-bit integer' });
   }
   if (kind === 'oauth' && input.appId == null) errors.push({ resource: 'OauthAccess', field: 'app_id', code: 'missing_field', message: 'oauth tokens name the app they belong to' });
   return { kind, errors: errors.length ? new ValidationFailed(errors) : null };

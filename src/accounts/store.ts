@@ -4,6 +4,8 @@ import type { UserRow } from '../db/schema.js';
 
 /** Finds a user or organization by login, case-insensitively. */
 export async function findAccount(db: Db, login: string): Promise<UserRow | undefined> {
+  // No login holds a NUL (PostgreSQL would refuse the text outright) or is longer than 39 characters.
+  if (login.length > 39 || login.includes('\0')) return undefined;
   return db.selectFrom('users').selectAll().where('login_lower', '=', login.toLowerCase()).executeTakeFirst();
 }
 

@@ -58,6 +58,15 @@ describe('POST /admin/users', () => {
     expect(empty.body.errors).toEqual([expect.objectContaining({ field: 'login', code: 'missing_field' })]);
   });
 
+  it('refuses an email that is not an address with 422', async () => {
+    for (const email of ['not-an-email', 'a b@example.com', 'nul\u0000@example.com', `${'x'.repeat(250)}@example.com`]) {
+      const r = await admin('POST', '/admin/users', { login: 'mailer', email });
+      expect(r.status, email).toBe(422);
+      expect(r.body.errors).toEqual([expect.objectContaining({ resource: 'User', field: 'email', code: 'invalid' })]);
+    }
+    expect((await s.api('GET', '/users/mailer')).status).toBe(404);
+  });
+
   it('accepts the edges of the rules: 39 characters, single inner hyphens, digits first', async () => {
     for (const login of ['a'.repeat(39), 'a-b-c', '9lives', 'Q']) {
       const r = await admin('POST', '/admin/users', { login });
@@ -83,6 +92,8 @@ describe('DELETE /admin/users/{username}', () => {
 
   it('answers 404 for an unknown user and for an organization', async () => {
     expect((await admin('DELETE', '/admin/users/nobody-here')).status).toBe(404);
+    expect((await admin('DELETE', '/admin/users/nobody%00here')).status).toBe(404);
+    expect((await admin('POST', '/admin/organizations', { login: 'nul-admin', admin: 'admin\u0000' })).status).toBe(422);
     expect((await admin('DELETE', '/admin/users/taken-org')).status).toBe(404);
     expect((await s.api('GET', '/orgs/taken-org')).status).toBe(200);
   });
@@ -117,6 +128,8 @@ describe('POST /admin/organizations', () => {
       [{ login: 'founder', admin: 'founder' }, 'login', 'already_exists'],
       [{ login: 'bad--name', admin: 'founder' }, 'login', 'invalid'],
       [{ login: 'no-admin' }, 'admin', 'missing_field'],
+      [{ login: 'long-name', admin: 'founder', profile_name: 'n'.repeat(256) }, 'profile_name', 'invalid'],
+      [{ login: 'nul-name', admin: 'founder', profile_name: 'a\u0000b' }, 'profile_name', 'invalid'],
     ];
     for (const [body, field, code] of cases) {
       const r = await admin('POST', '/admin/organizations', body);
@@ -183,6 +196,11 @@ describe('POST|GET|DELETE /admin/users/{username}/authorizations', () => {
     const oauth = await admin('POST', '/admin/users/tess/authorizations', { kind: 'oauth', scopes: ['gist'] });
     expect(oauth.status).toBe(422);
     expect(oauth.body.errors).toEqual([expect.objectContaining({ field: 'app_id', code: 'missing_field' })]);
+    for (const body of [{ app_id: 2 ** 40 }, { app_id: -1 }, { note: 'a\u0000b' }, { note: 'n'.repeat(1001) }]) {
+      const r = await admin('POST', '/admin/users/tess/authorizations', body);
+      expect(r.status, JSON.stringify(body).slice(0, 40)).toBe(422);
+      expect(r.body.errors).toEqual([expect.objectContaining({ field: Object.keys(body)[0], code: 'invalid' })]);
+    }
     const shape = await admin('POST', '/admin/users/tess/authorizations', { scopes: 'gist' });
     expect(shape.status).toBe(422);
     expect(shape.body.errors).toEqual([expect.objectContaining({ field: 'scopes', code: 'invalid' })]);

@@ -43,6 +43,8 @@ describe('GET /orgs/{org}/memberships/{username}', () => {
     expect((await as('otto', 'GET', '/orgs/acme/memberships/otto')).status).toBe(404);
     expect((await as('owen', 'GET', '/orgs/acme/memberships/otto')).status).toBe(404);
     expect((await as('owen', 'GET', '/orgs/acme/memberships/nobody')).status).toBe(404);
+    expect((await as('owen', 'GET', '/orgs/acme%00/memberships/mia')).status).toBe(404);
+    expect((await as('owen', 'PUT', '/orgs/acme/memberships/mia%00x', { role: 'member' })).status).toBe(404);
     const r = await as('owen', 'GET', '/orgs/nowhere/memberships/owen');
     expect(r.status).toBe(404);
     expect(r.body).toEqual({ message: 'Not Found', documentation_url: expect.any(String), status: '404' });

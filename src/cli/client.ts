@@ -1,11 +1,12 @@
 // The CLI's API client: local mode injects into the in-process app over the data dir, remote mode speaks HTTP with undici.
+// The server, the database drivers and undici are imported when a client opens, not when the program starts: `--help`,
+// usage errors and remote commands stay quick to start.
 import type { FastifyInstance } from 'fastify';
-import { request as httpRequest } from 'undici';
 import { LOCAL_ACTOR_HEADER } from '../server/http/auth.js';
-import { buildApp } from '../server/app.js';
 import { ADMIN_LOGIN } from '../accounts/service.js';
 import { readCredentials } from './credentials.js';
-import { openRuntime, type Runtime } from './runtime.js';
+import { CliExit, EXIT } from './output.js';
+import type { Runtime } from './runtime.js';
 
 export interface ApiResponse {
   status: number;
@@ -58,9 +59,16 @@ export class LocalClient implements Client {
   private constructor(private readonly runtime: Runtime, private readonly app: FastifyInstance, private readonly as: string) {}
 
   static async open(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.env): Promise<LocalClient> {
+    const [{ openRuntime }, { buildApp }] = await Promise.all([import('./runtime.js'), import('../server/app.js')]);
     const runtime = await openRuntime({ dataDir: opts.data, databaseUrl: opts.database, logLevel: 'silent' }, env);
-    const app = await buildApp({ config: runtime.config, db: runtime.db, local: true });
-    await app.ready();
+    let app: FastifyInstance;
+    try {
+      app = await buildApp({ config: runtime.config, db: runtime.db, local: true });
+      await app.ready();
+    } catch (err) {
+      await runtime.close();
+      throw err;
+    }
     return new LocalClient(runtime, app, opts.as ?? env.HUBLET_USER ?? ADMIN_LOGIN);
   }
 
@@ -93,7 +101,20 @@ export class RemoteClient implements Client {
       payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
     }
-    const res = await httpRequest(this.server.replace(/\/+$/, '') + path, { method: method as 'GET', headers, body: payload });
+    let url: URL;
+    try {
+      url = new URL(this.server.replace(/\/+$/, '') + path);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+    } catch {
+      throw new CliExit(EXIT.usage, `hublet: --server must be an http(s) URL, got ${JSON.stringify(this.server)}`);
+    }
+    const { request: httpRequest } = await import('undici');
+    let res: Awaited<ReturnType<typeof httpRequest>>;
+    try {
+      res = await httpRequest(url, { method: method as 'GET', headers, body: payload });
+    } catch (err) {
+      throw new CliExit(EXIT.error, `hublet: cannot reach ${this.server}: ${err instanceof Error ? err.message : String(err)}`);
+    }
     const text = await res.body.text();
     const flat = flatHeaders(res.headers as Record<string, string | string[]>);
     return { status: res.statusCode, headers: flat, text, body: parseBody(text, flat['content-type']) };

@@ -1,7 +1,6 @@
 // The `hublet` program: one executable that is the server (`serve`) and its command-line client.
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
-import { NewerDatabaseError } from '../db/migrate.js';
 import { VERSION } from '../version.js';
 import { registerAdmin } from './commands/admin.js';
 import { registerApi } from './commands/api.js';
@@ -45,6 +44,8 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(err.message.endsWith('\n') ? err.message : `${err.message}\n`);
       return err.code;
     }
+    // migrate.js is loaded only by commands that open a database (it pulls in Kysely); it is in the module cache then.
+    const { NewerDatabaseError } = await import('../db/migrate.js');
     if (err instanceof ConfigError || err instanceof NewerDatabaseError) {
       process.stderr.write(`hublet: ${err.message}\n`);
       return EXIT.usage;

@@ -1,7 +1,12 @@
 // `hublet admin …`: users, tokens and organizations, through the admin API (locally: as the site admin, no server needed).
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { expectOk, printJson } from '../output.js';
 import { withClient } from './with-client.js';
+
+function positiveInteger(v: string): number {
+  if (!/^[1-9]\d*$/.test(v)) throw new InvalidArgumentError('expected a positive integer');
+  return Number(v);
+}
 
 const csv = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
 
@@ -44,7 +49,7 @@ export function registerAdmin(program: Command): void {
     .option('--scopes <list>', 'OAuth scopes, comma separated (classic and oauth kinds)', csv)
     .addOption(new Option('--kind <kind>', 'token kind').choices(['classic', 'fine_grained', 'fine-grained', 'oauth', 'installation', 'app_user', 'app-user']).default('classic'))
     .option('--permissions <list>', 'fine-grained permissions, e.g. gists=write,organization_hooks=read', permissionsList)
-    .option('--app <id>', 'OAuth app id the token belongs to (oauth kind)', (v) => Number(v))
+    .option('--app <id>', 'OAuth app id the token belongs to (oauth kind)', positiveInteger)
     .option('--expires <iso>', 'expiry time (ISO 8601) or a number of days, e.g. 30d')
     .option('--note <text>', 'what the token is for')
     .action(async (login: string, opts: { scopes?: string[]; kind: string; permissions?: Record<string, string>; app?: number; expires?: string; note?: string }, command: Command) =>

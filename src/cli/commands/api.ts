@@ -37,18 +37,21 @@ export function registerApi(program: Command): void {
     .option('-H, --header <key:value>', 'add a request header (repeatable)', collectField)
     .option('--input <file>', 'read the request body from a file (- for stdin)')
     .option('-i, --include', 'print the status line and headers first')
-    .action(async (path: string, opts: { method?: string; field?: string[]; header?: string[]; input?: string; include?: boolean }, command: Command) =>
-      withClient(command, async (client) => {
-        let body: unknown;
-        if (opts.input) body = fs.readFileSync(opts.input === '-' ? 0 : opts.input, 'utf8');
-        else if (opts.field?.length) body = fieldsToBody(opts.field);
-        const headers: Record<string, string> = {};
-        for (const h of opts.header ?? []) {
-          const i = h.indexOf(':');
-          if (i <= 0) throw new CliExit(EXIT.usage, `header must be key:value: ${h}`);
-          headers[h.slice(0, i).trim().toLowerCase()] = h.slice(i + 1).trim();
-        }
-        const method = (opts.method ?? (body !== undefined ? 'POST' : 'GET')).toUpperCase();
+    .action(async (path: string, opts: { method?: string; field?: string[]; header?: string[]; input?: string; include?: boolean }, command: Command) => {
+      // Everything the command line says is checked before the data dir or the server is touched.
+      if (opts.input && opts.field?.length) throw new CliExit(EXIT.usage, 'use either --input or -f fields, not both');
+      let body: unknown;
+      if (opts.input) body = readInput(opts.input);
+      else if (opts.field?.length) body = fieldsToBody(opts.field);
+      const headers: Record<string, string> = {};
+      for (const h of opts.header ?? []) {
+        const i = h.indexOf(':');
+        if (i <= 0) throw new CliExit(EXIT.usage, `header must be key:value: ${h}`);
+        headers[h.slice(0, i).trim().toLowerCase()] = h.slice(i + 1).trim();
+      }
+      const method = (opts.method ?? (body !== undefined ? 'POST' : 'GET')).toUpperCase();
+      if (!/^[A-Z]+$/.test(method)) throw new CliExit(EXIT.usage, `not an HTTP method: ${opts.method}`);
+      await withClient(command, async (client) => {
         const res = await client.request(method, path.startsWith('/') ? path : `/${path}`, { body, headers });
         if (opts.include) {
           process.stdout.write(`HTTP ${res.status}\n`);
@@ -60,6 +63,15 @@ export function registerApi(program: Command): void {
           if (typeof res.body === 'object') printJson(res.body);
           else process.stdout.write(res.text.endsWith('\n') ? res.text : `${res.text}\n`);
         }
-      }),
-    );
+      });
+    });
+}
+
+/** The request body from a file, or from stdin for `-`. */
+function readInput(file: string): string {
+  try {
+    return fs.readFileSync(file === '-' ? 0 : file, 'utf8');
+  } catch (err) {
+    throw new CliExit(EXIT.usage, `cannot read --input ${file}: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }

@@ -2,10 +2,8 @@
 import type { Command } from 'commander';
 import { bootstrapAdminToken } from '../../accounts/service.js';
 import { withListeningPort, type ConfigInput } from '../../config.js';
-import { buildApp } from '../../server/app.js';
 import { makeUrls } from '../../server/http/urls.js';
 import { keepAlive } from '../output.js';
-import { openRuntime } from '../runtime.js';
 
 interface ServeOptions {
   host?: string;
@@ -31,6 +29,8 @@ export function registerServe(program: Command): void {
 }
 
 export async function serve(flags: ConfigInput, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  // Loaded here, not at program start, so that other commands start quickly.
+  const [{ openRuntime }, { buildApp }] = await Promise.all([import('../runtime.js'), import('../../server/app.js')]);
   const runtime = await openRuntime(flags, env);
   const token = await bootstrapAdminToken(runtime.db, new Date(), runtime.config.adminToken);
   const app = await buildApp({ config: runtime.config, db: runtime.db });

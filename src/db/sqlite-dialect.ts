@@ -1,5 +1,5 @@
 // Kysely dialect over the `sqlite3` package: one connection, a mutex, a prepared-statement cache, WAL and busy_timeout.
-import sqlite3 from 'sqlite3';
+import * as sqlite3 from './sqlite3-module.js';
 import {
   CompiledQuery,
   SelectQueryNode,

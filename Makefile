@@ -25,8 +25,9 @@ test: install typecheck dist
 	  HUBLET_TEST_DB=postgres npx vitest run; \
 	fi
 
+# dist/hublet, the single executable; skipped while it is newer than every source (FORCE=1 rebuilds).
 dist: install
-	node scripts/build-dist.mjs
+	node scripts/build-dist.mjs $(if $(FORCE),--force,)
 
 # Regenerates test/fixtures/openapi-operations.json (response schemas of the operations hublet serves) from @octokit/openapi.
 openapi-fixture: install

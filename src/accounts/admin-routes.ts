@@ -14,6 +14,11 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('preValidation', async (request) => {
     requireSiteAdmin(request.ctx.actor);
   });
+  // The scope these routes accept, for clients reading X-Accepted-OAuth-Scopes (set for classic and OAuth tokens only).
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.hasHeader('x-accepted-oauth-scopes')) reply.header('x-accepted-oauth-scopes', 'site_admin');
+    return payload;
+  });
 
   app.post<{ Body: { login: string; email?: string; site_admin?: boolean } }>(
     '/admin/users',

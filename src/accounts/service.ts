@@ -14,6 +14,7 @@ import {
   membershipRole,
   removeMembership,
   setMembership,
+  soleOwnerships,
 } from './store.js';
 import { createToken, hashToken, isTokenKind, listLiveTokens, revokeUserTokens, TOKEN_KINDS, type TokenKind } from './tokens.js';
 
@@ -89,11 +90,18 @@ export async function createUser(ctx: ServiceContext, input: { login: string; em
   });
 }
 
+/** Deletes a user and everything that cascades from them; refused while they are the only owner of an organization. */
 export async function deleteUser(ctx: ServiceContext, login: string): Promise<void> {
   const actor = requireSiteAdmin(ctx.actor);
   const user = await requireUser(ctx, login);
   if (user.id === actor.user.id) throw new Unprocessable('You cannot delete your own account.');
-  await deleteAccount(ctx.db, user.id);
+  await ctx.db.transaction().execute(async (trx) => {
+    const orphaned = await soleOwnerships(trx, user.id);
+    if (orphaned.length) {
+      throw new Unprocessable(`${user.login} is the only owner of ${orphaned.join(', ')}; make someone else an owner first.`);
+    }
+    await deleteAccount(trx, user.id);
+  });
 }
 
 /** Creates an organization whose first owner is `admin`. */

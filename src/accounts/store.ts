@@ -81,3 +81,23 @@ export async function countOwners(db: Db, orgId: number): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }
+
+/** Logins of the organizations whose only owner is this user. */
+export async function soleOwnerships(db: Db, userId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('memberships as m')
+    .innerJoin('users as o', 'o.id', 'm.org_id')
+    .select('o.login')
+    .where('m.user_id', '=', userId)
+    .where('m.role', '=', 'admin')
+    .where((eb) =>
+      eb(
+        eb.selectFrom('memberships as other').select((e) => e.fn.countAll<number>().as('n')).whereRef('other.org_id', '=', 'm.org_id').where('other.role', '=', 'admin'),
+        '=',
+        1,
+      ),
+    )
+    .orderBy('o.login')
+    .execute();
+  return rows.map((r) => r.login);
+}

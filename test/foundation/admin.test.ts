@@ -25,6 +25,7 @@ describe('POST /admin/users', () => {
       type: 'User',
       site_admin: false,
     });
+    expect(r.headers.get('x-accepted-oauth-scopes')).toBe('site_admin');
     const profile = await s.api('GET', '/users/nora');
     expect(profile.status).toBe(200);
     expect(profile.body).toMatchObject({ login: 'Nora', id: r.body.id, email: 'nora@example.com' });
@@ -96,6 +97,21 @@ describe('DELETE /admin/users/{username}', () => {
     expect((await admin('POST', '/admin/organizations', { login: 'nul-admin', admin: 'admin\u0000' })).status).toBe(422);
     expect((await admin('DELETE', '/admin/users/taken-org')).status).toBe(404);
     expect((await s.api('GET', '/orgs/taken-org')).status).toBe(200);
+  });
+
+  it("refuses to delete an organization's only owner with 422 naming the organization; with a second owner it works", async () => {
+    await s.createUser('sole');
+    await s.createOrg('lonely-org', 'sole');
+    const r = await admin('DELETE', '/admin/users/sole');
+    expect(r.status).toBe(422);
+    expect(r.body.message).toContain('lonely-org');
+    expect((await s.api('GET', '/users/sole')).status).toBe(200);
+    await s.createUser('second');
+    await s.addMember('lonely-org', 'second', 'admin');
+    expect((await admin('DELETE', '/admin/users/sole')).status).toBe(204);
+    const secondToken = await s.createToken('second', { scopes: ['read:org'] });
+    expect((await s.api('GET', '/orgs/lonely-org/memberships/second', { token: secondToken })).body.role).toBe('admin');
+    expect((await s.api('GET', '/orgs/lonely-org/memberships/sole', { token: secondToken })).status).toBe(404);
   });
 
   it('refuses to delete the calling site admin with 422', async () => {

@@ -1,6 +1,7 @@
 // Account reads and organization memberships: GET /user, /users/{username}, /orgs/{org}, /orgs/{org}/memberships/{username}.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { lastModified } from '../server/http/conditional.js';
+import { Forbidden } from '../server/http/errors.js';
 import { requireActor } from './actor.js';
 import { accountCounts } from './counts.js';
 import { fullOrganization, membership, privateUser, publicUser } from './present.js';
@@ -21,6 +22,8 @@ export async function absentBodyIsEmpty(request: FastifyRequest): Promise<void> 
 export async function accountRoutes(app: FastifyInstance): Promise<void> {
   app.get('/user', { config: { auth: 'required' } }, async (request, reply) => {
     const actor = requireActor(request.ctx.actor);
+    // An installation token acts as the app, not as a person: GitHub has no "authenticated user" for it.
+    if (actor.kind === 'installation') throw new Forbidden('Resource not accessible by integration');
     const counts = await accountCounts(request.ctx, actor.user, true);
     reply.header('last-modified', lastModified(actor.user.updated_at));
     return privateUser(actor.user, request.ctx.urls, counts);

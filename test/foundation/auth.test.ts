@@ -248,4 +248,10 @@ describe('grants: every shape a route can declare', () => {
       expect(r.body.login).toBe('olivia');
     }
   });
+
+  it('answers GET /user with an installation token as GitHub does: 403, there is no signed-in person', async () => {
+    const r = await api('GET', '/user', t.installation);
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe(INTEGRATION);
+  });
 });

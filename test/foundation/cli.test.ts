@@ -90,7 +90,8 @@ describe('admin commands in local mode, next to a running server on the same dat
     const [carol, root2, dave] = await pool([
       () => local(['admin', 'user', 'create', 'carol', '--email', 'carol@example.com', '--json']),
       () => local(['admin', 'user', 'create', 'root2', '--site-admin']),
-      () => local(['admin', 'user', 'create', 'dave', '--json']),
+      // Program options may also follow the command, as in `hublet admin user create LOGIN --data DIR --json`.
+      () => runCli(['admin', 'user', 'create', 'dave', '--data', s.dataDir, '--database', s.databaseUrl, '--json'], { env: localEnv }),
     ]);
     ok(carol);
     const printed = JSON.parse(carol.stdout);

@@ -1,0 +1,173 @@
+// Git's smart HTTP protocol, served by spawning `git http-backend` per request behind our own authentication.
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceUnavailable } from '../server/http/errors.js';
+import { diffRefs, readRefs, type RefUpdate } from './bare.js';
+
+let gitChecked: boolean | undefined;
+
+/** True when a `git` executable is on PATH (checked once). */
+export function gitAvailable(): boolean {
+  if (gitChecked === undefined) {
+    const r = spawnSync('git', ['--version'], { stdio: 'ignore' });
+    gitChecked = r.status === 0;
+  }
+  return gitChecked;
+}
+
+export function requireGit(): void {
+  if (!gitAvailable()) throw new ServiceUnavailable('Git hosting is unavailable: no `git` executable on the server');
+}
+
+/** The part of a smart-HTTP URL after the repository: `info/refs`, `git-upload-pack` or `git-receive-pack`. */
+export type GitEndpoint = 'info/refs' | 'git-upload-pack' | 'git-receive-pack';
+
+/** Whether a request reads (clone/fetch) or writes (push). */
+export function gitOperation(endpoint: GitEndpoint, query: Record<string, unknown>): 'read' | 'write' {
+  if (endpoint === 'git-receive-pack') return 'write';
+  if (endpoint === 'info/refs' && query.service === 'git-receive-pack') return 'write';
+  return 'read';
+}
+
+/** Registers raw-stream bodies for git's content types (inside the calling plugin only). */
+export function registerGitBodies(app: FastifyInstance): void {
+  app.addContentTypeParser(
+    ['application/x-git-upload-pack-request', 'application/x-git-receive-pack-request'],
+    { bodyLimit: Number.MAX_SAFE_INTEGER },
+    (_request, payload, done) => done(null, payload),
+  );
+}
+
+/** Answers a git client with a message it prints as `remote: …` (git shows text/plain error bodies). */
+export function gitRefusal(reply: FastifyReply, status: 401 | 403 | 404, message: string): FastifyReply {
+  if (status === 401) reply.header('www-authenticate', 'Basic realm="hublet"');
+  return reply.code(status).header('content-type', 'text/plain; charset=utf-8').send(`${message}\n`);
+}
+
+/** Per-repository push serialisation, so a before/after ref snapshot belongs to exactly one push. */
+const pushLocks = new Map<string, Promise<void>>();
+
+async function withPushLock<T>(repoDir: string, run: () => Promise<T>): Promise<T> {
+  const previous = pushLocks.get(repoDir) ?? Promise.resolve();
+  let release!: () => void;
+  const mine = new Promise<void>((r) => (release = r));
+  const chain = previous.then(() => mine);
+  pushLocks.set(repoDir, chain);
+  await previous;
+  try {
+    return await run();
+  } finally {
+    release();
+    if (pushLocks.get(repoDir) === chain) pushLocks.delete(repoDir);
+  }
+}
+
+export interface ServeGitOptions {
+  repoDir: string;
+  endpoint: GitEndpoint;
+  /** Login recorded as REMOTE_USER (pushes need one). */
+  remoteUser?: string;
+  /** Called after a push whose refs changed, with the updates, before the response ends. */
+  onPush?: (updates: RefUpdate[]) => Promise<void>;
+}
+
+/**
+ * Runs `git http-backend` for one request and streams its answer. Authorization must be decided before calling.
+ */
+export async function serveGit(request: FastifyRequest, reply: FastifyReply, opts: ServeGitOptions): Promise<FastifyReply> {
+  requireGit();
+  const isPush = opts.endpoint === 'git-receive-pack';
+  if (isPush && opts.onPush) {
+    return withPushLock(opts.repoDir, async () => {
+      const before = await readRefs(opts.repoDir);
+      try {
+        await runBackend(request, reply, opts);
+        const updates = diffRefs(before, await readRefs(opts.repoDir));
+        // Recorded before the client hears the push finished, so its event exists once `git push` returns.
+        if (updates.length) await opts.onPush!(updates);
+      } finally {
+        if (!reply.raw.writableEnded) reply.raw.end();
+      }
+      return reply;
+    });
+  }
+  await runBackend(request, reply, opts);
+  if (!reply.raw.writableEnded) reply.raw.end();
+  return reply;
+}
+
+function runBackend(request: FastifyRequest, reply: FastifyReply, opts: ServeGitOptions): Promise<void> {
+  const url = new URL(request.url, 'http://x');
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    GIT_PROJECT_ROOT: path.dirname(opts.repoDir),
+    GIT_HTTP_EXPORT_ALL: '1',
+    PATH_INFO: `/${path.basename(opts.repoDir)}/${opts.endpoint}`,
+    REQUEST_METHOD: request.method,
+    QUERY_STRING: url.search.replace(/^\?/, ''),
+    CONTENT_TYPE: request.headers['content-type'] ?? '',
+    REMOTE_ADDR: request.ip,
+    ...(opts.remoteUser ? { REMOTE_USER: opts.remoteUser } : {}),
+    ...(request.headers['content-encoding'] ? { HTTP_CONTENT_ENCODING: String(request.headers['content-encoding']) } : {}),
+    ...(request.headers['git-protocol'] ? { GIT_PROTOCOL: String(request.headers['git-protocol']) } : {}),
+  };
+  const child = spawn('git', ['http-backend'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const body = request.body as Readable | undefined;
+  if (body && typeof (body as Readable).pipe === 'function') body.pipe(child.stdin);
+  else child.stdin.end();
+  child.stdin.on('error', () => {});
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+
+  return new Promise<void>((resolve, reject) => {
+    let head = Buffer.alloc(0);
+    let headersDone = false;
+    const raw = reply.raw;
+    const onData = (chunk: Buffer) => {
+      if (headersDone) {
+        if (!raw.write(chunk)) {
+          child.stdout.pause();
+          raw.once('drain', () => child.stdout.resume());
+        }
+        return;
+      }
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf('\r\n\r\n');
+      const endLf = head.indexOf('\n\n');
+      const cut = end >= 0 ? end : endLf;
+      if (cut < 0) return;
+      const sepLen = end >= 0 ? 4 : 2;
+      const lines = head.subarray(0, cut).toString('latin1').split(/\r?\n/);
+      let status = 200;
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const i = line.indexOf(':');
+        if (i <= 0) continue;
+        const k = line.slice(0, i).trim();
+        const v = line.slice(i + 1).trim();
+        if (k.toLowerCase() === 'status') status = parseInt(v, 10) || 200;
+        else headers[k] = v;
+      }
+      headersDone = true;
+      reply.hijack();
+      raw.writeHead(status, headers);
+      const rest = head.subarray(cut + sepLen);
+      if (rest.length) raw.write(rest);
+    };
+    child.stdout.on('data', onData);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (!headersDone) {
+        request.log.error({ code, stderr }, 'git http-backend failed');
+        reply.code(500).header('content-type', 'text/plain').send('git http-backend failed\n');
+        resolve();
+        return;
+      }
+      if (code !== 0) request.log.warn({ code, stderr }, 'git http-backend exited with an error');
+      resolve();
+    });
+  });
+}

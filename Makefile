@@ -7,8 +7,10 @@ export NODE_OPTIONS ?=
 
 install: $(STAMP)
 
+# `npm install` (not `npm ci`): the registry here lacks rollup's other-platform optional packages, so the lock file
+# cannot list them and `npm ci` refuses it; `npm install` installs exactly the locked versions and leaves the lock as is.
 $(STAMP): package.json package-lock.json
-	npm ci --no-audit --no-fund
+	npm install --no-audit --no-fund
 	@touch $(STAMP)
 
 run: install

@@ -58,7 +58,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     requestIdHeader: false,
     return503OnClosing: true,
     forceCloseConnections: false,
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    // Long gist file names travel in raw URLs: allow long path segments (find-my-way's default is 100).
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 2048 },
     // GitHub Enterprise's prefix answers exactly like the root.
     rewriteUrl: (req) => {
       const url = req.url ?? '/';

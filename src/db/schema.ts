@@ -1,5 +1,6 @@
 // Table types for Kysely. Booleans are stored as 0/1 integers and timestamps as ISO-8601 UTC text on both databases.
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { EventTables } from '../events/tables.js';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -64,7 +65,7 @@ export interface CoreTables {
 }
 
 /** Every table: add an area's `XTables` interface to the extends list (one line per area). */
-export interface Database extends CoreTables {}
+export interface Database extends CoreTables, EventTables {}
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;

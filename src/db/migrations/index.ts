@@ -1,9 +1,11 @@
 // The static migration provider: every migration is imported here, so the bundle carries them (no folder reads).
 import type { Migration, MigrationProvider } from 'kysely';
 import * as accounts from './2026-11-22T00-00-accounts.js';
+import * as events from './2026-11-22T00-30-events.js';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22T00-00-accounts': accounts,
+  '2026-11-22T00-30-events': events,
 };
 
 export const staticMigrationProvider: MigrationProvider = {

@@ -1,0 +1,47 @@
+// The one function every source of events calls: records the event (the outbox) inside the caller's transaction.
+import crypto from 'node:crypto';
+import type { Db } from '../db/connect.js';
+import type { EventRow } from './tables.js';
+
+export interface NewEvent {
+  /** GitHub's event name: `push`, `repository`, `ping`, `meta`, … */
+  name: string;
+  action?: string | null;
+  orgId?: number | null;
+  repositoryId?: number | null;
+  senderId?: number | null;
+  /** The webhook payload exactly as receivers get it (GitHub's shape for this event). */
+  payload: Record<string, unknown>;
+}
+
+/** Listeners run inside the same transaction, after the event row is written (webhooks turn it into deliveries). */
+export type EventListener = (trx: Db, event: EventRow, now: Date) => Promise<void>;
+const listeners: EventListener[] = [];
+
+/** Registers a listener once per process (idempotent for the same function). */
+export function onEvent(listener: EventListener): void {
+  if (!listeners.includes(listener)) listeners.push(listener);
+}
+
+/**
+ * Records an event. Call it with the transaction that makes the change, so the event exists exactly when the change does.
+ * The guid is shared by every delivery of this event.
+ */
+export async function emitEvent(trx: Db, event: NewEvent, now: Date): Promise<EventRow> {
+  const row = await trx
+    .insertInto('events')
+    .values({
+      guid: crypto.randomUUID(),
+      name: event.name,
+      action: event.action ?? (typeof event.payload.action === 'string' ? event.payload.action : null),
+      org_id: event.orgId ?? null,
+      repository_id: event.repositoryId ?? null,
+      sender_id: event.senderId ?? null,
+      payload: JSON.stringify(event.payload),
+      created_at: now.toISOString(),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  for (const listener of listeners) await listener(trx, row, now);
+  return row;
+}

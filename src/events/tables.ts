@@ -1,0 +1,20 @@
+// Table types of the event log.
+import type { Generated, Selectable } from 'kysely';
+
+export interface EventsTable {
+  id: Generated<number>;
+  guid: string;
+  name: string;
+  action: string | null;
+  org_id: number | null;
+  repository_id: number | null;
+  sender_id: number | null;
+  payload: string;
+  created_at: string;
+}
+
+export interface EventTables {
+  events: EventsTable;
+}
+
+export type EventRow = Selectable<EventsTable>;

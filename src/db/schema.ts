@@ -1,6 +1,7 @@
 // Table types for Kysely. Booleans are stored as 0/1 integers and timestamps as ISO-8601 UTC text on both databases.
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { EventTables } from '../events/tables.js';
+import type { HookTables } from '../hooks/tables.js';
 import type { RepoTables } from '../repos/tables.js';
 
 export interface UsersTable {
@@ -66,7 +67,7 @@ export interface CoreTables {
 }
 
 /** Every table: add an area's `XTables` interface to the extends list (one line per area). */
-export interface Database extends CoreTables, EventTables, RepoTables {}
+export interface Database extends CoreTables, EventTables, RepoTables, HookTables {}
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;

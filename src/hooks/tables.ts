@@ -1,0 +1,57 @@
+// Table types of organization webhooks and their deliveries.
+import type { Generated, Selectable } from 'kysely';
+
+export interface HooksTable {
+  id: Generated<number>;
+  org_id: number;
+  name: string;
+  /** JSON array of event names (`*` for all). */
+  events: string;
+  active: number;
+  url: string;
+  content_type: 'json' | 'form';
+  insecure_ssl: '0' | '1';
+  /** Kept in the clear: it keys the HMAC of every delivery. Never shown, never logged. */
+  secret: string | null;
+  username: string | null;
+  password: string | null;
+  /** The OAuth app whose token created the hook: only that app's tokens see it, and users do not. */
+  created_by_app_id: number | null;
+  /** Why the server turned the hook off (automatic disabling after failures), or null. */
+  disabled_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface HookDeliveriesTable {
+  id: Generated<number>;
+  hook_id: number;
+  event_id: number;
+  guid: string;
+  event: string;
+  action: string | null;
+  repository_id: number | null;
+  redelivery: number;
+  delivered_at: string;
+  /** Seconds. */
+  duration: number;
+  status: string;
+  /** The receiver's HTTP status, 0 when there was no response. */
+  status_code: number;
+  throttled_at: string | null;
+  url: string;
+  /** JSON object of the request headers sent. */
+  request_headers: string;
+  /** JSON object of the response headers received. */
+  response_headers: string;
+  /** The response body, cut at RESPONSE_BODY_LIMIT. */
+  response_body: string | null;
+}
+
+export interface HookTables {
+  hooks: HooksTable;
+  hook_deliveries: HookDeliveriesTable;
+}
+
+export type HookRow = Selectable<HooksTable>;
+export type DeliveryRow = Selectable<HookDeliveriesTable>;

@@ -160,3 +160,49 @@ describe('rate limits', () => {
     }
   });
 });
+
+describe('pagination', () => {
+  /** Parses a Link header into {rel: url}. */
+  function links(header: string | null): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const part of (header ?? '').split(',')) {
+      const m = /<([^>]+)>;\s*rel="([^"]+)"/.exec(part.trim());
+      if (m) out[m[2]] = m[1];
+    }
+    return out;
+  }
+
+  it('writes first, prev, next and last links as GitHub does, keeping other query parameters', async () => {
+    await s.createUser('pager');
+    for (let i = 0; i < 7; i++) await s.createToken('pager', { scopes: [] });
+    const path = '/admin/users/pager/authorizations';
+    const first = await s.api('GET', `${path}?per_page=3`, { token: s.adminToken });
+    expect(first.body).toHaveLength(3);
+    expect(links(first.headers.get('link'))).toEqual({
+      next: `${s.url}${path}?per_page=3&page=2`,
+      last: `${s.url}${path}?per_page=3&page=3`,
+    });
+    const middle = await s.api('GET', `${path}?per_page=3&page=2`, { token: s.adminToken });
+    expect(links(middle.headers.get('link'))).toEqual({
+      prev: `${s.url}${path}?per_page=3&page=1`,
+      next: `${s.url}${path}?per_page=3&page=3`,
+      last: `${s.url}${path}?per_page=3&page=3`,
+      first: `${s.url}${path}?per_page=3&page=1`,
+    });
+    const last = await s.api('GET', `${path}?per_page=3&page=3`, { token: s.adminToken });
+    expect(last.body).toHaveLength(1);
+    expect(Object.keys(links(last.headers.get('link')))).toEqual(['prev', 'first']);
+    // Octokit follows the same links to the end.
+    const all = await s.octokit(s.adminToken).paginate('GET /admin/users/{username}/authorizations', { username: 'pager', per_page: 2 });
+    expect(all).toHaveLength(7);
+  });
+
+  it('caps per_page at 100 and falls back to defaults for nonsense values', async () => {
+    const capped = await s.api('GET', '/admin/users/pager/authorizations?per_page=1000', { token: s.adminToken });
+    expect(capped.status).toBe(200);
+    expect(capped.body).toHaveLength(7);
+    const nonsense = await s.api('GET', '/admin/users/pager/authorizations?per_page=abc&page=-4', { token: s.adminToken });
+    expect(nonsense.status).toBe(200);
+    expect(nonsense.body).toHaveLength(7);
+  });
+});

@@ -2,12 +2,14 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as accounts from './2026-11-22T00-00-accounts.js';
 import * as events from './2026-11-22T00-30-events.js';
+import * as gists from './2026-11-22T01-00-gists.js';
 import * as repos from './2026-11-22T01-10-repos.js';
 import * as hooks from './2026-11-22T01-20-hooks.js';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22T00-00-accounts': accounts,
   '2026-11-22T00-30-events': events,
+  '2026-11-22T01-00-gists': gists,
   '2026-11-22T01-10-repos': repos,
   '2026-11-22T01-20-hooks': hooks,
 };

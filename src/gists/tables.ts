@@ -1,0 +1,71 @@
+// Table types of the gists area: gists, their current files, revisions (history), stars and comments.
+import type { Generated, Selectable } from 'kysely';
+
+export interface GistsTable {
+  /** 32 lowercase hex characters. */
+  id: string;
+  owner_id: number;
+  description: string;
+  public: number;
+  /** The gist this one was forked from (null when not a fork, or when the parent was deleted). */
+  fork_of: string | null;
+  /** The commit the gist's files are at: the newest revision's `version`. */
+  head_sha: string;
+  comments: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The files of the current revision, with their bytes, for fast reads (the history lives in git). */
+export interface GistFilesTable {
+  gist_id: string;
+  filename: string;
+  content: Buffer;
+  size: number;
+  blob_sha: string;
+  language: string | null;
+  type: string;
+  /** 1 when the bytes are not valid UTF-8. */
+  binary: number;
+}
+
+export interface GistRevisionsTable {
+  gist_id: string;
+  /** The git commit SHA. */
+  version: string;
+  /** 0 for the first revision, counting up along the first-parent chain. */
+  position: number;
+  user_id: number | null;
+  committed_at: string;
+  additions: number;
+  deletions: number;
+  total: number;
+}
+
+export interface GistStarsTable {
+  gist_id: string;
+  user_id: number;
+  created_at: string;
+}
+
+export interface GistCommentsTable {
+  id: Generated<number>;
+  gist_id: string;
+  user_id: number;
+  body: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface GistTables {
+  gists: GistsTable;
+  gist_files: GistFilesTable;
+  gist_revisions: GistRevisionsTable;
+  gist_stars: GistStarsTable;
+  gist_comments: GistCommentsTable;
+}
+
+export type GistRow = Selectable<GistsTable>;
+export type GistFileRow = Selectable<GistFilesTable>;
+export type GistRevisionRow = Selectable<GistRevisionsTable>;
+export type GistCommentRow = Selectable<GistCommentsTable>;

@@ -4,6 +4,7 @@ import type { EventTables } from '../events/tables.js';
 import type { HookTables } from '../hooks/tables.js';
 import type { RepoTables } from '../repos/tables.js';
 import type { GistTables } from '../gists/tables.js';
+import type { MigrationTables } from '../migrations/tables.js';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -68,7 +69,7 @@ export interface CoreTables {
 }
 
 /** Every table: add an area's `XTables` interface to the extends list (one line per area). */
-export interface Database extends CoreTables, EventTables, RepoTables, HookTables, GistTables {}
+export interface Database extends CoreTables, EventTables, RepoTables, HookTables, GistTables, MigrationTables {}
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;

@@ -5,6 +5,7 @@ import * as events from './2026-11-22T00-30-events.js';
 import * as gists from './2026-11-22T01-00-gists.js';
 import * as repos from './2026-11-22T01-10-repos.js';
 import * as hooks from './2026-11-22T01-20-hooks.js';
+import * as migrationExports from './2026-11-22T01-30-migrations.js';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22T00-00-accounts': accounts,
@@ -12,6 +13,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T01-00-gists': gists,
   '2026-11-22T01-10-repos': repos,
   '2026-11-22T01-20-hooks': hooks,
+  '2026-11-22T01-30-migrations': migrationExports,
 };
 
 export const staticMigrationProvider: MigrationProvider = {

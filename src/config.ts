@@ -14,6 +14,13 @@ export interface Config {
   rateLimitAnonymous: number;
   rateLimitWindowSeconds: number;
   adminToken?: string;
+  /** Where migration archives are kept: `filesystem` (under archiveDir) or `none` (migrations are refused). */
+  archiveStorage: 'filesystem' | 'none';
+  archiveDir: string;
+  /** Days an exported migration archive is kept before it is deleted automatically. */
+  archiveLifetimeDays: number;
+  /** Seconds a signed archive download URL stays valid. */
+  archiveUrlTtlSeconds: number;
 }
 
 export type ConfigInput = Partial<Record<keyof Config, string | number | undefined>>;
@@ -30,6 +37,10 @@ const ENV: Record<keyof Config, string> = {
   rateLimitAnonymous: 'HUBLET_RATE_LIMIT_ANONYMOUS',
   rateLimitWindowSeconds: 'HUBLET_RATE_LIMIT_WINDOW',
   adminToken: 'HUBLET_ADMIN_TOKEN',
+  archiveStorage: 'HUBLET_ARCHIVE_STORAGE',
+  archiveDir: 'HUBLET_ARCHIVE_DIR',
+  archiveLifetimeDays: 'HUBLET_ARCHIVE_LIFETIME_DAYS',
+  archiveUrlTtlSeconds: 'HUBLET_ARCHIVE_URL_TTL',
 };
 
 /** Environment variable names per setting, for the README and `--help`. */
@@ -95,9 +106,19 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     rateLimitAnonymous: integer('rateLimitAnonymous', 60, 1, 10_000_000),
     rateLimitWindowSeconds: integer('rateLimitWindowSeconds', 3600, 1, 86_400),
     adminToken: pick('adminToken'),
+    archiveStorage: archiveStorage(pick('archiveStorage'), problems),
+    archiveDir: path.resolve(pick('archiveDir') ?? path.join(dataDir, 'archives')),
+    archiveLifetimeDays: integer('archiveLifetimeDays', 7, 1, 3650),
+    archiveUrlTtlSeconds: integer('archiveUrlTtlSeconds', 300, 10, 7 * 86_400),
   };
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+function archiveStorage(raw: string | undefined, problems: string[]): Config['archiveStorage'] {
+  if (raw === undefined || raw === 'filesystem' || raw === 'none') return raw ?? 'filesystem';
+  problems.push(`archiveStorage (${ENV.archiveStorage}): expected filesystem or none, got ${JSON.stringify(raw)}`);
+  return 'filesystem';
 }
 
 /** The base URL once the real port is known (port 0 picks one at listen time). */

@@ -19,6 +19,7 @@ import { logResponse, requestLogger } from './logging.js';
 import { metaRoutes } from './meta-routes.js';
 import { createValidatorCompiler } from './validation.js';
 import { JobWorker } from '../jobs/worker.js';
+import { repositories } from '../repos/plugin.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -97,5 +98,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.addHook('onResponse', logResponse);
   await app.register(accountRoutes);
   await app.register(adminRoutes);
+  await app.register(repositories);
   return app;
 }

@@ -1,0 +1,276 @@
+// A repository's git data, read and written in-process with isomorphic-git: the initial commit, HEAD, size, language, history walks.
+import fs from 'node:fs';
+import path from 'node:path';
+import git from 'isomorphic-git';
+import { gitDir, initBare } from '../git/bare.js';
+
+/** isomorphic-git's object cache: share one per operation so pack indexes are parsed once. */
+export type GitCache = Record<string, unknown>;
+
+/** The bare repository of a repository id (keyed by id, so a rename moves nothing on disk). */
+export function repositoryDir(dataDir: string, id: number): string {
+  return gitDir(dataDir, 'repos', String(id));
+}
+
+export interface Signature {
+  name: string;
+  email: string;
+  /** Seconds since the epoch. */
+  timestamp: number;
+  /** Minutes west of UTC, as git and isomorphic-git record it (e.g. 240 for -04:00). */
+  timezoneOffset: number;
+}
+
+/** Creates the bare repository with HEAD naming the default branch. */
+export async function createBareRepository(dir: string, defaultBranch: string): Promise<void> {
+  await initBare(dir, defaultBranch);
+  await setHead(dir, defaultBranch);
+}
+
+/** Points HEAD at a branch (which need not exist yet). */
+export async function setHead(dir: string, branch: string): Promise<void> {
+  await git.writeRef({ fs, gitdir: dir, ref: 'HEAD', value: `refs/heads/${branch}`, symbolic: true, force: true });
+}
+
+/** The branch HEAD names, or undefined when HEAD is detached or unreadable. */
+export async function headBranch(dir: string): Promise<string | undefined> {
+  try {
+    const target = await git.resolveRef({ fs, gitdir: dir, ref: 'HEAD', depth: 1 });
+    return target.startsWith('refs/heads/') ? target.slice('refs/heads/'.length) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** GitHub's first commit of an auto-initialized repository: a README.md naming the repository. */
+export async function writeInitialCommit(
+  dir: string,
+  input: { name: string; description: string | null; branch: string; author: Signature },
+): Promise<string> {
+  const readme = `# ${input.name}\n${input.description ? `${input.description}\n` : ''}`;
+  const blob = await git.writeBlob({ fs, gitdir: dir, blob: Buffer.from(readme, 'utf8') });
+  const tree = await git.writeTree({ fs, gitdir: dir, tree: [{ mode: '100644', path: 'README.md', oid: blob, type: 'blob' }] });
+  const oid = await git.writeCommit({
+    fs,
+    gitdir: dir,
+    commit: { message: 'Initial commit\n', tree, parent: [], author: input.author, committer: input.author },
+  });
+  await git.writeRef({ fs, gitdir: dir, ref: `refs/heads/${input.branch}`, value: oid, force: true });
+  return oid;
+}
+
+/** Kilobytes the bare repository takes on disk (GitHub's `size`). */
+export async function diskSizeKb(dir: string): Promise<number> {
+  let bytes = 0;
+  const visit = async (d: string): Promise<void> => {
+    let entries: fs.Dirent[];
+    try {
+      entries = await fs.promises.readdir(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) await visit(p);
+      else if (e.isFile()) bytes += (await fs.promises.stat(p).catch(() => ({ size: 0 }))).size;
+    }
+  };
+  await visit(dir);
+  return Math.round(bytes / 1024);
+}
+
+/** The commit an object id finally names (annotated tags peeled); null for trees, blobs or missing objects. */
+export async function peelToCommit(dir: string, oid: string, cache: GitCache): Promise<string | null> {
+  let current = oid;
+  for (let i = 0; i < 10; i++) {
+    let obj: { type: string; object: unknown };
+    try {
+      obj = (await git.readObject({ fs, gitdir: dir, oid: current, format: 'parsed', cache })) as { type: string; object: unknown };
+    } catch {
+      return null;
+    }
+    if (obj.type === 'commit') return current;
+    if (obj.type !== 'tag') return null;
+    current = (obj.object as { object: string }).object;
+  }
+  return null;
+}
+
+interface WalkNode {
+  oid: string;
+  time: number;
+}
+
+/**
+ * Commits reachable from `include` and from none of `exclude`, newest first (git's `rev-list include ^exclude…`, walking
+ * by committer time). Stops after `limit` commits.
+ */
+export async function commitsBetween(dir: string, include: string, exclude: readonly string[], limit: number, cache: GitCache): Promise<string[]> {
+  const uninteresting = new Set<string>();
+  const seen = new Map<string, boolean>(); // oid -> queued as uninteresting?
+  const queue: (WalkNode & { bad: boolean })[] = [];
+  const parentsOf = new Map<string, string[]>();
+  const load = async (oid: string): Promise<WalkNode | null> => {
+    try {
+      const { commit } = await git.readCommit({ fs, gitdir: dir, oid, cache });
+      parentsOf.set(oid, commit.parent);
+      return { oid, time: commit.committer.timestamp };
+    } catch {
+      return null;
+    }
+  };
+  const push = async (oid: string, bad: boolean) => {
+    const prior = seen.get(oid);
+    if (prior !== undefined && (prior || !bad)) return;
+    if (bad) uninteresting.add(oid);
+    const node = await load(oid);
+    seen.set(oid, bad);
+    if (!node) return;
+    // Keep the queue ordered newest first (a sorted insert; pushes are small).
+    let i = queue.length;
+    while (i > 0 && queue[i - 1].time < node.time) i--;
+    queue.splice(i, 0, { ...node, bad });
+  };
+  for (const e of exclude) await push(e, true);
+  await push(include, false);
+  const out: string[] = [];
+  let steps = 0;
+  while (queue.length && out.length < limit && steps++ < 100_000) {
+    if (queue.every((n) => n.bad)) break;
+    const node = queue.shift()!;
+    const bad = node.bad || uninteresting.has(node.oid);
+    if (!bad) out.push(node.oid);
+    for (const p of parentsOf.get(node.oid) ?? []) await push(p, bad);
+  }
+  // Late discoveries (clock skew): drop anything the exclusions reached after all.
+  return out.filter((oid) => !uninteresting.has(oid));
+}
+
+/** True when `ancestor` is `descendant` or reachable from it. */
+export async function isAncestor(dir: string, ancestor: string, descendant: string, cache: GitCache): Promise<boolean> {
+  if (ancestor === descendant) return true;
+  try {
+    return await git.isDescendent({ fs, gitdir: dir, oid: descendant, ancestor, depth: -1, cache });
+  } catch {
+    return false;
+  }
+}
+
+export interface CommitSummary {
+  id: string;
+  tree_id: string;
+  message: string;
+  author: Signature;
+  committer: Signature;
+  added: string[];
+  removed: string[];
+  modified: string[];
+}
+
+/** A commit with the paths it added, removed and modified against its first parent (all added for a root commit). */
+export async function summarizeCommit(dir: string, oid: string, cache: GitCache): Promise<CommitSummary> {
+  const { commit } = await git.readCommit({ fs, gitdir: dir, oid, cache });
+  let parentTree: string | null = null;
+  if (commit.parent.length) {
+    parentTree = (await git.readCommit({ fs, gitdir: dir, oid: commit.parent[0], cache }).catch(() => null))?.commit.tree ?? null;
+  }
+  const changes = { added: [] as string[], removed: [] as string[], modified: [] as string[] };
+  await diffTrees(dir, parentTree, commit.tree, '', changes, cache);
+  return { id: oid, tree_id: commit.tree, message: commit.message, author: commit.author, committer: commit.committer, ...changes };
+}
+
+type Entry = { mode: string; oid: string; type: string };
+
+async function treeEntries(dir: string, oid: string | null, cache: GitCache): Promise<Map<string, Entry>> {
+  const out = new Map<string, Entry>();
+  if (!oid) return out;
+  const { tree } = await git.readTree({ fs, gitdir: dir, oid, cache });
+  for (const e of tree) out.set(e.path, { mode: e.mode, oid: e.oid, type: e.type });
+  return out;
+}
+
+/** Compares two trees, descending only into subtrees whose ids differ. */
+async function diffTrees(
+  dir: string,
+  a: string | null,
+  b: string | null,
+  prefix: string,
+  out: { added: string[]; removed: string[]; modified: string[] },
+  cache: GitCache,
+): Promise<void> {
+  if (a === b) return;
+  const [left, right] = await Promise.all([treeEntries(dir, a, cache), treeEntries(dir, b, cache)]);
+  const names = [...new Set([...left.keys(), ...right.keys()])].sort();
+  for (const name of names) {
+    const l = left.get(name);
+    const r = right.get(name);
+    const p = prefix + name;
+    const lTree = l?.type === 'tree';
+    const rTree = r?.type === 'tree';
+    if (l && r && l.oid === r.oid && l.mode === r.mode) continue;
+    if (lTree || rTree) {
+      // A tree on either side: compare what lies beneath; a file on the other side is added or removed on its own.
+      if (l && !lTree) out.removed.push(p);
+      if (r && !rTree) out.added.push(p);
+      await diffTrees(dir, lTree ? l!.oid : null, rTree ? r!.oid : null, `${p}/`, out, cache);
+    } else if (l && r) out.modified.push(p);
+    else if (r) out.added.push(p);
+    else out.removed.push(p);
+  }
+}
+
+/** Paths and sizes of every file in a commit's tree (at most `limit` files). */
+async function listFiles(dir: string, treeOid: string, limit: number, cache: GitCache): Promise<{ path: string; oid: string }[]> {
+  const out: { path: string; oid: string }[] = [];
+  const visit = async (oid: string, prefix: string): Promise<void> => {
+    const { tree } = await git.readTree({ fs, gitdir: dir, oid, cache });
+    for (const e of tree) {
+      if (out.length >= limit) return;
+      if (e.type === 'tree') {
+        if (!VENDORED.test(`${prefix}${e.path}/`)) await visit(e.oid, `${prefix}${e.path}/`);
+      } else if (e.type === 'blob') out.push({ path: prefix + e.path, oid: e.oid });
+    }
+  };
+  await visit(treeOid, '');
+  return out;
+}
+
+/** Directories linguist treats as vendored or generated (not counted towards the language). */
+const VENDORED = /(^|\/)(node_modules|vendor|third[_-]party|bower_components|\.git)\//i;
+
+let languageIndex: Promise<{ byExtension: Map<string, string>; byFilename: Map<string, string> }> | undefined;
+
+async function languages() {
+  languageIndex ??= import('linguist-languages').then((mod) => {
+    const all = Object.values(mod as unknown as Record<string, { name: string; type: string; extensions?: string[]; filenames?: string[] }>);
+    const byExtension = new Map<string, string>();
+    const byFilename = new Map<string, string>();
+    // Only programming and markup languages count, as in GitHub's language bar. A language's primary extension wins.
+    const counted = all.filter((l) => l && (l.type === 'programming' || l.type === 'markup')).sort((x, y) => x.name.localeCompare(y.name));
+    for (const l of counted) if (l.extensions?.[0] && !byExtension.has(l.extensions[0])) byExtension.set(l.extensions[0], l.name);
+    for (const l of counted) for (const ext of l.extensions ?? []) if (!byExtension.has(ext)) byExtension.set(ext, l.name);
+    for (const l of counted) for (const f of l.filenames ?? []) if (!byFilename.has(f)) byFilename.set(f, l.name);
+    return { byExtension, byFilename };
+  });
+  return languageIndex;
+}
+
+/** The language with the most bytes in a commit's tree (GitHub's `language`), or null when no file counts. */
+export async function primaryLanguage(dir: string, commitOid: string, cache: GitCache): Promise<string | null> {
+  const { commit } = await git.readCommit({ fs, gitdir: dir, oid: commitOid, cache });
+  const files = await listFiles(dir, commit.tree, 5_000, cache);
+  const { byExtension, byFilename } = await languages();
+  const bytes = new Map<string, number>();
+  for (const f of files) {
+    const base = f.path.slice(f.path.lastIndexOf('/') + 1);
+    const dot = base.lastIndexOf('.');
+    const lang = byFilename.get(base) ?? (dot > 0 ? byExtension.get(base.slice(dot).toLowerCase()) ?? byExtension.get(base.slice(dot)) : undefined);
+    if (!lang) continue;
+    const { blob } = await git.readBlob({ fs, gitdir: dir, oid: f.oid, cache });
+    bytes.set(lang, (bytes.get(lang) ?? 0) + blob.length);
+  }
+  let best: string | null = null;
+  let most = 0;
+  for (const [lang, n] of bytes) if (n > most || (n === most && best !== null && lang < best)) [best, most] = [lang, n];
+  return best;
+}

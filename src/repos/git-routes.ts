@@ -1,0 +1,90 @@
+// Git over smart HTTP for repositories: /{owner}/{repo}[.git]/info/refs, git-upload-pack, git-receive-pack, behind our own auth.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { findAccount } from '../accounts/store.js';
+import { gitAvailable, gitOperation, gitRefusal, registerGitBodies, serveGit, type GitEndpoint } from '../git/smart-http.js';
+import type { RefUpdate } from '../git/bare.js';
+import { atLeast, roleOn, tokenAllowsGit } from './access.js';
+import { repositoryDir } from './git-data.js';
+import { isLocked, LOCKED_MESSAGE } from './locks.js';
+import { preparePush, writePush } from './push.js';
+import { findRedirect, findRepository } from './store.js';
+import type { RepositoryRow } from './tables.js';
+
+const ENDPOINTS: { endpoint: GitEndpoint; method: 'GET' | 'POST' }[] = [
+  { endpoint: 'info/refs', method: 'GET' },
+  { endpoint: 'git-upload-pack', method: 'POST' },
+  { endpoint: 'git-receive-pack', method: 'POST' },
+];
+
+type Params = { owner: string; repo: string };
+
+/** `name.git` and `name` both name the repository `name`. */
+function repoNameFromUrl(segment: string): string {
+  return segment.toLowerCase().endsWith('.git') ? segment.slice(0, -4) : segment;
+}
+
+/** Anonymous callers are asked for credentials (so git prompts); signed-in ones learn only that it is not there. */
+function notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (!request.ctx.actor) return gitRefusal(reply, 401, 'Authentication required to access this repository.');
+  return gitRefusal(reply, 404, 'Repository not found.');
+}
+
+function handler(endpoint: GitEndpoint) {
+  return async (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => {
+    if (!gitAvailable()) {
+      return reply.code(503).header('content-type', 'text/plain; charset=utf-8').send('Git hosting is unavailable: no `git` executable on the server\n');
+    }
+    const ctx = request.ctx;
+    const actor = ctx.actor;
+    const name = repoNameFromUrl(request.params.repo);
+    const owner = await findAccount(ctx.db, request.params.owner);
+    if (!owner) return notFound(request, reply);
+    let repo: RepositoryRow | undefined = await findRepository(ctx.db, owner.id, name);
+    if (!repo) {
+      const moved = await findRedirect(ctx.db, owner.id, name);
+      if (moved && atLeast(await roleOn(ctx.db, actor?.user ?? null, moved, owner), 'read') && tokenAllowsGit(actor, moved, 'read')) {
+        // git follows the redirect of its first request and uses the new address from then on.
+        const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+        return reply.code(301).header('location', `/${owner.login}/${moved.name}.git/${endpoint}${search}`).send();
+      }
+      return notFound(request, reply);
+    }
+    const role = await roleOn(ctx.db, actor?.user ?? null, repo, owner);
+    if (!atLeast(role, 'read') || !tokenAllowsGit(actor, repo, 'read')) return notFound(request, reply);
+    const op = gitOperation(endpoint, request.query as Record<string, unknown>);
+    if (op === 'write') {
+      if (!actor) return gitRefusal(reply, 401, 'Authentication required to push.');
+      if (!atLeast(role, 'write')) return gitRefusal(reply, 403, `Permission to ${owner.login}/${repo.name}.git denied to ${actor.user.login}.`);
+      if (!tokenAllowsGit(actor, repo, 'write')) return gitRefusal(reply, 403, 'Write access to repository not granted.');
+      if (await isLocked(ctx.db, repo.id)) return gitRefusal(reply, 403, LOCKED_MESSAGE);
+      if (repo.archived) return gitRefusal(reply, 403, 'This repository was archived so it is read-only.');
+    }
+    const repoId = repo.id;
+    const pusher = actor?.user;
+    return serveGit(request, reply, {
+      repoDir: repositoryDir(ctx.config.dataDir, repoId),
+      endpoint,
+      remoteUser: pusher?.login,
+      onPush: async (updates: RefUpdate[]) => {
+        if (!pusher) return;
+        try {
+          const current = (await ctx.db.selectFrom('repositories').selectAll().where('id', '=', repoId).executeTakeFirst()) ?? repo;
+          const prepared = await preparePush(ctx.db, ctx.config.dataDir, { repo: current, owner, pusher, updates });
+          const now = ctx.clock.now();
+          await ctx.db.transaction().execute((trx) => writePush(trx, ctx, prepared, now));
+        } catch (err) {
+          // The refs moved already; the push stands even when recording it failed.
+          request.log.error({ err, repository: repoId }, 'recording a push failed');
+        }
+      },
+    });
+  };
+}
+
+/** Git routes in their own plugin, so git's raw request bodies are parsed here only. */
+export async function repositoryGitRoutes(app: FastifyInstance): Promise<void> {
+  registerGitBodies(app);
+  for (const { endpoint, method } of ENDPOINTS) {
+    app.route<{ Params: Params }>({ method, url: `/:owner/:repo/${endpoint}`, handler: handler(endpoint) });
+  }
+}

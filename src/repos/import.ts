@@ -1,0 +1,78 @@
+// Importing an existing git repository from a path on the server's machine (site admins): every branch and tag, its HEAD.
+import { execFile } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { requireSiteAdmin } from '../accounts/actor.js';
+import { findAccount } from '../accounts/store.js';
+import { initBare, readRefs, removeRepo } from '../git/bare.js';
+import { requireGit } from '../git/smart-http.js';
+import type { ServiceContext } from '../server/context.js';
+import { ValidationFailed } from '../server/http/errors.js';
+import { primaryLanguage, setHead } from './git-data.js';
+import { pickDefaultBranch } from './push.js';
+import { createRepository, type ResolvedRepository } from './service.js';
+
+const run = promisify(execFile);
+
+export interface ImportInput {
+  owner: string;
+  name: string;
+  /** An absolute path on the server's machine: a bare repository or a working copy. */
+  path: string;
+  private?: boolean;
+  description?: string | null;
+}
+
+/** Runs git without prompts or the server's own git configuration getting in the way. */
+function git(args: string[]): Promise<{ stdout: string; stderr: string }> {
+  return run('git', ['-c', 'safe.directory=*', ...args], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+}
+
+const invalid = (field: string, message: string) => new ValidationFailed([{ resource: 'Repository', field, code: 'invalid', message }]);
+
+/**
+ * Creates `owner/name` from the git repository at `path` (site admins only): all branches and tags are fetched into a
+ * new bare repository, the source's HEAD branch becomes the default branch, and a `repository` `created` event is
+ * recorded (an import is not a push: no `push` events).
+ */
+export async function importRepository(ctx: ServiceContext, input: ImportInput): Promise<ResolvedRepository> {
+  requireSiteAdmin(ctx.actor);
+  requireGit();
+  const owner = await findAccount(ctx.db, input.owner);
+  if (!owner) throw invalid('owner', `no user or organization named ${input.owner}`);
+  const source = input.path;
+  if (!path.isAbsolute(source) || /[\0\n\r]/.test(source)) throw invalid('path', 'path must be an absolute path on the server');
+  if (!fs.existsSync(source) || !fs.statSync(source).isDirectory()) throw invalid('path', `${source} is not a directory on the server`);
+
+  const staging = path.join(ctx.config.dataDir, 'git', 'repos', `.import-${crypto.randomUUID()}`);
+  try {
+    await initBare(staging);
+    let head: string | undefined;
+    try {
+      const symref = await git(['ls-remote', '--symref', source, 'HEAD']);
+      head = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(symref.stdout)?.[1];
+      await git(['--git-dir', staging, 'fetch', '--quiet', '--no-tags', source, '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*']);
+    } catch (err) {
+      const stderr = String((err as { stderr?: string }).stderr ?? '').trim();
+      throw invalid('path', `${source} is not a readable git repository${stderr ? `: ${stderr.split('\n')[0]}` : ''}`);
+    }
+    const refs = await readRefs(staging);
+    const defaultBranch = head && refs[`refs/heads/${head}`] ? head : pickDefaultBranch(Object.keys(refs), 'main');
+    await setHead(staging, defaultBranch);
+    const tip = refs[`refs/heads/${defaultBranch}`];
+    const language = tip ? await primaryLanguage(staging, tip, {}).catch(() => null) : null;
+    return await createRepository(
+      ctx,
+      null,
+      { name: input.name, private: input.private, description: input.description },
+      { imported: { owner, stagingDir: staging, defaultBranch, language } },
+    );
+  } finally {
+    removeRepo(staging); // gone already when the import moved it into place
+  }
+}

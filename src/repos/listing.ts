@@ -1,0 +1,155 @@
+// Repository lists: the caller's (GET /user/repos), an organization's and a user's, with GitHub's filters and orders.
+import type { Actor } from '../accounts/actor.js';
+import { requireActor } from '../accounts/actor.js';
+import { findAccount } from '../accounts/store.js';
+import type { Db } from '../db/connect.js';
+import type { UserRow } from '../db/schema.js';
+import type { ServiceContext } from '../server/context.js';
+import { Forbidden, NotFound, ValidationFailed } from '../server/http/errors.js';
+import type { Paging } from '../server/http/pagination.js';
+import { effectiveAccess, permissionsFor, tokenSeesPrivate } from './access.js';
+import type { Permissions } from './present.js';
+import { listRepositories, type SortKey } from './store.js';
+import type { RepositoryRow } from './tables.js';
+
+export interface ListedRepository {
+  repo: RepositoryRow;
+  owner: UserRow;
+  /** Left out for anonymous callers. */
+  permissions?: Permissions;
+}
+
+export interface ListResult {
+  items: ListedRepository[];
+  total: number;
+}
+
+export interface SortOptions {
+  sort?: SortKey;
+  direction?: 'asc' | 'desc';
+}
+
+/** GitHub's default direction: ascending by name, newest first otherwise. */
+function order(opts: SortOptions, defaultSort: SortKey): { sort: SortKey; direction: 'asc' | 'desc' } {
+  const sort = opts.sort ?? defaultSort;
+  return { sort, direction: opts.direction ?? (sort === 'full_name' ? 'asc' : 'desc') };
+}
+
+async function orgIdsOf(db: Db, userId: number): Promise<number[]> {
+  const rows = await db.selectFrom('memberships').select('org_id').where('user_id', '=', userId).execute();
+  return rows.map((r) => r.org_id);
+}
+
+/** Adds owners and the caller's permissions to a page of rows. */
+async function present(db: Db, actor: Actor | null, rows: RepositoryRow[]): Promise<ListedRepository[]> {
+  const ownerIds = [...new Set(rows.map((r) => r.owner_id))];
+  const owners = ownerIds.length ? await db.selectFrom('users').selectAll().where('id', 'in', ownerIds).execute() : [];
+  const byId = new Map(owners.map((o) => [o.id, o]));
+  const out: ListedRepository[] = [];
+  for (const repo of rows) {
+    const owner = byId.get(repo.owner_id)!;
+    out.push({ repo, owner, ...(actor ? { permissions: permissionsFor(await effectiveAccess(db, actor, repo, owner)) } : {}) });
+  }
+  return out;
+}
+
+function isoFilter(field: 'since' | 'before', value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const t = Date.parse(value);
+  if (Number.isNaN(t)) throw new ValidationFailed([{ resource: 'Repository', field, code: 'invalid', message: `${field} must be an ISO 8601 timestamp` }]);
+  return new Date(t).toISOString();
+}
+
+export interface UserReposQuery extends SortOptions {
+  visibility?: 'all' | 'public' | 'private';
+  affiliation?: string;
+  type?: 'all' | 'owner' | 'public' | 'private' | 'member';
+  since?: string;
+  before?: string;
+}
+
+/**
+ * `GET /user/repos`: repositories the caller owns or reaches through organization membership (hublet has no
+ * outside collaborators, so `collaborator` adds nothing). Private ones only for tokens that reach private repositories.
+ */
+export async function listForAuthenticatedUser(ctx: ServiceContext, q: UserReposQuery, paging: Paging): Promise<ListResult> {
+  const actor = requireActor(ctx.actor);
+  if (actor.kind === 'installation') throw new Forbidden('Resource not accessible by integration');
+  if (q.type && (q.visibility || q.affiliation)) {
+    throw new ValidationFailed([{ resource: 'Repository', field: 'type', code: 'invalid', message: 'If you specify visibility or affiliation, you cannot specify type.' }]);
+  }
+  let visibility = q.visibility && q.visibility !== 'all' ? q.visibility : undefined;
+  let affiliation = new Set(['owner', 'collaborator', 'organization_member']);
+  if (q.affiliation !== undefined) {
+    const parts = q.affiliation.split(',').map((s) => s.trim()).filter(Boolean);
+    const unknown = parts.filter((p) => !affiliation.has(p));
+    if (unknown.length || parts.length === 0) {
+      throw new ValidationFailed([{ resource: 'Repository', field: 'affiliation', code: 'invalid', message: 'affiliation is a comma-separated list of owner, collaborator, organization_member' }]);
+    }
+    affiliation = new Set(parts);
+  }
+  if (q.type === 'owner') affiliation = new Set(['owner']);
+  if (q.type === 'member') affiliation = new Set(['collaborator', 'organization_member']);
+  if (q.type === 'public' || q.type === 'private') visibility = q.type;
+  const ownerIds: number[] = [];
+  if (affiliation.has('owner')) ownerIds.push(actor.user.id);
+  if (affiliation.has('organization_member')) ownerIds.push(...(await orgIdsOf(ctx.db, actor.user.id)));
+  const { rows, total } = await listRepositories(ctx.db, {
+    ownerIds,
+    privateOwnerIds: tokenSeesPrivate(actor) ? ownerIds : [],
+    visibility,
+    ...order(q, 'full_name'),
+    since: isoFilter('since', q.since),
+    before: isoFilter('before', q.before),
+    offset: paging.offset,
+    limit: paging.perPage,
+  });
+  return { items: await present(ctx.db, actor, rows), total };
+}
+
+export interface OrgReposQuery extends SortOptions {
+  type?: 'all' | 'public' | 'private' | 'forks' | 'sources' | 'member';
+}
+
+/** `GET /orgs/{org}/repos`: public repositories, and private ones for the organization's members. */
+export async function listForOrg(ctx: ServiceContext, orgLogin: string, q: OrgReposQuery, paging: Paging): Promise<ListResult> {
+  const org = await findAccount(ctx.db, orgLogin);
+  if (!org || org.type !== 'Organization') throw new NotFound();
+  const actor = ctx.actor;
+  const member = actor ? (await ctx.db.selectFrom('memberships').select('role').where('org_id', '=', org.id).where('user_id', '=', actor.user.id).executeTakeFirst()) !== undefined : false;
+  const seesPrivate = member && tokenSeesPrivate(actor);
+  // hublet has no forks: `forks` is always empty and `sources` is everything.
+  if (q.type === 'forks' || (q.type === 'member' && !member)) return { items: [], total: 0 };
+  const visibility = q.type === 'public' || q.type === 'private' ? q.type : undefined;
+  const { rows, total } = await listRepositories(ctx.db, {
+    ownerIds: [org.id],
+    privateOwnerIds: seesPrivate ? [org.id] : [],
+    visibility,
+    ...order(q, 'created'),
+    offset: paging.offset,
+    limit: paging.perPage,
+  });
+  return { items: await present(ctx.db, actor, rows), total };
+}
+
+export interface UserReposForQuery extends SortOptions {
+  type?: 'all' | 'owner' | 'member';
+}
+
+/** `GET /users/{username}/repos`: an account's public repositories (and, with type member/all, its organizations'). */
+export async function listForUser(ctx: ServiceContext, login: string, q: UserReposForQuery, paging: Paging): Promise<ListResult> {
+  const account = await findAccount(ctx.db, login);
+  if (!account) throw new NotFound();
+  const type = q.type ?? 'owner';
+  const ownerIds: number[] = [];
+  if (type !== 'member') ownerIds.push(account.id);
+  if (type !== 'owner' && account.type === 'User') ownerIds.push(...(await orgIdsOf(ctx.db, account.id)));
+  const { rows, total } = await listRepositories(ctx.db, {
+    ownerIds,
+    privateOwnerIds: [],
+    ...order(q, 'full_name'),
+    offset: paging.offset,
+    limit: paging.perPage,
+  });
+  return { items: await present(ctx.db, ctx.actor, rows), total };
+}

@@ -1,0 +1,49 @@
+// Migration locks: a locked repository refuses pushes and setting changes and keeps serving reads. Used by migrations.
+import type { Db } from '../db/connect.js';
+import { Unprocessable } from '../server/http/errors.js';
+
+/** The message a push to a locked repository gets (over git and the API alike). */
+export const LOCKED_MESSAGE = 'Repository is locked for migration';
+
+/**
+ * Locks repositories for a migration, inside the migration's own transaction. Locking again for the same migration
+ * changes nothing; a repository another migration holds is refused with 422 (nothing is locked then).
+ */
+export async function lockRepositories(trx: Db, repoIds: readonly number[], migrationId: number, now: Date = new Date()): Promise<void> {
+  const ids = [...new Set(repoIds)];
+  if (ids.length === 0) return;
+  const held = await trx.selectFrom('repository_locks').selectAll().where('repository_id', 'in', ids).execute();
+  const other = held.find((l) => l.migration_id !== migrationId);
+  if (other) throw new Unprocessable(`Repository ${other.repository_id} is already locked by migration ${other.migration_id}`);
+  const already = new Set(held.map((l) => l.repository_id));
+  const fresh = ids.filter((id) => !already.has(id));
+  if (fresh.length) {
+    await trx
+      .insertInto('repository_locks')
+      .values(fresh.map((id) => ({ repository_id: id, migration_id: migrationId, locked_at: now.toISOString() })))
+      .execute();
+  }
+}
+
+/** Releases one repository's lock held by this migration; false when that migration held no lock on it. */
+export async function unlockRepository(trx: Db, repoId: number, migrationId: number): Promise<boolean> {
+  const r = await trx.deleteFrom('repository_locks').where('repository_id', '=', repoId).where('migration_id', '=', migrationId).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/** Releases every lock a migration holds (when it is deleted or fails); the number released. */
+export async function unlockMigration(trx: Db, migrationId: number): Promise<number> {
+  const r = await trx.deleteFrom('repository_locks').where('migration_id', '=', migrationId).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+export async function isLocked(db: Db, repoId: number): Promise<boolean> {
+  const row = await db.selectFrom('repository_locks').select('repository_id').where('repository_id', '=', repoId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Ids of the repositories a migration holds locked. */
+export async function lockedBy(db: Db, migrationId: number): Promise<number[]> {
+  const rows = await db.selectFrom('repository_locks').select('repository_id').where('migration_id', '=', migrationId).orderBy('repository_id').execute();
+  return rows.map((r) => r.repository_id);
+}

@@ -1,0 +1,25 @@
+// GitHub's repository name rules: [A-Za-z0-9._-], other characters become `-`, a `.git` suffix is dropped, at most 100.
+import { ValidationFailed } from '../server/http/errors.js';
+
+export const MAX_NAME_LENGTH = 100;
+
+/**
+ * The name a repository gets from the requested one, as GitHub derives it: every character outside
+ * ASCII letters, digits, `.`, `-` and `_` becomes `-`, and a trailing `.git` is removed.
+ * Throws 422 (resource Repository, field name) when nothing usable is left, or the name is reserved or too long.
+ */
+export function repositoryName(requested: string): string {
+  let name = Array.from(requested, (ch) => (/^[A-Za-z0-9._-]$/.test(ch) ? ch : '-')).join('');
+  if (/\.git$/i.test(name)) name = name.slice(0, -4);
+  const invalid = (message: string) => new ValidationFailed([{ resource: 'Repository', field: 'name', code: 'custom', message }]);
+  if (requested === '') throw new ValidationFailed([{ resource: 'Repository', field: 'name', code: 'missing_field' }]);
+  if (name.length > MAX_NAME_LENGTH) throw invalid(`name cannot be more than ${MAX_NAME_LENGTH} characters`);
+  if (name === '' || name === '.' || name === '..') throw invalid(`name ${JSON.stringify(requested)} is reserved`);
+  if (/\.wiki$/i.test(name)) throw invalid('name cannot end with .wiki');
+  return name;
+}
+
+/** A name as it may appear in a URL or a lookup: anything GitHub could never have created is simply not found. */
+export function plausibleName(name: string): boolean {
+  return name.length > 0 && name.length <= MAX_NAME_LENGTH && /^[A-Za-z0-9._-]+$/.test(name);
+}

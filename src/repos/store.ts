@@ -1,0 +1,104 @@
+// Repository rows: lookups by owner and name (case-insensitive), by id, listing, insert, update, delete, redirects.
+import type { Insertable, Updateable } from 'kysely';
+import type { Db } from '../db/connect.js';
+import type { RepositoriesTable, RepositoryRow } from './tables.js';
+import { plausibleName } from './names.js';
+
+export type NewRepository = Insertable<RepositoriesTable>;
+export type RepositoryChanges = Updateable<RepositoriesTable>;
+
+/** The repository `owner/name` as it is now (names are not case sensitive). */
+export async function findRepository(db: Db, ownerId: number, name: string): Promise<RepositoryRow | undefined> {
+  if (!plausibleName(name)) return undefined;
+  return db.selectFrom('repositories').selectAll().where('owner_id', '=', ownerId).where('name_lower', '=', name.toLowerCase()).executeTakeFirst();
+}
+
+export async function findRepositoryById(db: Db, id: number): Promise<RepositoryRow | undefined> {
+  return db.selectFrom('repositories').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Where a renamed repository went: the repository that answered to `owner/name` before. */
+export async function findRedirect(db: Db, ownerId: number, name: string): Promise<RepositoryRow | undefined> {
+  if (!plausibleName(name)) return undefined;
+  return db
+    .selectFrom('repository_redirects as r')
+    .innerJoin('repositories as repo', 'repo.id', 'r.repository_id')
+    .selectAll('repo')
+    .where('r.owner_id', '=', ownerId)
+    .where('r.name_lower', '=', name.toLowerCase())
+    .executeTakeFirst();
+}
+
+export async function insertRepository(db: Db, values: NewRepository): Promise<RepositoryRow> {
+  // A new repository takes its name back from any redirect a rename left behind.
+  await db.deleteFrom('repository_redirects').where('owner_id', '=', values.owner_id).where('name_lower', '=', values.name_lower).execute();
+  return db.insertInto('repositories').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateRepository(db: Db, id: number, changes: RepositoryChanges): Promise<RepositoryRow> {
+  return db.updateTable('repositories').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function deleteRepository(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('repositories').where('id', '=', id).execute();
+}
+
+/** Records that `owner/oldName` now means this repository (replacing an older redirect of the same name). */
+export async function addRedirect(db: Db, ownerId: number, oldName: string, repositoryId: number, now: Date): Promise<void> {
+  const nameLower = oldName.toLowerCase();
+  await db.deleteFrom('repository_redirects').where('owner_id', '=', ownerId).where('name_lower', '=', nameLower).execute();
+  await db.insertInto('repository_redirects').values({ owner_id: ownerId, name_lower: nameLower, repository_id: repositoryId, created_at: now.toISOString() }).execute();
+}
+
+export type SortKey = 'created' | 'updated' | 'pushed' | 'full_name';
+
+export interface ListQuery {
+  /** Repositories of these owners… */
+  ownerIds: number[];
+  /** …of which private ones only when their owner is in this set (the caller may read them). */
+  privateOwnerIds: number[];
+  visibility?: 'public' | 'private';
+  sort: SortKey;
+  direction: 'asc' | 'desc';
+  /** Only repositories updated after / before these ISO times. */
+  since?: string;
+  before?: string;
+  offset: number;
+  limit: number;
+}
+
+/** One page of repositories and the total count, in GitHub's orders (full_name by owner login, then name). */
+export async function listRepositories(db: Db, q: ListQuery): Promise<{ rows: RepositoryRow[]; total: number }> {
+  if (q.ownerIds.length === 0) return { rows: [], total: 0 };
+  let base = db
+    .selectFrom('repositories as r')
+    .innerJoin('users as o', 'o.id', 'r.owner_id')
+    .where('r.owner_id', 'in', q.ownerIds)
+    .where((eb) => {
+      const visible = [eb('r.visibility', '=', 'public')];
+      if (q.privateOwnerIds.length) visible.push(eb('r.owner_id', 'in', q.privateOwnerIds));
+      return eb.or(visible);
+    });
+  if (q.visibility) base = base.where('r.visibility', '=', q.visibility);
+  if (q.since) base = base.where('r.updated_at', '>', q.since);
+  if (q.before) base = base.where('r.updated_at', '<', q.before);
+  const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  let rows = base.selectAll('r');
+  const dir = q.direction;
+  if (q.sort === 'full_name') rows = rows.orderBy('o.login_lower', dir).orderBy('r.name_lower', dir);
+  else rows = rows.orderBy(q.sort === 'created' ? 'r.created_at' : q.sort === 'updated' ? 'r.updated_at' : 'r.pushed_at', dir);
+  const page = await rows.orderBy('r.id', dir).offset(q.offset).limit(q.limit).execute();
+  return { rows: page, total: Number(n) };
+}
+
+/** Counts for profiles: public repositories, and private ones owned by the account. */
+export async function countRepositories(db: Db, ownerId: number): Promise<{ public: number; private: number }> {
+  const rows = await db
+    .selectFrom('repositories')
+    .select(['visibility', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('owner_id', '=', ownerId)
+    .groupBy('visibility')
+    .execute();
+  const count = (v: string) => Number(rows.find((r) => r.visibility === v)?.n ?? 0);
+  return { public: count('public'), private: count('private') };
+}

@@ -1,6 +1,7 @@
 // One typed configuration: flag > environment (HUBLET_*) > default; validated once, every problem listed, then frozen.
 import os from 'node:os';
 import path from 'node:path';
+import { allowedHostsProblem } from './hooks/allowed-hosts.js';
 
 export interface Config {
   host: string;
@@ -14,6 +15,18 @@ export interface Config {
   rateLimitAnonymous: number;
   rateLimitWindowSeconds: number;
   adminToken?: string;
+  /** Webhook destinations allowed beyond the fixed refusals (`external`, `private`, `loopback`, CIDRs, host names); empty: all. */
+  hookAllowedHosts: string;
+  hookLimitPerEvent: number;
+  deliveryRetentionDays: number;
+  hookTimeoutMs: number;
+  hookLeaseMs: number;
+  hookConcurrency: number;
+  hookRetries: number;
+  hookRetryBaseMs: number;
+  hookThrottlePerMinute: number;
+  hookDisableAfterFailures: number;
+  hookDisableWindowMinutes: number;
   /** Where migration archives are kept: `filesystem` (under archiveDir) or `none` (migrations are refused). */
   archiveStorage: 'filesystem' | 'none';
   archiveDir: string;
@@ -37,6 +50,17 @@ const ENV: Record<keyof Config, string> = {
   rateLimitAnonymous: 'HUBLET_RATE_LIMIT_ANONYMOUS',
   rateLimitWindowSeconds: 'HUBLET_RATE_LIMIT_WINDOW',
   adminToken: 'HUBLET_ADMIN_TOKEN',
+  hookAllowedHosts: 'HUBLET_HOOK_ALLOWED_HOSTS',
+  hookLimitPerEvent: 'HUBLET_HOOK_LIMIT_PER_EVENT',
+  deliveryRetentionDays: 'HUBLET_DELIVERY_RETENTION_DAYS',
+  hookTimeoutMs: 'HUBLET_HOOK_TIMEOUT_MS',
+  hookLeaseMs: 'HUBLET_HOOK_LEASE_MS',
+  hookConcurrency: 'HUBLET_HOOK_CONCURRENCY',
+  hookRetries: 'HUBLET_HOOK_RETRIES',
+  hookRetryBaseMs: 'HUBLET_HOOK_RETRY_BASE_MS',
+  hookThrottlePerMinute: 'HUBLET_HOOK_THROTTLE_PER_MINUTE',
+  hookDisableAfterFailures: 'HUBLET_HOOK_DISABLE_AFTER_FAILURES',
+  hookDisableWindowMinutes: 'HUBLET_HOOK_DISABLE_WINDOW_MINUTES',
   archiveStorage: 'HUBLET_ARCHIVE_STORAGE',
   archiveDir: 'HUBLET_ARCHIVE_DIR',
   archiveLifetimeDays: 'HUBLET_ARCHIVE_LIFETIME_DAYS',
@@ -106,6 +130,7 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     rateLimitAnonymous: integer('rateLimitAnonymous', 60, 1, 10_000_000),
     rateLimitWindowSeconds: integer('rateLimitWindowSeconds', 3600, 1, 86_400),
     adminToken: pick('adminToken'),
+    ...hookSettings(pick, integer, problems),
     archiveStorage: archiveStorage(pick('archiveStorage'), problems),
     archiveDir: path.resolve(pick('archiveDir') ?? path.join(dataDir, 'archives')),
     archiveLifetimeDays: integer('archiveLifetimeDays', 7, 1, 3650),
@@ -113,6 +138,31 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
   };
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+type HookSettings = Pick<Config, 'hookAllowedHosts' | 'hookLimitPerEvent' | 'deliveryRetentionDays' | 'hookTimeoutMs' | 'hookLeaseMs' | 'hookConcurrency' | 'hookRetries' | 'hookRetryBaseMs' | 'hookThrottlePerMinute' | 'hookDisableAfterFailures' | 'hookDisableWindowMinutes'>;
+
+/** Webhook delivery settings (see notes/hooks-readme.md); the lease must outlast the delivery timeout. */
+function hookSettings(pick: (key: keyof Config) => string | undefined, integer: (key: keyof Config, fallback: number, min: number, max: number) => number, problems: string[]): HookSettings {
+  const hookAllowedHosts = pick('hookAllowedHosts') ?? '';
+  const hostProblem = allowedHostsProblem(hookAllowedHosts);
+  if (hostProblem) problems.push(`hookAllowedHosts (${ENV.hookAllowedHosts}): ${hostProblem}`);
+  const hookTimeoutMs = integer('hookTimeoutMs', 10_000, 100, 600_000);
+  const hookLeaseMs = integer('hookLeaseMs', Math.max(30_000, hookTimeoutMs * 3), 200, 3_600_000);
+  if (hookLeaseMs <= hookTimeoutMs) problems.push(`hookLeaseMs (${ENV.hookLeaseMs}): must be longer than hookTimeoutMs (${hookTimeoutMs})`);
+  return {
+    hookAllowedHosts,
+    hookLimitPerEvent: integer('hookLimitPerEvent', 20, 1, 10_000),
+    deliveryRetentionDays: integer('deliveryRetentionDays', 30, 1, 36_500),
+    hookTimeoutMs,
+    hookLeaseMs,
+    hookConcurrency: integer('hookConcurrency', 32, 1, 1024),
+    hookRetries: integer('hookRetries', 0, 0, 20),
+    hookRetryBaseMs: integer('hookRetryBaseMs', 10_000, 10, 3_600_000),
+    hookThrottlePerMinute: integer('hookThrottlePerMinute', 0, 0, 1_000_000),
+    hookDisableAfterFailures: integer('hookDisableAfterFailures', 0, 0, 1_000_000),
+    hookDisableWindowMinutes: integer('hookDisableWindowMinutes', 0, 0, 525_600),
+  };
 }
 
 function archiveStorage(raw: string | undefined, problems: string[]): Config['archiveStorage'] {

@@ -4,6 +4,20 @@ import type { Db } from '../db/connect.js';
 import type { JobRow } from '../db/schema.js';
 import { isPostgresDb } from '../db/dialect-helpers.js';
 
+/** In-process listeners told about every enqueue (workers poll at once instead of at their next tick). */
+type EnqueueListener = (queue: string) => void;
+const enqueueListeners = new Set<EnqueueListener>();
+
+/** Calls `listener` with the queue name after each enqueue in this process; returns the unsubscribe function. */
+export function onEnqueue(listener: EnqueueListener): () => void {
+  enqueueListeners.add(listener);
+  return () => enqueueListeners.delete(listener);
+}
+
+function notify(queues: Iterable<string>): void {
+  for (const q of new Set(queues)) for (const l of enqueueListeners) l(q);
+}
+
 export interface EnqueueInput {
   queue: string;
   payload: unknown;
@@ -11,24 +25,38 @@ export interface EnqueueInput {
   maxAttempts?: number;
 }
 
+function jobValues(input: EnqueueInput, now: Date) {
+  return {
+    queue: input.queue,
+    payload: JSON.stringify(input.payload),
+    run_at: (input.runAt ?? now).toISOString(),
+    max_attempts: input.maxAttempts ?? 5,
+    locked_until: null,
+    locked_by: null,
+    last_error: null,
+    created_at: now.toISOString(),
+    finished_at: null,
+  };
+}
+
 /** Adds a job. Pass the transaction that makes the change causing it, so both land or neither does. */
 export async function enqueue(db: Db, input: EnqueueInput, now: Date): Promise<number> {
-  const row = await db
-    .insertInto('jobs')
-    .values({
-      queue: input.queue,
-      payload: JSON.stringify(input.payload),
-      run_at: (input.runAt ?? now).toISOString(),
-      max_attempts: input.maxAttempts ?? 5,
-      locked_until: null,
-      locked_by: null,
-      last_error: null,
-      created_at: now.toISOString(),
-      finished_at: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const row = await db.insertInto('jobs').values(jobValues(input, now)).returning('id').executeTakeFirstOrThrow();
+  notify([input.queue]);
   return row.id;
+}
+
+/** Adds several jobs in one statement (an event fanning out to many webhooks). */
+export async function enqueueMany(db: Db, inputs: EnqueueInput[], now: Date): Promise<number[]> {
+  if (inputs.length === 0) return [];
+  const ids: number[] = [];
+  // Bounded rows per statement: SQLite caps bound parameters per statement.
+  for (let i = 0; i < inputs.length; i += 50) {
+    const rows = await db.insertInto('jobs').values(inputs.slice(i, i + 50).map((x) => jobValues(x, now))).returning('id').execute();
+    ids.push(...rows.map((r) => r.id));
+  }
+  notify(inputs.map((x) => x.queue));
+  return ids;
 }
 
 export interface ClaimInput {
@@ -70,8 +98,21 @@ export async function claim(db: Db, input: ClaimInput): Promise<JobRow[]> {
   });
 }
 
+/** Marks a job done. Pass the handler's transaction to make finishing the job atomic with what the job wrote. */
 export async function complete(db: Db, id: number, now: Date): Promise<void> {
   await db.updateTable('jobs').set({ state: 'done', finished_at: now.toISOString(), locked_until: null, locked_by: null }).where('id', '=', id).execute();
+}
+
+/** Deletes finished (done or failed) jobs that finished before `before`; returns how many. */
+export async function deleteFinished(db: Db, before: Date): Promise<number> {
+  const r = await db.deleteFrom('jobs').where('state', 'in', ['done', 'failed']).where('finished_at', '<', before.toISOString()).executeTakeFirst();
+  return Number(r.numDeletedRows ?? 0);
+}
+
+/** Whether a pending (or running) job of the queue exists: periodic jobs enqueue their first run only when none does. */
+export async function hasPendingJob(db: Db, queue: string): Promise<boolean> {
+  const row = await db.selectFrom('jobs').select('id').where('queue', '=', queue).where('state', '=', 'pending').limit(1).executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Records a failure: the job runs again at `retryAt`, or is marked failed once it has used all its attempts. */
@@ -92,9 +133,10 @@ export async function fail(db: Db, job: JobRow, error: string, retryAt: Date, no
   return exhausted ? 'failed' : 'retrying';
 }
 
-/** Pending jobs of a queue (tests and the CLI's local mode use it to wait for work to drain). */
-export async function pendingCount(db: Db, queues?: string[]): Promise<number> {
+/** Pending jobs of a queue, or only those due by `dueBy` (tests and the CLI's local mode use it to wait for work to drain). */
+export async function pendingCount(db: Db, queues?: string[], dueBy?: Date): Promise<number> {
   let q = db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('state', '=', 'pending');
   if (queues) q = q.where('queue', 'in', queues);
+  if (dueBy) q = q.where('run_at', '<=', dueBy.toISOString());
   return Number((await q.executeTakeFirstOrThrow()).n);
 }

@@ -1,11 +1,21 @@
 // Runs jobs from the database queue in the server process: polls, claims with a lease, runs handlers with bounded concurrency.
 import crypto from 'node:crypto';
+import type { Db } from '../db/connect.js';
 import type { JobRow } from '../db/schema.js';
 import type { AppContext } from '../server/context.js';
-import { claim, complete, fail, pendingCount } from './queue.js';
+import { claim, complete, fail, onEnqueue, pendingCount } from './queue.js';
+
+/** What a handler may do with its own run besides returning or throwing. */
+export interface JobRun {
+  /**
+   * Marks the job done inside the handler's transaction, so what the job wrote and the job's completion land together
+   * (a crash cannot leave the work recorded but the job still pending). The worker then does not complete it again.
+   */
+  completeIn(trx: Db): Promise<void>;
+}
 
 export interface JobHandler {
-  (payload: any, job: JobRow): Promise<void>;
+  (payload: any, job: JobRow, run: JobRun): Promise<void>;
 }
 
 interface Registration {
@@ -18,14 +28,23 @@ interface Registration {
 
 const defaultBackoff = (attempts: number) => Math.min(60_000, 1000 * 2 ** (attempts - 1));
 
+/** After an enqueue, poll quickly for a short while: on PostgreSQL the enqueueing transaction may commit after our first look. */
+const HOT_MS = 250;
+const HOT_POLL_MS = 10;
+
 export class JobWorker {
   private readonly registrations = new Map<string, Registration>();
   private readonly running = new Map<string, Set<Promise<void>>>();
   private readonly workerId = `${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
+  /** Queues worth a claim at the next poll: woken by an enqueue, a finished job, or the periodic tick. */
+  private readonly dirty = new Set<string>();
   private timer?: NodeJS.Timeout;
+  private timerDue = Infinity;
   private started = false;
   private polling = false;
   private wakeAgain = false;
+  private hotUntil = 0;
+  private unsubscribe?: () => void;
 
   constructor(private readonly ctx: AppContext, private readonly pollMs = 250) {}
 
@@ -38,26 +57,43 @@ export class JobWorker {
   start(): void {
     if (this.started) return;
     this.started = true;
+    this.unsubscribe = onEnqueue((queue) => {
+      if (!this.registrations.has(queue)) return;
+      this.hotUntil = Date.now() + HOT_MS;
+      this.wake(queue);
+    });
+    for (const q of this.registrations.keys()) this.dirty.add(q);
     this.schedule(0);
   }
 
   /** Stops claiming and waits for running jobs; pending jobs stay in the database for the next start. */
   async stop(): Promise<void> {
     this.started = false;
+    this.unsubscribe?.();
     if (this.timer) clearTimeout(this.timer);
     await Promise.allSettled([...this.running.values()].flatMap((s) => [...s]));
   }
 
   /** Asks for a poll now (after a request enqueued work), instead of at the next tick. */
-  wake(): void {
+  wake(queue?: string): void {
     if (!this.started) return;
+    if (queue) this.dirty.add(queue);
+    else for (const q of this.registrations.keys()) this.dirty.add(q);
     if (this.polling) this.wakeAgain = true;
     else this.schedule(0);
   }
 
   private schedule(ms: number): void {
+    const due = Date.now() + ms;
+    // Several wakes in a row coalesce into one poll; a sooner wake replaces a later tick.
+    if (this.timer && this.timerDue <= due) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.poll(), ms);
+    this.timerDue = due;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerDue = Infinity;
+      void this.poll();
+    }, ms);
     this.timer.unref?.();
   }
 
@@ -75,21 +111,34 @@ export class JobWorker {
     if (!this.started) return;
     const again = this.wakeAgain || claimedAny;
     this.wakeAgain = false;
-    this.schedule(again ? 0 : this.pollMs);
+    if (again) return this.schedule(0);
+    if (Date.now() < this.hotUntil) {
+      for (const q of this.registrations.keys()) this.dirty.add(q);
+      return this.schedule(HOT_POLL_MS);
+    }
+    // The periodic tick looks at every queue: jobs due later (retries, schedules) and jobs other processes enqueued.
+    for (const q of this.registrations.keys()) this.dirty.add(q);
+    this.schedule(this.pollMs);
   }
 
   private async claimAndRun(): Promise<number> {
     let claimed = 0;
-    for (const [queue, reg] of this.registrations) {
+    const queues = [...this.dirty];
+    this.dirty.clear();
+    for (const queue of queues) {
+      const reg = this.registrations.get(queue);
+      if (!reg) continue;
       const busy = this.running.get(queue)!;
       const free = reg.concurrency - busy.size;
       if (free <= 0) continue;
       const jobs = await claim(this.ctx.db, { queues: [queue], workerId: this.workerId, leaseMs: reg.leaseMs, limit: free, now: this.ctx.clock.now() });
       claimed += jobs.length;
+      // A full batch may mean more are waiting.
+      if (jobs.length === free) this.dirty.add(queue);
       for (const job of jobs) {
         const p = this.runOne(job, reg).finally(() => {
           busy.delete(p);
-          this.wake();
+          this.wake(queue);
         });
         busy.add(p);
       }
@@ -98,9 +147,16 @@ export class JobWorker {
   }
 
   private async runOne(job: JobRow, reg: Registration): Promise<void> {
+    let completed = false;
+    const run: JobRun = {
+      completeIn: async (trx) => {
+        await complete(trx, job.id, this.ctx.clock.now());
+        completed = true;
+      },
+    };
     try {
-      await reg.handler(JSON.parse(job.payload), job);
-      await complete(this.ctx.db, job.id, this.ctx.clock.now());
+      await reg.handler(JSON.parse(job.payload), job, run);
+      if (!completed) await complete(this.ctx.db, job.id, this.ctx.clock.now());
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const now = this.ctx.clock.now();
@@ -128,12 +184,12 @@ export class JobWorker {
     }
   }
 
-  /** For tests: resolves once no job of these queues is pending and none is running. */
+  /** For tests: resolves once no job of these queues is due (jobs scheduled for later do not count) and none is running. */
   async idle(queues?: string[], timeoutMs = 20_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const busy = [...this.running.values()].some((s) => s.size > 0);
-      if (!busy && (await pendingCount(this.ctx.db, queues)) === 0) return;
+      const busy = [...this.running.entries()].some(([q, s]) => s.size > 0 && (!queues || queues.includes(q)));
+      if (!busy && (await pendingCount(this.ctx.db, queues, this.ctx.clock.now())) === 0) return;
       if (Date.now() > deadline) throw new Error('jobs did not finish in time');
       await new Promise((r) => setTimeout(r, 25));
     }

@@ -20,6 +20,7 @@ import { metaRoutes } from './meta-routes.js';
 import { createValidatorCompiler } from './validation.js';
 import { JobWorker } from '../jobs/worker.js';
 import { repositories } from '../repos/plugin.js';
+import { registerHooks } from '../hooks/register.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -99,5 +100,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(accountRoutes);
   await app.register(adminRoutes);
   await app.register(repositories);
+  await registerHooks(app);
   return app;
 }

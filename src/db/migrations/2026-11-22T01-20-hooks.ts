@@ -20,6 +20,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('hooks_org').on('hooks').columns(['org_id', 'id']).execute();
+  // One hook per URL in an organization (the service answers 422 first; this holds under concurrent creates).
+  await db.schema.createIndex('hooks_org_url').on('hooks').columns(['org_id', 'url']).unique().execute();
 
   await withId(db, db.schema.createTable('hook_deliveries'))
     .addColumn('hook_id', 'integer', (c) => c.notNull().references('hooks.id').onDelete('cascade'))

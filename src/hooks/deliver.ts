@@ -1,0 +1,158 @@
+// The delivery job: builds the signed request for one hook and one event, posts it, and records the attempt.
+import type { Config } from '../config.js';
+import type { Db } from '../db/connect.js';
+import type { JobRow } from '../db/schema.js';
+import type { JobRun } from '../jobs/worker.js';
+import type { AppContext } from '../server/context.js';
+import { VERSION } from '../version.js';
+import { destinationOf, enqueueDelivery, type DeliverJob, type Destination } from './outbox.js';
+import { signatureHeaders } from './sign.js';
+import { deliveriesSince, findHookById, insertDelivery, recentDeliveries, updateHook } from './store.js';
+import type { Attempt, Transport } from './transport.js';
+
+/** GitHub does not send payloads over 25 MB; such a delivery is recorded as failed. */
+export const MAX_PAYLOAD_BYTES = 25 * 1024 * 1024;
+
+export const USER_AGENT = `hublet-Hookshot/${VERSION}`;
+
+/** The exact bytes posted: the JSON itself, or `payload=<url-encoded JSON>` for form hooks. */
+export function requestBody(contentType: 'json' | 'form', json: string): Buffer {
+  return Buffer.from(contentType === 'json' ? json : new URLSearchParams({ payload: json }).toString(), 'utf8');
+}
+
+export interface DeliveryHeadersInput {
+  guid: string;
+  event: string;
+  hookId: number;
+  orgId: number;
+  destination: Destination;
+  body: Buffer;
+}
+
+/** The headers of spec section 6 (also what a delivery record shows). */
+export function deliveryHeaders(input: DeliveryHeadersInput): Record<string, string> {
+  return {
+    Accept: '*/*',
+    'User-Agent': USER_AGENT,
+    'X-Service-Delivery': input.guid,
+    'X-Service-Event': input.event,
+    'X-Service-Hook-ID': String(input.hookId),
+    'X-Service-Hook-Installation-Target-ID': String(input.orgId),
+    'X-Service-Hook-Installation-Target-Type': 'organization',
+    ...signatureHeaders(input.destination.secret, input.body),
+    'content-type': input.destination.contentType === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
+  };
+}
+
+/** The URL without credentials, and the Basic authorization they (or the hook's username/password) amount to. */
+function splitCredentials(dest: Destination): { url: string; authorization?: string } {
+  const u = new URL(dest.url);
+  let user = dest.username ?? '';
+  let pass = dest.password ?? '';
+  if (u.username || u.password) {
+    user = decodeURIComponent(u.username);
+    pass = decodeURIComponent(u.password);
+    u.username = '';
+    u.password = '';
+  }
+  const authorization = user || pass ? `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}` : undefined;
+  return { url: u.toString(), authorization };
+}
+
+const succeeded = (code: number) => code >= 200 && code <= 399;
+
+/** Exponential backoff with jitter for automatic retries: base·2^(n-1), between half and all of it, at most an hour. */
+function retryDelay(config: Readonly<Config>, attempt: number): number {
+  const full = Math.min(3_600_000, config.hookRetryBaseMs * 2 ** (attempt - 1));
+  return Math.round(full / 2 + (Math.random() * full) / 2);
+}
+
+export class Deliverer {
+  constructor(private readonly ctx: AppContext, private readonly transport: Transport) {}
+
+  /** The job handler of the delivery queue. */
+  readonly handle = async (job: DeliverJob, _row: JobRow, run: JobRun): Promise<void> => {
+    const { db, clock } = this.ctx;
+    const hook = job.target ? undefined : await findHookById(db, job.hookId);
+    if (!job.target && !hook) return; // deleted since: nothing to send, nowhere to record it
+    const event = await db.selectFrom('events').selectAll().where('id', '=', job.eventId).executeTakeFirst();
+    if (!event || event.org_id === null) return;
+    const destination = job.target ?? destinationOf(hook!);
+    // An automatic retry stops once the hook is turned off.
+    if (hook && !hook.active && (job.attempt ?? 1) > 1) return;
+
+    if (hook && (await this.throttled(job, hook.id, run))) return;
+
+    const body = requestBody(destination.contentType, event.payload);
+    const headers = deliveryHeaders({ guid: event.guid, event: event.name, hookId: job.hookId, orgId: event.org_id, destination, body });
+    const { url, authorization } = splitCredentials(destination);
+    const deliveredAt = clock.now();
+    const attempt: Attempt =
+      body.length > MAX_PAYLOAD_BYTES
+        ? { statusCode: 0, status: `Payload too large: ${body.length} bytes (the limit is 25 MB); not sent`, responseHeaders: {}, responseBody: null, duration: 0 }
+        : await this.transport.post({ url, insecureSsl: destination.insecureSsl === '1', headers: authorization ? { ...headers, Authorization: authorization } : headers, body });
+    this.ctx.log.debug({ hook: job.hookId, guid: event.guid, event: event.name, status: attempt.status }, 'webhook delivered');
+    if (!hook) return; // meta (deleted): the hook and its delivery history are gone
+
+    await db.transaction().execute(async (trx) => {
+      // The hook may have been deleted while the request was in flight; its history went with it.
+      if (!(await trx.selectFrom('hooks').select('id').where('id', '=', hook.id).executeTakeFirst())) return run.completeIn(trx);
+      await insertDelivery(trx, {
+        hook_id: hook.id,
+        event_id: event.id,
+        guid: event.guid,
+        event: event.name,
+        action: event.action,
+        repository_id: event.repository_id,
+        redelivery: job.redelivery || (job.attempt ?? 1) > 1 ? 1 : 0,
+        delivered_at: deliveredAt.toISOString(),
+        duration: attempt.duration,
+        status: attempt.status,
+        status_code: attempt.statusCode,
+        throttled_at: job.throttledAt ?? null,
+        url,
+        request_headers: JSON.stringify(headers),
+        response_headers: JSON.stringify(attempt.responseHeaders),
+        response_body: attempt.responseBody,
+      });
+      if (!succeeded(attempt.statusCode)) await this.afterFailure(trx, job, hook.id, deliveredAt);
+      await run.completeIn(trx);
+    });
+  };
+
+  /** Per-hook throttling (off by default): over the limit, the delivery waits for a free slot and keeps `throttled_at`. */
+  private async throttled(job: DeliverJob, hookId: number, run: JobRun): Promise<boolean> {
+    const limit = this.ctx.config.hookThrottlePerMinute;
+    if (limit <= 0) return false;
+    const now = this.ctx.clock.now();
+    const windowStart = new Date(now.getTime() - 60_000);
+    const recent = await deliveriesSince(this.ctx.db, hookId, windowStart);
+    if (recent < limit) return false;
+    const waitMs = Math.ceil((60_000 / limit) * (recent - limit + 1));
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await enqueueDelivery(trx, { ...job, throttledAt: job.throttledAt ?? now.toISOString() }, now, new Date(now.getTime() + waitMs));
+      await run.completeIn(trx);
+    });
+    return true;
+  }
+
+  /** Automatic retries and automatic disabling, both off by default (GitHub does neither). */
+  private async afterFailure(trx: Db, job: DeliverJob, hookId: number, now: Date): Promise<void> {
+    const config = this.ctx.config;
+    const attempt = job.attempt ?? 1;
+    if (attempt <= config.hookRetries) {
+      const next: DeliverJob = { hookId: job.hookId, eventId: job.eventId, attempt: attempt + 1 };
+      await enqueueDelivery(trx, next, now, new Date(now.getTime() + retryDelay(config, attempt)));
+    }
+    const n = config.hookDisableAfterFailures;
+    if (n > 0) {
+      const recent = await recentDeliveries(trx, hookId, n);
+      const windowMs = config.hookDisableWindowMinutes * 60_000;
+      if (recent.length === n && recent.every((d) => !succeeded(d.status_code)) && now.getTime() - Date.parse(recent[n - 1].delivered_at) >= windowMs) {
+        const reason = `disabled after ${n} failed deliveries in a row`;
+        await updateHook(trx, hookId, { active: 0, disabled_reason: reason, updated_at: now.toISOString() });
+        this.ctx.log.warn({ hook: hookId }, reason);
+      }
+    }
+  }
+}

@@ -1,0 +1,47 @@
+// Payloads of the events hooks emit about themselves: `ping` (creation, the ping endpoint) and `meta` (deleted).
+import crypto from 'node:crypto';
+import { simpleOrganization, simpleUser } from '../accounts/present.js';
+import type { UserRow } from '../db/schema.js';
+import type { Urls } from '../server/http/urls.js';
+import { hookCore } from './present.js';
+import type { HookRow } from './tables.js';
+
+/** GitHub's design principles, one of which rides along with every ping. */
+const ZEN = [
+  'Responsive is better than fast.',
+  "It's not fully shipped until it's fast.",
+  'Anything added dilutes everything else.',
+  'Practicality beats purity.',
+  'Avoid administrative distraction.',
+  'Mind your words, they are important.',
+  'Non-blocking is better than blocking.',
+  'Design for failure.',
+  'Half measures are as bad as nothing at all.',
+  'Favor focus over features.',
+  'Approachable is better than simple.',
+  'Encourage flow.',
+  'Keep it logically awesome.',
+  'Speak like a human.',
+];
+
+/** The ping event: a saying, the hook as it is now, the organization and who caused it. */
+export function pingPayload(hook: HookRow, org: UserRow, sender: UserRow, urls: Urls) {
+  return {
+    zen: ZEN[crypto.randomInt(ZEN.length)],
+    hook_id: hook.id,
+    hook: hookCore(hook, org, urls),
+    organization: simpleOrganization(org, urls),
+    sender: simpleUser(sender, urls),
+  };
+}
+
+/** The meta event sent to a hook as it is deleted. */
+export function metaDeletedPayload(hook: HookRow, org: UserRow, sender: UserRow, urls: Urls) {
+  return {
+    action: 'deleted',
+    hook_id: hook.id,
+    hook: hookCore(hook, org, urls),
+    organization: simpleOrganization(org, urls),
+    sender: simpleUser(sender, urls),
+  };
+}

@@ -1,0 +1,77 @@
+// The only place that shapes hooks, hook configs and deliveries as JSON; secrets always show as `********`.
+import type { UserRow } from '../db/schema.js';
+import { isoUtc, type Urls } from '../server/http/urls.js';
+import type { DeliveryRow, HookRow } from './tables.js';
+
+export const MASK = '********';
+
+/** A hook's config as every response shows it: the secret (and a password) masked, present only when set. */
+export function hookConfig(hook: HookRow) {
+  const config: Record<string, string> = { content_type: hook.content_type, insecure_ssl: hook.insecure_ssl, url: hook.url };
+  if (hook.secret) config.secret = MASK;
+  if (hook.username) config.username = hook.username;
+  if (hook.password) config.password = MASK;
+  return config;
+}
+
+/** How the last delivery went: GitHub's `last_response`. */
+export function lastResponse(last: DeliveryRow | undefined) {
+  if (!last) return { code: null, status: 'unused', message: null };
+  const ok = last.status_code >= 200 && last.status_code < 400;
+  return { code: last.status_code || null, status: ok ? 'active' : 'misconfigured', message: last.status };
+}
+
+function hookUrl(org: UserRow, hookId: number, urls: Urls): string {
+  return urls.api(`/orgs/${org.login}/hooks/${hookId}`);
+}
+
+/** The hook object, without `last_response` (payloads carry this form). */
+export function hookCore(hook: HookRow, org: UserRow, urls: Urls) {
+  const url = hookUrl(org, hook.id, urls);
+  return {
+    type: 'Organization',
+    id: hook.id,
+    name: hook.name,
+    active: Boolean(hook.active),
+    events: JSON.parse(hook.events) as string[],
+    config: hookConfig(hook),
+    updated_at: isoUtc(hook.updated_at),
+    created_at: isoUtc(hook.created_at),
+    url,
+    ping_url: `${url}/pings`,
+    deliveries_url: `${url}/deliveries`,
+  };
+}
+
+/** `GET /orgs/{org}/hooks/{hook_id}` and every list item. */
+export function hook(row: HookRow, org: UserRow, urls: Urls, last: DeliveryRow | undefined) {
+  return { ...hookCore(row, org, urls), last_response: lastResponse(last) };
+}
+
+/** The list form of a delivery. */
+export function deliveryItem(row: DeliveryRow) {
+  return {
+    id: row.id,
+    guid: row.guid,
+    delivered_at: isoUtc(row.delivered_at),
+    redelivery: Boolean(row.redelivery),
+    duration: Math.round(row.duration * 1000) / 1000,
+    status: row.status,
+    status_code: row.status_code,
+    event: row.event,
+    action: row.action,
+    installation_id: null,
+    repository_id: row.repository_id,
+    throttled_at: row.throttled_at ? isoUtc(row.throttled_at) : null,
+  };
+}
+
+/** The single form: where it went, what was sent (headers of spec section 6 and the payload), what came back. */
+export function delivery(row: DeliveryRow, payload: unknown) {
+  return {
+    ...deliveryItem(row),
+    url: row.url,
+    request: { headers: JSON.parse(row.request_headers) as Record<string, string>, payload: payload ?? null },
+    response: { headers: JSON.parse(row.response_headers) as Record<string, string>, payload: row.response_body },
+  };
+}

@@ -1,0 +1,131 @@
+// Queries on hooks and deliveries; every hook query is scoped to an organization and to who may see app-made hooks.
+import type { Db } from '../db/connect.js';
+import type { DeliveryRow, HookDeliveriesTable, HookRow } from './tables.js';
+import type { Insertable } from 'kysely';
+
+/** Whose hooks a caller sees: an OAuth app sees the hooks its tokens made; everyone else sees the ones people made. */
+export interface Visibility {
+  appId: number | null;
+}
+
+type HookQuery = ReturnType<typeof hooksOf>;
+
+function hooksOf(db: Db, orgId: number, who: Visibility | null) {
+  let q = db.selectFrom('hooks').selectAll().where('org_id', '=', orgId);
+  if (who) q = who.appId === null ? q.where('created_by_app_id', 'is', null) : q.where('created_by_app_id', '=', who.appId);
+  return q;
+}
+
+export async function listHooks(db: Db, orgId: number, who: Visibility, page: { offset: number; perPage: number }): Promise<{ rows: HookRow[]; total: number }> {
+  const base: HookQuery = hooksOf(db, orgId, who);
+  const [rows, count] = await Promise.all([
+    base.orderBy('id').limit(page.perPage).offset(page.offset).execute(),
+    base.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+/** Every hook of the organization, whoever made it (duplicate and per-event limit checks count them all). */
+export function allHooks(db: Db, orgId: number): Promise<HookRow[]> {
+  return hooksOf(db, orgId, null).orderBy('id').execute();
+}
+
+export function findHook(db: Db, orgId: number, id: number, who: Visibility | null): Promise<HookRow | undefined> {
+  return hooksOf(db, orgId, who).where('id', '=', id).executeTakeFirst();
+}
+
+export function findHookById(db: Db, id: number): Promise<HookRow | undefined> {
+  return db.selectFrom('hooks').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The active hooks of an organization (the outbox matches events against them). */
+export function activeHooks(db: Db, orgId: number): Promise<HookRow[]> {
+  return db.selectFrom('hooks').selectAll().where('org_id', '=', orgId).where('active', '=', 1).orderBy('id').execute();
+}
+
+export async function insertHook(db: Db, values: Omit<HookRow, 'id'>): Promise<HookRow> {
+  return db.insertInto('hooks').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateHook(db: Db, id: number, values: Partial<Omit<HookRow, 'id' | 'org_id'>>): Promise<HookRow> {
+  return db.updateTable('hooks').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function deleteHook(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('hook_deliveries').where('hook_id', '=', id).execute();
+  await db.deleteFrom('hooks').where('id', '=', id).execute();
+}
+
+/** The newest delivery of each hook (its `last_response`). */
+export async function latestDeliveries(db: Db, hookIds: number[]): Promise<Map<number, DeliveryRow>> {
+  const out = new Map<number, DeliveryRow>();
+  if (hookIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('hook_deliveries')
+    .selectAll()
+    .where('id', 'in', (eb) => eb.selectFrom('hook_deliveries').select((e) => e.fn.max<number>('id').as('id')).where('hook_id', 'in', hookIds).groupBy('hook_id'))
+    .execute();
+  for (const r of rows) out.set(r.hook_id, r);
+  return out;
+}
+
+export type DeliveryStatusFilter = 'success' | 'failure' | undefined;
+
+function deliveriesOf(db: Db, hookId: number, status: DeliveryStatusFilter) {
+  let q = db.selectFrom('hook_deliveries').where('hook_id', '=', hookId);
+  // success: the receiver answered 200–399. failure: it answered 400–599, or never answered (status_code 0).
+  if (status === 'success') q = q.where('status_code', '>=', 200).where('status_code', '<=', 399);
+  if (status === 'failure') q = q.where((eb) => eb.or([eb('status_code', '<', 200), eb('status_code', '>', 399)]));
+  return q;
+}
+
+/** A page of deliveries, newest first, starting at delivery `startId` (inclusive) when given; `more` says whether older ones follow. */
+export async function listDeliveries(db: Db, hookId: number, opts: { status: DeliveryStatusFilter; startId?: number; perPage: number }): Promise<{ rows: DeliveryRow[]; nextId?: number; prevId?: number }> {
+  let q = deliveriesOf(db, hookId, opts.status).selectAll();
+  if (opts.startId !== undefined) q = q.where('id', '<=', opts.startId);
+  const rows = await q.orderBy('id', 'desc').limit(opts.perPage + 1).execute();
+  const nextId = rows.length > opts.perPage ? rows[opts.perPage].id : undefined;
+  const page = rows.slice(0, opts.perPage);
+  let prevId: number | undefined;
+  if (opts.startId !== undefined) {
+    // The previous page is the perPage newer deliveries; its cursor is the newest of them.
+    const newer = await deliveriesOf(db, hookId, opts.status)
+      .select('id')
+      .where('id', '>', page.length ? page[0].id : opts.startId)
+      .orderBy('id', 'asc')
+      .limit(opts.perPage)
+      .execute();
+    if (newer.length) prevId = newer[newer.length - 1].id;
+  }
+  return { rows: page, nextId, prevId };
+}
+
+export function findDelivery(db: Db, hookId: number, id: number): Promise<DeliveryRow | undefined> {
+  return db.selectFrom('hook_deliveries').selectAll().where('hook_id', '=', hookId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertDelivery(db: Db, values: Insertable<HookDeliveriesTable>): Promise<DeliveryRow> {
+  return db.insertInto('hook_deliveries').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/** The status codes of a hook's newest deliveries, newest first (automatic disabling looks at them). */
+export function recentDeliveries(db: Db, hookId: number, n: number): Promise<Pick<DeliveryRow, 'status_code' | 'delivered_at'>[]> {
+  return db.selectFrom('hook_deliveries').select(['status_code', 'delivered_at']).where('hook_id', '=', hookId).orderBy('id', 'desc').limit(n).execute();
+}
+
+/** How many deliveries a hook got since `since` (throttling counts them). */
+export async function deliveriesSince(db: Db, hookId: number, since: Date): Promise<number> {
+  const r = await db
+    .selectFrom('hook_deliveries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('hook_id', '=', hookId)
+    .where('delivered_at', '>=', since.toISOString())
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** Deletes deliveries made before `before`; returns how many. */
+export async function pruneDeliveries(db: Db, before: Date): Promise<number> {
+  const r = await db.deleteFrom('hook_deliveries').where('delivered_at', '<', before.toISOString()).executeTakeFirst();
+  return Number(r.numDeletedRows ?? 0);
+}

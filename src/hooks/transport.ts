@@ -1,0 +1,189 @@
+// Posts one delivery with undici: keep-alive pools per origin, destinations checked after DNS at connect time, one timeout.
+import dns from 'node:dns';
+import net from 'node:net';
+import { Agent, buildConnector, request } from 'undici';
+import { parseAllowedHosts, refusedAddress, refusedHostName, type AllowedHosts } from './allowed-hosts.js';
+
+/** Bytes of a response body kept in the delivery record; the rest is read and dropped (up to DRAIN_LIMIT). */
+export const RESPONSE_BODY_LIMIT = 64 * 1024;
+const DRAIN_LIMIT = 1024 * 1024;
+
+export interface Attempt {
+  /** The receiver's status, 0 when there was no response. */
+  statusCode: number;
+  /** GitHub's status text: `OK`, `Invalid HTTP Response: 500`, `timed out`, `failed to connect`, … */
+  status: string;
+  responseHeaders: Record<string, string>;
+  responseBody: string | null;
+  /** Seconds. */
+  duration: number;
+}
+
+export interface Outgoing {
+  url: string;
+  insecureSsl: boolean;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+const REFUSED = 'HUBLET_DESTINATION_REFUSED';
+
+class DestinationRefused extends Error {
+  readonly code = REFUSED;
+  constructor(reason: string) {
+    super(reason);
+  }
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+
+/** dns.lookup, keeping only the addresses the policy allows: the socket connects to an address that was checked. */
+function checkedLookup(policy: AllowedHosts) {
+  return (hostname: string, options: dns.LookupOptions, callback: LookupCallback) => {
+    const byName = refusedHostName(hostname);
+    if (byName) return callback(new DestinationRefused(byName), '');
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '');
+      const reasons: string[] = [];
+      const allowed = addresses.filter((a) => {
+        const reason = refusedAddress(policy, hostname, a.address);
+        if (reason) reasons.push(reason);
+        return !reason;
+      });
+      if (allowed.length === 0) return callback(new DestinationRefused(reasons[0] ?? `${hostname} has no address`), '');
+      if (options.all) return callback(null, allowed);
+      callback(null, allowed[0].address, allowed[0].family);
+    });
+  };
+}
+
+/** undici's connector behind the policy: literal addresses are checked here, names in the lookup above. */
+function checkedConnector(policy: AllowedHosts, rejectUnauthorized: boolean, timeoutMs: number): buildConnector.connector {
+  const base = buildConnector({ rejectUnauthorized, timeout: timeoutMs, lookup: checkedLookup(policy) } as buildConnector.BuildOptions);
+  return (options, callback) => {
+    const host = options.hostname.replace(/^\[|\]$/g, '');
+    const reason = net.isIP(host) ? refusedAddress(policy, host, host) : refusedHostName(host);
+    if (reason) {
+      callback(new DestinationRefused(reason), null);
+      return;
+    }
+    base(options, callback);
+  };
+}
+
+function errorCodes(err: unknown): string[] {
+  const out: string[] = [];
+  let e: unknown = err;
+  for (let i = 0; e && i < 5; i++) {
+    const x = e as { code?: unknown; name?: unknown; cause?: unknown };
+    if (typeof x.code === 'string') out.push(x.code);
+    if (typeof x.name === 'string') out.push(x.name);
+    e = x.cause;
+  }
+  return out;
+}
+
+function refusedReason(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let i = 0; e && i < 5; i++) {
+    if (e instanceof DestinationRefused || (e as { code?: unknown }).code === REFUSED) return (e as Error).message;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+const TIMEOUT_CODES = ['TimeoutError', 'AbortError', 'UND_ERR_ABORTED', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT', 'RequestAbortedError'];
+const CERT_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS_CERT/;
+const TLS_CODES = /^ERR_SSL|^ERR_TLS|^EPROTO$/;
+
+/** GitHub's status text for an attempt that got no response. */
+export function failureStatus(err: unknown): string {
+  const refused = refusedReason(err);
+  if (refused) return `Destination refused: ${refused}`;
+  const codes = errorCodes(err);
+  if (codes.some((c) => TIMEOUT_CODES.includes(c))) return 'timed out';
+  if (codes.includes('ENOTFOUND') || codes.includes('EAI_AGAIN')) return 'failed to connect: host not found';
+  if (codes.some((c) => CERT_CODES.test(c))) return 'Peer certificate cannot be authenticated with given CA certificates';
+  if (codes.some((c) => TLS_CODES.test(c))) return 'SSL connect error';
+  return 'failed to connect';
+}
+
+function flatHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+export interface TransportOptions {
+  allowedHosts: string;
+  timeoutMs: number;
+  /** Sockets per origin. */
+  connections: number;
+}
+
+/** One per app: two agents (certificates verified, or not for `insecure_ssl: 1`), each pooling keep-alive sockets per origin. */
+export class Transport {
+  private readonly verified: Agent;
+  private readonly insecure: Agent;
+  private readonly timeoutMs: number;
+
+  constructor(options: TransportOptions) {
+    const policy = parseAllowedHosts(options.allowedHosts);
+    this.timeoutMs = options.timeoutMs;
+    const agent = (rejectUnauthorized: boolean) =>
+      new Agent({
+        connect: checkedConnector(policy, rejectUnauthorized, options.timeoutMs),
+        connections: options.connections,
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+        keepAliveTimeout: 4_000,
+      });
+    this.verified = agent(true);
+    this.insecure = agent(false);
+  }
+
+  /** Posts the body; never throws for network trouble (it is the attempt's status). Redirects are not followed. */
+  async post(out: Outgoing): Promise<Attempt> {
+    const started = process.hrtime.bigint();
+    const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    try {
+      const res = await request(out.url, {
+        method: 'POST',
+        headers: out.headers,
+        body: out.body,
+        dispatcher: out.insecureSsl ? this.insecure : this.verified,
+        signal,
+      });
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      let seen = 0;
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        seen += chunk.length;
+        if (kept < RESPONSE_BODY_LIMIT) {
+          const part = chunk.subarray(0, RESPONSE_BODY_LIMIT - kept);
+          chunks.push(part);
+          kept += part.length;
+        }
+        if (seen > DRAIN_LIMIT) {
+          res.body.destroy();
+          break;
+        }
+      }
+      const code = res.statusCode;
+      return {
+        statusCode: code,
+        status: code >= 200 && code < 300 ? 'OK' : `Invalid HTTP Response: ${code}`,
+        responseHeaders: flatHeaders(res.headers as Record<string, string | string[] | undefined>),
+        responseBody: Buffer.concat(chunks).toString('utf8'),
+        duration: seconds(),
+      };
+    } catch (err) {
+      return { statusCode: 0, status: failureStatus(err), responseHeaders: {}, responseBody: null, duration: seconds() };
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.verified.close(), this.insecure.close()]);
+  }
+}

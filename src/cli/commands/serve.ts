@@ -12,6 +12,7 @@ interface ServeOptions {
   database?: string;
   baseUrl?: string;
   logLevel?: string;
+  hookAllowedHosts?: string;
 }
 
 export function registerServe(program: Command): void {
@@ -22,9 +23,10 @@ export function registerServe(program: Command): void {
     .option('--port <port>', 'port, 0 picks a free one (HUBLET_PORT)')
     .option('--base-url <url>', 'public URL used in every link (HUBLET_BASE_URL)')
     .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (HUBLET_LOG_LEVEL)')
+    .option('--hook-allowed-hosts <list>', 'webhook destinations: external, private, loopback, CIDRs, host names (HUBLET_HOOK_ALLOWED_HOSTS)')
     .action(async (opts: ServeOptions, command: Command) => {
       const globals = command.optsWithGlobals<ServeOptions>();
-      await serve({ host: opts.host, port: opts.port, dataDir: globals.data, databaseUrl: globals.database, baseUrl: opts.baseUrl, logLevel: opts.logLevel });
+      await serve({ host: opts.host, port: opts.port, dataDir: globals.data, databaseUrl: globals.database, baseUrl: opts.baseUrl, logLevel: opts.logLevel, hookAllowedHosts: opts.hookAllowedHosts });
     });
 }
 

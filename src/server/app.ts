@@ -21,6 +21,7 @@ import { createValidatorCompiler } from './validation.js';
 import { JobWorker } from '../jobs/worker.js';
 import { repositories } from '../repos/plugin.js';
 import { registerHooks } from '../hooks/register.js';
+import { migrationRoutes } from '../migrations/routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -101,5 +102,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(adminRoutes);
   await app.register(repositories);
   await registerHooks(app);
+  await app.register(migrationRoutes);
   return app;
 }

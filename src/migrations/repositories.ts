@@ -1,0 +1,68 @@
+// What migrations need from the repositories area: resolve requested names, load rows with owners, present them, find their git data.
+import type { Db } from '../db/connect.js';
+import type { UserRow } from '../db/schema.js';
+import type { FieldError } from '../server/http/errors.js';
+import type { Urls } from '../server/http/urls.js';
+import { permissionsFor } from '../repos/access.js';
+import { repositoryDir } from '../repos/git-data.js';
+import { fullRepository } from '../repos/present.js';
+import { findRepository } from '../repos/store.js';
+import type { RepositoryRow } from '../repos/tables.js';
+
+export interface ResolvedRepositories {
+  repositories: RepositoryRow[];
+  errors: FieldError[];
+}
+
+/**
+ * Resolves the names a start request gives: `name` or `owner/name`, where the owner must be the migration's owner.
+ * Unknown and foreign names are GitHub's `invalid_value` errors, each with its index in the request. Duplicates count once.
+ */
+export async function resolveRepositories(db: Db, owner: UserRow, names: readonly string[]): Promise<ResolvedRepositories> {
+  const errors: FieldError[] = [];
+  const found = new Map<number, RepositoryRow>();
+  for (const [index, raw] of names.entries()) {
+    const slash = raw.indexOf('/');
+    const ownerPart = slash >= 0 ? raw.slice(0, slash) : owner.login;
+    const name = slash >= 0 ? raw.slice(slash + 1) : raw;
+    const repo = ownerPart.toLowerCase() === owner.login.toLowerCase() ? await findRepository(db, owner.id, name) : undefined;
+    if (!repo) {
+      errors.push({ resource: 'Migration', field: 'repositories', code: 'invalid_value', value: raw, index, message: `${raw} is not a repository of ${owner.login}` });
+      continue;
+    }
+    if (!found.has(repo.id)) found.set(repo.id, repo);
+  }
+  return { repositories: [...found.values()], errors };
+}
+
+export interface LoadedRepository {
+  row: RepositoryRow;
+  owner: UserRow;
+}
+
+/** The repositories with these ids that still exist, with their owners, in the order of `ids`. */
+export async function loadRepositories(db: Db, ids: readonly number[]): Promise<LoadedRepository[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('repositories').selectAll().where('id', 'in', [...ids]).execute();
+  const ownerIds = [...new Set(rows.map((r) => r.owner_id))];
+  const owners = ownerIds.length ? await db.selectFrom('users').selectAll().where('id', 'in', ownerIds).execute() : [];
+  const ownerById = new Map(owners.map((o) => [o.id, o]));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const out: LoadedRepository[] = [];
+  for (const id of ids) {
+    const row = byId.get(id);
+    const owner = row && ownerById.get(row.owner_id);
+    if (row && owner) out.push({ row, owner });
+  }
+  return out;
+}
+
+/** A repository as migrations show it: the full Repository object, as its owner (admin) sees it. */
+export function presentRepository(repo: LoadedRepository, urls: Urls, apiVersion: string) {
+  return fullRepository(repo.row, repo.owner, urls, { permissions: permissionsFor('admin'), apiVersion });
+}
+
+/** The bare repository holding a repository's git data. */
+export function repositoryGitDir(dataDir: string, id: number): string {
+  return repositoryDir(dataDir, id);
+}

@@ -1,0 +1,138 @@
+// Migration endpoints under /orgs/{org}/migrations (owners) and /user/migrations (the account owner), and archive serving.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Grant } from '../accounts/actor.js';
+import { absentBodyIsEmpty } from '../accounts/routes.js';
+import { pagingQuery, parsePaging, setPageLinks } from '../server/http/pagination.js';
+import { archiveDownloadRoutes } from './download.js';
+import { registerMigrationJobs } from './jobs.js';
+import { migration } from './present.js';
+import { presentRepository, type LoadedRepository } from './repositories.js';
+import {
+  archiveUrl,
+  deleteArchive,
+  getMigration,
+  listMigrationRepositories,
+  listMigrations,
+  MAX_REPOSITORIES,
+  organizationScope,
+  repositoriesOf,
+  startMigration,
+  unlockMigrationRepository,
+  userScope,
+  type MigrationScope,
+  type StartInput,
+} from './service.js';
+import type { MigrationRow } from './tables.js';
+
+/** Migrations refuse fine-grained personal access tokens and GitHub App tokens (installation and user-to-server). */
+const ORG_GRANT: Grant = { scopes: ['admin:org'], fineGrained: null, apps: false };
+const USER_GRANT: Grant = { scopes: ['repo', 'user'], fineGrained: null, apps: false, missingScope: 403 };
+
+const FLAGS = ['lock_repositories', 'exclude_metadata', 'exclude_git_data', 'exclude_attachments', 'exclude_releases', 'exclude_owner_projects', 'org_metadata_only'] as const;
+
+const startBody = {
+  type: 'object',
+  required: ['repositories'],
+  properties: {
+    repositories: { type: 'array', maxItems: MAX_REPOSITORIES, items: { type: 'string', maxLength: 300 } },
+    ...Object.fromEntries(FLAGS.map((f) => [f, { type: 'boolean' }])),
+    exclude: { type: 'array', items: { type: 'string', enum: ['repositories'] } },
+  },
+} as const;
+
+type StartBody = StartInput & { exclude?: string[] };
+
+/** `exclude=repositories`, `exclude[]=repositories`, `exclude=repositories,other`, or a body's `exclude` array. */
+export function excludesRepositories(query: unknown, body?: string[]): boolean {
+  const q = (query ?? {}) as Record<string, unknown>;
+  const values = [q.exclude, q['exclude[]']].flat().filter((v): v is string => typeof v === 'string').flatMap((v) => v.split(','));
+  return [...values.map((v) => v.trim()), ...(body ?? [])].includes('repositories');
+}
+
+function migrationId(raw: string): number {
+  return /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : NaN;
+}
+
+type ScopeOf = (request: FastifyRequest) => Promise<MigrationScope>;
+
+/** The scope is settled before the body is validated: someone who may not start a migration learns nothing from a 422. */
+const scopes = new WeakMap<FastifyRequest, MigrationScope>();
+
+function routesFor(prefix: string, grant: Grant, scopeOf: ScopeOf) {
+  return async (app: FastifyInstance): Promise<void> => {
+    const resolveScope = async (request: FastifyRequest) => {
+      scopes.set(request, await scopeOf(request));
+    };
+    const scope = (request: FastifyRequest) => scopes.get(request)!;
+    const config = { grant, resource: 'Migration' };
+    const present = (request: FastifyRequest, m: MigrationRow, repos: LoadedRepository[] | undefined) =>
+      migration(m, { owner: scope(request).owner, repositories: repos?.map((r) => presentRepository(r, request.ctx.urls, request.apiVersion)), now: request.ctx.clock.now() }, request.ctx.urls);
+
+    app.get(prefix, { config, preValidation: resolveScope, schema: { querystring: { type: 'object', properties: pagingQuery } } }, async (request, reply) => {
+      const paging = parsePaging(request.query);
+      const { rows, total } = await listMigrations(request.ctx, scope(request), paging);
+      const exclude = excludesRepositories(request.query);
+      const repos = exclude ? undefined : await repositoriesOf(request.ctx, rows);
+      setPageLinks(request, reply, paging, total);
+      return rows.map((m) => present(request, m, repos?.get(m.id) ?? []));
+    });
+
+    app.post<{ Body: StartBody }>(
+      prefix,
+      { config, preValidation: [resolveScope, absentBodyIsEmpty], schema: { body: startBody } },
+      async (request, reply) => {
+        const m = await startMigration(request.ctx, scope(request), request.body);
+        const exclude = excludesRepositories(request.query, request.body.exclude);
+        const repos = exclude ? undefined : (await repositoriesOf(request.ctx, [m])).get(m.id);
+        return reply.code(201).send(present(request, m, repos));
+      },
+    );
+
+    app.get<{ Params: { migration_id: string } }>(`${prefix}/:migration_id`, { config, preValidation: resolveScope }, async (request) => {
+      const m = await getMigration(request.ctx, scope(request), migrationId(request.params.migration_id));
+      const repos = excludesRepositories(request.query) ? undefined : (await repositoriesOf(request.ctx, [m])).get(m.id);
+      return present(request, m, repos);
+    });
+
+    app.get<{ Params: { migration_id: string } }>(`${prefix}/:migration_id/archive`, { config, preValidation: resolveScope }, async (request, reply) => {
+      const url = await archiveUrl(request.ctx, scope(request), migrationId(request.params.migration_id));
+      return reply.redirect(url, 302);
+    });
+
+    app.delete<{ Params: { migration_id: string } }>(`${prefix}/:migration_id/archive`, { config, preValidation: resolveScope }, async (request, reply) => {
+      await deleteArchive(request.ctx, scope(request), migrationId(request.params.migration_id));
+      return reply.code(204).send();
+    });
+
+    app.delete<{ Params: { migration_id: string; repo_name: string } }>(
+      `${prefix}/:migration_id/repos/:repo_name/lock`,
+      { config, preValidation: resolveScope },
+      async (request, reply) => {
+        await unlockMigrationRepository(request.ctx, scope(request), migrationId(request.params.migration_id), request.params.repo_name);
+        return reply.code(204).send();
+      },
+    );
+
+    app.get<{ Params: { migration_id: string } }>(
+      `${prefix}/:migration_id/repositories`,
+      { config, preValidation: resolveScope, schema: { querystring: { type: 'object', properties: pagingQuery } } },
+      async (request, reply) => {
+        const paging = parsePaging(request.query);
+        const { repositories, total } = await listMigrationRepositories(request.ctx, scope(request), migrationId(request.params.migration_id), paging);
+        setPageLinks(request, reply, paging, total);
+        return repositories.map((r) => presentRepository(r, request.ctx.urls, request.apiVersion));
+      },
+    );
+  };
+}
+
+/** Every migration route, the archive route, and the export and expiry jobs. */
+export async function migrationRoutes(app: FastifyInstance): Promise<void> {
+  registerMigrationJobs(app.hublet);
+  await app.register(
+    routesFor('/orgs/:org/migrations', ORG_GRANT, async (request) => organizationScope(request.ctx, (request.params as { org: string }).org)),
+  );
+  await app.register(routesFor('/user/migrations', USER_GRANT, async (request) => userScope(request.ctx)));
+  await app.register(archiveDownloadRoutes);
+}
+

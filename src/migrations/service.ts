@@ -1,0 +1,148 @@
+// Migration operations: start an export, read and list migrations, hand out the archive, delete it, unlock repositories.
+import crypto from 'node:crypto';
+import { requireActor } from '../accounts/actor.js';
+import { requireOrgOwner } from '../accounts/service.js';
+import { archiveStore } from '../blob/index.js';
+import type { UserRow } from '../db/schema.js';
+import { enqueue } from '../jobs/queue.js';
+import { lockRepositories, unlockRepository } from '../repos/locks.js';
+import { NotFound, Unprocessable, ValidationFailed } from '../server/http/errors.js';
+import type { ServiceContext } from '../server/context.js';
+import { EXPORT_MAX_ATTEMPTS, EXPORT_QUEUE } from './queues.js';
+import { archiveAvailable } from './present.js';
+import { loadRepositories, resolveRepositories, type LoadedRepository } from './repositories.js';
+import { newArchiveSecret, signedArchiveUrl } from './signing.js';
+import { findMigration, insertMigration, listMigrations as listRows, markArchiveDeleted, migrationRepositories, repositoryIdsOf, type MigrationFlags } from './store.js';
+import type { MigrationKind, MigrationRow } from './tables.js';
+
+/** Whose migrations a request is about: an organization (its owners) or the signed-in user (their own). */
+export interface MigrationScope {
+  kind: MigrationKind;
+  owner: UserRow;
+}
+
+/** The organization's migrations, for its owners only (everyone else: 404). */
+export async function organizationScope(ctx: ServiceContext, orgLogin: string): Promise<MigrationScope> {
+  return { kind: 'organization', owner: await requireOrgOwner(ctx, orgLogin) };
+}
+
+/** The signed-in user's own migrations (anonymous: 401). */
+export function userScope(ctx: ServiceContext): MigrationScope {
+  return { kind: 'user', owner: requireActor(ctx.actor).user };
+}
+
+export interface StartInput extends Partial<MigrationFlags> {
+  repositories: string[];
+}
+
+/** The most repositories one migration may name. */
+export const MAX_REPOSITORIES = 1000;
+
+export const NO_STORAGE_MESSAGE =
+  'Migrations need archive storage, and none is configured: set a blob storage provider in the server settings (HUBLET_ARCHIVE_STORAGE=filesystem).';
+
+/**
+ * Starts an export: checks the names, records the migration (state `pending`), locks its repositories when asked, and
+ * enqueues the export job, all in one transaction.
+ */
+export async function startMigration(ctx: ServiceContext, scope: MigrationScope, input: StartInput): Promise<MigrationRow> {
+  if (!archiveStore(ctx.config)) throw new Unprocessable(NO_STORAGE_MESSAGE);
+  const actor = requireActor(ctx.actor);
+  const flags: MigrationFlags = {
+    lock_repositories: input.lock_repositories ?? false,
+    exclude_metadata: input.exclude_metadata ?? false,
+    exclude_git_data: input.exclude_git_data ?? false,
+    exclude_attachments: input.exclude_attachments ?? false,
+    exclude_releases: input.exclude_releases ?? false,
+    exclude_owner_projects: input.exclude_owner_projects ?? false,
+    org_metadata_only: input.org_metadata_only ?? false,
+  };
+  if (flags.org_metadata_only && input.repositories.length > 0) {
+    throw new ValidationFailed([{ resource: 'Migration', field: 'repositories', code: 'invalid', message: 'repositories must be empty when org_metadata_only is true' }]);
+  }
+  if (!flags.org_metadata_only && input.repositories.length === 0) {
+    throw new ValidationFailed([{ resource: 'Migration', field: 'repositories', code: 'missing_field', message: 'repositories cannot be empty unless org_metadata_only is true' }]);
+  }
+  const now = ctx.clock.now();
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    const { repositories, errors } = await resolveRepositories(trx, scope.owner, input.repositories);
+    if (errors.length) throw new ValidationFailed(errors);
+    const m = await insertMigration(trx, {
+      guid: crypto.randomUUID(),
+      kind: scope.kind,
+      ownerId: scope.owner.id,
+      creatorId: actor.user.id,
+      flags,
+      archiveSecret: newArchiveSecret(),
+      repositories: repositories.map((r) => ({ id: r.id, fullName: `${scope.owner.login}/${r.name}` })),
+      now,
+    });
+    if (flags.lock_repositories && !flags.org_metadata_only) await lockRepositories(trx, repositories.map((r) => r.id), m.id, now);
+    await enqueue(trx, { queue: EXPORT_QUEUE, payload: { migrationId: m.id }, maxAttempts: EXPORT_MAX_ATTEMPTS }, now);
+    return m;
+  });
+  ctx.jobs.wake();
+  return row;
+}
+
+/** A migration of this scope by id; 404 for anything else (another owner's, the other kind, or no such id). */
+export async function getMigration(ctx: ServiceContext, scope: MigrationScope, id: number): Promise<MigrationRow> {
+  const m = Number.isSafeInteger(id) && id > 0 ? await findMigration(ctx.db, id) : undefined;
+  if (!m || m.owner_id !== scope.owner.id || m.kind !== scope.kind) throw new NotFound();
+  return m;
+}
+
+/** One page of the scope's migrations, newest first. */
+export async function listMigrations(ctx: ServiceContext, scope: MigrationScope, page: { offset: number; perPage: number }) {
+  return listRows(ctx.db, scope.owner.id, scope.kind, { offset: page.offset, limit: page.perPage });
+}
+
+/** The repositories (still existing) of each migration, in the order they were named. */
+export async function repositoriesOf(ctx: ServiceContext, migrations: MigrationRow[]): Promise<Map<number, LoadedRepository[]>> {
+  const ids = await repositoryIdsOf(ctx.db, migrations.map((m) => m.id));
+  const all = await loadRepositories(ctx.db, [...new Set([...ids.values()].flat())]);
+  const byId = new Map(all.map((r) => [r.row.id, r]));
+  const out = new Map<number, LoadedRepository[]>();
+  for (const [migrationId, repoIds] of ids) out.set(migrationId, repoIds.map((id) => byId.get(id)).filter((r): r is LoadedRepository => r !== undefined));
+  return out;
+}
+
+/** One page of a migration's repositories and how many there are. */
+export async function listMigrationRepositories(ctx: ServiceContext, scope: MigrationScope, id: number, page: { offset: number; perPage: number }) {
+  const m = await getMigration(ctx, scope, id);
+  const repositories = (await repositoriesOf(ctx, [m])).get(m.id) ?? [];
+  return { migration: m, repositories: repositories.slice(page.offset, page.offset + page.perPage), total: repositories.length };
+}
+
+/** A time-limited URL of the archive, once exported and until deleted or expired (404 otherwise). */
+export async function archiveUrl(ctx: ServiceContext, scope: MigrationScope, id: number): Promise<string> {
+  const m = await getMigration(ctx, scope, id);
+  const now = ctx.clock.now();
+  const store = archiveStore(ctx.config);
+  if (!archiveAvailable(m, now) || !store || !(await store.stat(m.archive_key!))) throw new NotFound();
+  const expires = Math.floor(now.getTime() / 1000) + ctx.config.archiveUrlTtlSeconds;
+  return signedArchiveUrl(ctx.urls, m.guid, m.archive_secret, expires);
+}
+
+/** Deletes the archive now (404 when there is none to delete); URLs handed out before stop working. */
+export async function deleteArchive(ctx: ServiceContext, scope: MigrationScope, id: number): Promise<void> {
+  const m = await getMigration(ctx, scope, id);
+  const now = ctx.clock.now();
+  if (!archiveAvailable(m, now)) throw new NotFound();
+  if (!(await markArchiveDeleted(ctx.db, m.id, newArchiveSecret(), now))) throw new NotFound();
+  await archiveStore(ctx.config)?.delete(m.archive_key!);
+}
+
+/** Releases the lock this migration holds on one of its repositories (404 when it is not in the migration or not locked). */
+export async function unlockMigrationRepository(ctx: ServiceContext, scope: MigrationScope, id: number, repoName: string): Promise<void> {
+  const m = await getMigration(ctx, scope, id);
+  const named = await migrationRepositories(ctx.db, m.id);
+  const live = await loadRepositories(ctx.db, named.map((r) => r.repository_id));
+  const wanted = repoName.toLowerCase();
+  const repo =
+    live.find((r) => r.row.name.toLowerCase() === wanted) ??
+    live.find((r) => named.find((n) => n.repository_id === r.row.id)?.full_name.split('/')[1]?.toLowerCase() === wanted);
+  if (!repo) throw new NotFound();
+  const released = await ctx.db.transaction().execute((trx) => unlockRepository(trx, repo.row.id, m.id));
+  if (!released) throw new NotFound();
+}

@@ -9,6 +9,7 @@ const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata.goog', 'me
 
 /** Ranges that never carry a webhook: link-local, multicast, broadcast, unspecified (0.0.0.0 reaches this host). */
 const REFUSED_RANGES = new Set(['linkLocal', 'multicast', 'broadcast', 'unspecified']);
+const REFUSED_LABELS: Record<string, string> = { linkLocal: 'a link-local', multicast: 'a multicast', broadcast: 'a broadcast', unspecified: 'an unspecified' };
 const LOOPBACK_RANGES = new Set(['loopback']);
 const EXTERNAL_RANGES = new Set(['unicast']);
 
@@ -104,7 +105,7 @@ function classify(address: string): Classified {
   const normalized = addr.toNormalizedString();
   if (METADATA_ADDRESSES.has(addr.toString()) || METADATA_ADDRESSES.has(normalized)) return { refused: `${address} is a cloud metadata address`, category: 'private', addr };
   const range = addr.range();
-  if (REFUSED_RANGES.has(range)) return { refused: `${address} is a ${range === 'linkLocal' ? 'link-local' : range} address`, category: 'private', addr };
+  if (REFUSED_RANGES.has(range)) return { refused: `${address} is ${REFUSED_LABELS[range]} address`, category: 'private', addr };
   if (LOOPBACK_RANGES.has(range)) return { category: 'loopback', addr };
   if (EXTERNAL_RANGES.has(range)) return { category: 'external', addr };
   return { category: 'private', addr };

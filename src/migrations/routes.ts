@@ -74,7 +74,7 @@ function routesFor(prefix: string, grant: Grant, scopeOf: ScopeOf) {
       const exclude = excludesRepositories(request.query);
       const repos = exclude ? undefined : await repositoriesOf(request.ctx, rows);
       setPageLinks(request, reply, paging, total);
-      return rows.map((m) => present(request, m, repos?.get(m.id) ?? []));
+      return rows.map((m) => present(request, m, repos ? repos.get(m.id) ?? [] : undefined));
     });
 
     app.post<{ Body: StartBody }>(

@@ -34,6 +34,14 @@ export interface Config {
   archiveLifetimeDays: number;
   /** Seconds a signed archive download URL stays valid. */
   archiveUrlTtlSeconds: number;
+  /** Largest gist file accepted (bytes), through the API or a push. */
+  gistMaxFileBytes: number;
+  /** Most files one gist may hold. */
+  gistMaxFiles: number;
+  /** Longest gist description accepted (characters). */
+  gistMaxDescription: number;
+  /** Largest request body accepted by gist create and update (bytes; larger: 413). */
+  gistBodyLimitBytes: number;
 }
 
 export type ConfigInput = Partial<Record<keyof Config, string | number | undefined>>;
@@ -65,6 +73,10 @@ const ENV: Record<keyof Config, string> = {
   archiveDir: 'HUBLET_ARCHIVE_DIR',
   archiveLifetimeDays: 'HUBLET_ARCHIVE_LIFETIME_DAYS',
   archiveUrlTtlSeconds: 'HUBLET_ARCHIVE_URL_TTL',
+  gistMaxFileBytes: 'HUBLET_GIST_MAX_FILE_SIZE',
+  gistMaxFiles: 'HUBLET_GIST_MAX_FILES',
+  gistMaxDescription: 'HUBLET_GIST_MAX_DESCRIPTION',
+  gistBodyLimitBytes: 'HUBLET_GIST_BODY_LIMIT',
 };
 
 /** Environment variable names per setting, for the README and `--help`. */
@@ -135,6 +147,10 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     archiveDir: path.resolve(pick('archiveDir') ?? path.join(dataDir, 'archives')),
     archiveLifetimeDays: integer('archiveLifetimeDays', 7, 1, 3650),
     archiveUrlTtlSeconds: integer('archiveUrlTtlSeconds', 300, 10, 7 * 86_400),
+    gistMaxFileBytes: integer('gistMaxFileBytes', 10 * 1024 * 1024, 1, 1024 * 1024 * 1024),
+    gistMaxFiles: integer('gistMaxFiles', 1000, 1, 100_000),
+    gistMaxDescription: integer('gistMaxDescription', 1000, 1, 1_000_000),
+    gistBodyLimitBytes: integer('gistBodyLimitBytes', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
   };
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze(config);

@@ -2,6 +2,7 @@
 import type { UserRow } from '../db/schema.js';
 import type { ServiceContext } from '../server/context.js';
 import { repositoryProfileCounts } from '../repos/counts.js';
+import { gistProfileCounts } from '../gists/counts.js';
 
 export interface ProfileCounts {
   public_repos: number;
@@ -13,5 +14,5 @@ export interface ProfileCounts {
 
 /** @param own true when the caller is reading their own profile (private counts are then real). */
 export async function accountCounts(_ctx: ServiceContext, _account: UserRow, _own: boolean): Promise<ProfileCounts> {
-  return { public_repos: 0, public_gists: 0, private_gists: 0, owned_private_repos: 0, total_private_repos: 0, ...(await repositoryProfileCounts(_ctx, _account, _own)) };
+  return { ...(await repositoryProfileCounts(_ctx, _account, _own)), ...(await gistProfileCounts(_ctx, _account, _own)) };
 }

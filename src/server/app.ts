@@ -22,6 +22,7 @@ import { JobWorker } from '../jobs/worker.js';
 import { repositories } from '../repos/plugin.js';
 import { registerHooks } from '../hooks/register.js';
 import { migrationRoutes } from '../migrations/routes.js';
+import { gistsPlugin } from '../gists/plugin.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -103,5 +104,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(repositories);
   await registerHooks(app);
   await app.register(migrationRoutes);
+  await app.register(gistsPlugin);
   return app;
 }

@@ -1,0 +1,53 @@
+// Gist comment routes (GitHub's, beyond the spec): list, create, read, edit and delete.
+import type { FastifyInstance } from 'fastify';
+import { parsePaging, setPageLinks } from '../server/http/pagination.js';
+import { createGistComment, deleteGistComment, getGistComment, listGistComments, updateGistComment } from './comments.js';
+import { gistComment } from './present.js';
+import { GIST_WRITE } from './routes.js';
+import { commentBody, commentParams, gistParams, pagedQuery } from './schemas.js';
+
+type CommentParams = { gist_id: string; comment_id: string };
+
+export async function gistCommentRoutes(app: FastifyInstance): Promise<void> {
+  const write = { grant: GIST_WRITE, resource: 'GistComment' };
+
+  app.get<{ Params: { gist_id: string }; Querystring: { page?: string; per_page?: string } }>(
+    '/gists/:gist_id/comments',
+    { schema: { params: gistParams, querystring: pagedQuery } },
+    async (request, reply) => {
+      const paging = parsePaging(request.query);
+      const result = await listGistComments(request.ctx, request.params.gist_id, paging);
+      setPageLinks(request, reply, paging, result.total);
+      return result.items.map((v) => gistComment(v.comment, v.author, v.gist, request.ctx.urls));
+    },
+  );
+
+  app.post<{ Params: { gist_id: string }; Body: { body: string } }>(
+    '/gists/:gist_id/comments',
+    { schema: { params: gistParams, body: commentBody }, config: write },
+    async (request, reply) => {
+      const v = await createGistComment(request.ctx, request.params.gist_id, request.body.body);
+      const body = gistComment(v.comment, v.author, v.gist, request.ctx.urls);
+      return reply.code(201).header('location', body.url).send(body);
+    },
+  );
+
+  app.get<{ Params: CommentParams }>('/gists/:gist_id/comments/:comment_id', { schema: { params: commentParams } }, async (request) => {
+    const v = await getGistComment(request.ctx, request.params.gist_id, request.params.comment_id);
+    return gistComment(v.comment, v.author, v.gist, request.ctx.urls);
+  });
+
+  app.patch<{ Params: CommentParams; Body: { body: string } }>(
+    '/gists/:gist_id/comments/:comment_id',
+    { schema: { params: commentParams, body: commentBody }, config: write },
+    async (request) => {
+      const v = await updateGistComment(request.ctx, request.params.gist_id, request.params.comment_id, request.body.body);
+      return gistComment(v.comment, v.author, v.gist, request.ctx.urls);
+    },
+  );
+
+  app.delete<{ Params: CommentParams }>('/gists/:gist_id/comments/:comment_id', { schema: { params: commentParams }, config: write }, async (request, reply) => {
+    await deleteGistComment(request.ctx, request.params.gist_id, request.params.comment_id);
+    return reply.code(204).send();
+  });
+}

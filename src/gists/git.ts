@@ -1,0 +1,214 @@
+// A gist's bare git repository: objects written in-process (isomorphic-git), the head ref, reads of past revisions,
+// the pre-receive hook that keeps pushes flat, and a per-gist lock that serialises every write in this process.
+import fs from 'node:fs';
+import path from 'node:path';
+import git from 'isomorphic-git';
+import type { Config } from '../config.js';
+import { gitDir, initBare, removeRepo } from '../git/bare.js';
+
+/** The one branch a gist has. */
+export const GIST_BRANCH = 'main';
+export const GIST_REF = `refs/heads/${GIST_BRANCH}`;
+
+export function gistRepoDir(config: Readonly<Config>, id: string): string {
+  return gitDir(config.dataDir, 'gists', id);
+}
+
+export interface Identity {
+  name: string;
+  email: string;
+}
+
+export interface TreeEntry {
+  filename: string;
+  oid: string;
+}
+
+/** Limits the pre-receive hook enforces on a pushed tree. */
+export interface PushLimits {
+  maxFiles: number;
+  maxFileBytes: number;
+}
+
+/** A gist's flat tree rules as a pre-receive hook: stock `git receive-pack` refuses what the API would (text goes to the pusher). */
+function hookScript(limits: PushLimits): string {
+  return `#!/bin/sh
+# Written by hublet for every gist repository: a gist is a flat set of regular files on the ${GIST_BRANCH} branch.
+zero=0000000000000000000000000000000000000000
+max_files=${limits.maxFiles}
+max_size=${limits.maxFileBytes}
+while read -r old new ref; do
+  if [ "$ref" != "${GIST_REF}" ]; then
+    echo "Gists only accept pushes to the ${GIST_BRANCH} branch; refusing $ref."
+    exit 1
+  fi
+  if [ "$new" = "$zero" ]; then
+    echo "The ${GIST_BRANCH} branch of a gist cannot be deleted."
+    exit 1
+  fi
+  for commit in $(git rev-list "$new" --not --all); do
+    if git ls-tree "$commit" | grep -q '^040000 '; then
+      echo "Gist does not support directories."
+      exit 1
+    fi
+    if git ls-tree "$commit" | grep -qv '^100[67][0-9][0-9] blob '; then
+      echo "Gists hold regular files only (no symbolic links or submodules)."
+      exit 1
+    fi
+  done
+  count=$(git ls-tree "$new" | wc -l)
+  if [ "$count" -eq 0 ]; then
+    echo "A gist needs at least one file."
+    exit 1
+  fi
+  if [ "$count" -gt "$max_files" ]; then
+    echo "A gist can hold at most $max_files files."
+    exit 1
+  fi
+  big=$(git ls-tree -l "$new" | awk -v max="$max_size" '{ split($0, a, "\\t"); split(a[1], f, " +"); if (f[4] + 0 > max + 0) { print a[2]; exit } }')
+  if [ -n "$big" ]; then
+    echo "$big is larger than the limit of $max_size bytes for a gist file."
+    exit 1
+  fi
+done
+exit 0
+`;
+}
+
+/** (Re)writes the pre-receive hook with the current limits (cheap when unchanged). */
+export function writeHook(dir: string, limits: PushLimits): void {
+  const hooks = path.join(dir, 'hooks');
+  const file = path.join(hooks, 'pre-receive');
+  const script = hookScript(limits);
+  let current: string | undefined;
+  try {
+    current = fs.readFileSync(file, 'utf8');
+  } catch {
+    current = undefined;
+  }
+  if (current === script) return;
+  fs.mkdirSync(hooks, { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, script, { mode: 0o755 });
+  fs.renameSync(tmp, file);
+}
+
+/** Creates an empty bare repository for a new gist, with its hook. */
+export async function createRepo(dir: string, limits: PushLimits): Promise<void> {
+  await initBare(dir, GIST_BRANCH);
+  writeHook(dir, limits);
+}
+
+export { removeRepo };
+
+/** Copies every object of one gist's repository into another (a fork carries its parent's history). */
+export function copyObjects(fromDir: string, toDir: string): void {
+  fs.cpSync(path.join(fromDir, 'objects'), path.join(toDir, 'objects'), { recursive: true, force: false, errorOnExist: false });
+}
+
+/** Writes blobs, a few at a time; returns their object ids in input order. */
+export async function writeBlobs(dir: string, contents: Buffer[]): Promise<string[]> {
+  const oids = new Array<string>(contents.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < contents.length) {
+      const i = next++;
+      oids[i] = await git.writeBlob({ fs, gitdir: dir, blob: contents[i] });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(8, contents.length) }, worker));
+  return oids;
+}
+
+/** Writes the flat tree and the commit of one revision; nothing points at it until setHead. */
+export async function writeCommit(
+  dir: string,
+  input: { entries: TreeEntry[]; parent: string | null; author: Identity; when: Date },
+): Promise<string> {
+  const tree = await git.writeTree({
+    fs,
+    gitdir: dir,
+    tree: input.entries.map((e) => ({ mode: '100644', path: e.filename, oid: e.oid, type: 'blob' as const })),
+  });
+  const stamp = { ...input.author, timestamp: Math.floor(input.when.getTime() / 1000), timezoneOffset: 0 };
+  return git.writeCommit({
+    fs,
+    gitdir: dir,
+    commit: { message: '', tree, parent: input.parent ? [input.parent] : [], author: stamp, committer: stamp },
+  });
+}
+
+/** Points the gist's branch at a commit. */
+export async function setHead(dir: string, sha: string): Promise<void> {
+  await git.writeRef({ fs, gitdir: dir, ref: GIST_REF, value: sha, force: true });
+}
+
+export async function readHead(dir: string): Promise<string | null> {
+  return git.resolveRef({ fs, gitdir: dir, ref: GIST_REF }).catch(() => null);
+}
+
+export interface CommitInfo {
+  sha: string;
+  tree: string;
+  parents: string[];
+  committedAt: Date;
+}
+
+export async function readCommit(dir: string, sha: string, cache: object = {}): Promise<CommitInfo | null> {
+  try {
+    const { commit } = await git.readCommit({ fs, gitdir: dir, oid: sha, cache });
+    return { sha, tree: commit.tree, parents: commit.parent, committedAt: new Date(commit.committer.timestamp * 1000) };
+  } catch {
+    return null;
+  }
+}
+
+/** The files of a commit's tree (regular files only; a gist has no directories). */
+export async function readTreeEntries(dir: string, commitSha: string, cache: object = {}): Promise<TreeEntry[]> {
+  const { tree } = await git.readTree({ fs, gitdir: dir, oid: commitSha, cache });
+  return tree.filter((e) => e.type === 'blob').map((e) => ({ filename: e.path, oid: e.oid }));
+}
+
+/** A blob's bytes, or null when the repository has no such blob. */
+export async function readBlob(dir: string, oid: string, cache: object = {}): Promise<Buffer | null> {
+  try {
+    const { blob } = await git.readBlob({ fs, gitdir: dir, oid, cache });
+    return Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
+  } catch {
+    return null;
+  }
+}
+
+/** The first-parent chain from `tip`, newest first, stopping after `stop` returns true for a commit (included). */
+export async function firstParentChain(dir: string, tip: string, stop: (sha: string) => boolean, cache: object = {}): Promise<CommitInfo[]> {
+  const chain: CommitInfo[] = [];
+  let sha: string | undefined = tip;
+  const seen = new Set<string>();
+  while (sha && !seen.has(sha)) {
+    seen.add(sha);
+    const info = await readCommit(dir, sha, cache);
+    if (!info) throw new Error(`gist repository ${dir} is missing commit ${sha}`);
+    chain.push(info);
+    if (stop(sha)) break;
+    sha = info.parents[0];
+  }
+  return chain;
+}
+
+/** Per-gist serialisation of writes in this process (API writes, pushes, deletes); other processes meet the database's check. */
+const locks = new Map<string, Promise<void>>();
+
+export async function withGistLock<T>(id: string, run: () => Promise<T>): Promise<T> {
+  const previous = locks.get(id) ?? Promise.resolve();
+  let release!: () => void;
+  const mine = new Promise<void>((r) => (release = r));
+  const chain = previous.then(() => mine);
+  locks.set(id, chain);
+  await previous;
+  try {
+    return await run();
+  } finally {
+    release();
+    if (locks.get(id) === chain) locks.delete(id);
+  }
+}

@@ -1,0 +1,56 @@
+// Raw file bytes at the `raw_url`s: `<base>/gist/<owner>/<id>/raw/<sha>/<file>` (blob or commit SHA), `…/raw/<file>` (latest), `…/raw` (first file).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { gistRepoDir, readBlob, readTreeEntries } from './git.js';
+import { isBinary } from './language.js';
+import { byName, filesWithContent, findFile, findGist, findRevision, usersByIds } from './store.js';
+import type { GistRow } from './tables.js';
+
+type RawParams = { owner: string; gist_id: string; sha?: string; filename?: string };
+
+/** The gist named by the URL, when the owner segment names its owner. */
+async function gistAt(request: FastifyRequest<{ Params: RawParams }>): Promise<GistRow | undefined> {
+  const gist = await findGist(request.ctx.db, request.params.gist_id);
+  if (!gist) return undefined;
+  const owner = (await usersByIds(request.ctx.db, [gist.owner_id])).get(gist.owner_id);
+  return owner && owner.login.toLowerCase() === request.params.owner.toLowerCase() ? gist : undefined;
+}
+
+/** Bytes of a file at a SHA: a blob SHA of the gist's repository, or a revision (commit) SHA and the file's name in it. */
+async function bytesAt(request: FastifyRequest<{ Params: RawParams }>, gist: GistRow, sha: string, filename: string): Promise<Buffer | null> {
+  if (!/^[0-9a-f]{40}$/i.test(sha)) return null;
+  const lower = sha.toLowerCase();
+  const current = await findFile(request.ctx.db, gist.id, { blobSha: lower });
+  if (current) return current.content;
+  const dir = gistRepoDir(request.ctx.config, gist.id);
+  const revision = await findRevision(request.ctx.db, gist.id, lower);
+  if (revision) {
+    const entry = (await readTreeEntries(dir, revision.version)).find((e) => e.filename === filename);
+    return entry ? readBlob(dir, entry.oid) : null;
+  }
+  return readBlob(dir, lower);
+}
+
+function send(reply: FastifyReply, bytes: Buffer | null | undefined) {
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+  reply.header('access-control-allow-origin', '*');
+  if (!bytes) return reply.code(404).type('text/plain; charset=utf-8').send('404: Not Found');
+  return reply.type(isBinary(bytes) ? 'application/octet-stream' : 'text/plain; charset=utf-8').send(bytes);
+}
+
+export async function gistRawRoutes(app: FastifyInstance): Promise<void> {
+  app.get<{ Params: RawParams }>('/gist/:owner/:gist_id/raw', async (request, reply) => {
+    const gist = await gistAt(request);
+    return send(reply, gist ? (await filesWithContent(request.ctx.db, gist.id)).sort(byName)[0]?.content : null);
+  });
+
+  app.get<{ Params: RawParams }>('/gist/:owner/:gist_id/raw/:filename', async (request, reply) => {
+    const gist = await gistAt(request);
+    return send(reply, gist ? (await findFile(request.ctx.db, gist.id, { filename: request.params.filename! }))?.content : null);
+  });
+
+  app.get<{ Params: RawParams }>('/gist/:owner/:gist_id/raw/:sha/:filename', async (request, reply) => {
+    const gist = await gistAt(request);
+    return send(reply, gist ? await bytesAt(request, gist, request.params.sha!, request.params.filename!) : null);
+  });
+}

@@ -1,0 +1,154 @@
+// Gist routes: thin handlers (schema, grant, service, present) for every endpoint of spec section 4.1.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Grant } from '../accounts/actor.js';
+import { absentBodyIsEmpty } from '../accounts/routes.js';
+import { lastModified } from '../server/http/conditional.js';
+import { NotFound } from '../server/http/errors.js';
+import { parsePaging, setPageLinks } from '../server/http/pagination.js';
+import { commitItem, gistListItem, gistMedia, gistSingle } from './present.js';
+import { createBody, gistParams, listQuery, pagedQuery, parseSince, revisionParams, updateBody, type CreateBody, type UpdateBody } from './schemas.js';
+import {
+  createGist,
+  deleteGist,
+  forkGist,
+  isStarredByCaller,
+  listCommits,
+  listForks,
+  listForUser,
+  listMine,
+  listPublic,
+  listStarred,
+  requireGist,
+  revisionView,
+  singleView,
+  starGist,
+  unstarGist,
+  updateGist,
+  type ListPage,
+} from './service.js';
+import type { GistRow } from './tables.js';
+
+/** Creating, changing, forking and starring gists: the `gist` scope, or the Gists permission (write) of a fine-grained token. */
+export const GIST_WRITE: Grant = { scopes: ['gist'], fineGrained: { permission: 'gists', level: 'write' }, apps: true };
+
+type ListQuery = { page?: string; per_page?: string; since?: string };
+type IdParams = { gist_id: string };
+
+function sendList(request: FastifyRequest, reply: FastifyReply, result: ListPage, paging: ReturnType<typeof parsePaging>) {
+  setPageLinks(request, reply, paging, result.total);
+  return result.items.map((v) => gistListItem(v.gist, v.owner, v.files, request.ctx.urls));
+}
+
+async function sendSingle(request: FastifyRequest, reply: FastifyReply, gist: GistRow, status = 200) {
+  const view = await singleView(request.ctx, gist);
+  reply.header('last-modified', lastModified(gist.updated_at));
+  return reply.code(status).send(gistSingle(view, request.ctx.urls, gistMedia(request.mediaParam)));
+}
+
+export async function gistRoutes(app: FastifyInstance): Promise<void> {
+  const write = { grant: GIST_WRITE, resource: 'Gist' };
+  const bodyLimit = app.hublet.config.gistBodyLimitBytes;
+
+  app.get<{ Querystring: ListQuery }>('/gists', { schema: { querystring: listQuery } }, async (request, reply) => {
+    const paging = parsePaging(request.query);
+    return sendList(request, reply, await listMine(request.ctx, paging, parseSince(request.query.since)), paging);
+  });
+
+  app.get<{ Querystring: ListQuery }>('/gists/public', { schema: { querystring: listQuery } }, async (request, reply) => {
+    const paging = parsePaging(request.query);
+    return sendList(request, reply, await listPublic(request.ctx, paging, parseSince(request.query.since)), paging);
+  });
+
+  app.get<{ Querystring: ListQuery }>('/gists/starred', { schema: { querystring: listQuery }, config: { auth: 'required' } }, async (request, reply) => {
+    const paging = parsePaging(request.query);
+    return sendList(request, reply, await listStarred(request.ctx, paging, parseSince(request.query.since)), paging);
+  });
+
+  app.get<{ Params: { username: string }; Querystring: ListQuery }>(
+    '/users/:username/gists',
+    { schema: { querystring: listQuery } },
+    async (request, reply) => {
+      const paging = parsePaging(request.query);
+      const since = parseSince(request.query.since);
+      return sendList(request, reply, await listForUser(request.ctx, request.params.username, paging, since), paging);
+    },
+  );
+
+  app.post<{ Body: CreateBody }>(
+    '/gists',
+    { schema: { body: createBody }, config: write, bodyLimit, preValidation: absentBodyIsEmpty },
+    async (request, reply) => {
+      const gist = await createGist(request.ctx, request.body);
+      reply.header('location', request.ctx.urls.api(`/gists/${gist.id}`));
+      return sendSingle(request, reply, gist, 201);
+    },
+  );
+
+  app.get<{ Params: IdParams }>('/gists/:gist_id', { schema: { params: gistParams } }, async (request, reply) => {
+    return sendSingle(request, reply, await requireGist(request.ctx, request.params.gist_id));
+  });
+
+  // `gh gist edit` sends POST; GitHub treats it as PATCH.
+  for (const method of ['PATCH', 'POST'] as const) {
+    app.route<{ Params: IdParams; Body: UpdateBody }>({
+      method,
+      url: '/gists/:gist_id',
+      schema: { params: gistParams, body: updateBody },
+      config: write,
+      bodyLimit,
+      preValidation: absentBodyIsEmpty,
+      handler: async (request, reply) => sendSingle(request, reply, await updateGist(request.ctx, request.params.gist_id, request.body)),
+    });
+  }
+
+  app.delete<{ Params: IdParams }>('/gists/:gist_id', { schema: { params: gistParams }, config: write }, async (request, reply) => {
+    await deleteGist(request.ctx, request.params.gist_id);
+    return reply.code(204).send();
+  });
+
+  app.get<{ Params: IdParams; Querystring: ListQuery }>(
+    '/gists/:gist_id/commits',
+    { schema: { params: gistParams, querystring: pagedQuery } },
+    async (request, reply) => {
+      const paging = parsePaging(request.query);
+      const result = await listCommits(request.ctx, request.params.gist_id, paging);
+      setPageLinks(request, reply, paging, result.total);
+      return result.items.map((h) => commitItem(h, result.gist.id, request.ctx.urls));
+    },
+  );
+
+  app.get<{ Params: IdParams; Querystring: ListQuery }>(
+    '/gists/:gist_id/forks',
+    { schema: { params: gistParams, querystring: pagedQuery } },
+    async (request, reply) => {
+      const paging = parsePaging(request.query);
+      return sendList(request, reply, await listForks(request.ctx, request.params.gist_id, paging), paging);
+    },
+  );
+
+  app.post<{ Params: IdParams }>('/gists/:gist_id/forks', { schema: { params: gistParams }, config: write }, async (request, reply) => {
+    const fork = await forkGist(request.ctx, request.params.gist_id);
+    reply.header('location', request.ctx.urls.api(`/gists/${fork.id}`));
+    return sendSingle(request, reply, fork, 201);
+  });
+
+  app.get<{ Params: IdParams }>('/gists/:gist_id/star', { schema: { params: gistParams } }, async (request, reply) => {
+    if (!(await isStarredByCaller(request.ctx, request.params.gist_id))) throw new NotFound();
+    return reply.code(204).send();
+  });
+
+  app.put<{ Params: IdParams }>('/gists/:gist_id/star', { schema: { params: gistParams }, config: write }, async (request, reply) => {
+    await starGist(request.ctx, request.params.gist_id);
+    return reply.code(204).send();
+  });
+
+  app.delete<{ Params: IdParams }>('/gists/:gist_id/star', { schema: { params: gistParams }, config: write }, async (request, reply) => {
+    await unstarGist(request.ctx, request.params.gist_id);
+    return reply.code(204).send();
+  });
+
+  app.get<{ Params: IdParams & { sha: string } }>('/gists/:gist_id/:sha', { schema: { params: revisionParams } }, async (request) => {
+    const view = await revisionView(request.ctx, request.params.gist_id, request.params.sha);
+    return gistSingle(view, request.ctx.urls, gistMedia(request.mediaParam));
+  });
+}

@@ -1,0 +1,261 @@
+// Gist tables: queries for gists, their current files, revisions, stars and comments (both databases).
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { Db } from '../db/connect.js';
+import { isPostgresDb } from '../db/dialect-helpers.js';
+import type { Database, UserRow } from '../db/schema.js';
+import type { GistCommentRow, GistFileRow, GistRevisionRow, GistRow, GistsTable } from './tables.js';
+
+/** A current file without its bytes (what list responses need). */
+export type GistFileMeta = Omit<GistFileRow, 'content'>;
+
+export const FILE_META_COLUMNS = ['gist_id', 'filename', 'size', 'blob_sha', 'language', 'type', 'binary'] as const;
+
+/** Gist ids are hex; anything else cannot name a gist (and must not reach the database: PostgreSQL refuses NUL). */
+export function plausibleGistId(id: string): boolean {
+  return /^[0-9a-f]{1,64}$/i.test(id);
+}
+
+export async function findGist(db: Db, id: string, opts: { forUpdate?: boolean } = {}): Promise<GistRow | undefined> {
+  if (!plausibleGistId(id)) return undefined;
+  return db
+    .selectFrom('gists')
+    .selectAll()
+    .where('id', '=', id.toLowerCase())
+    .$if(Boolean(opts.forUpdate) && isPostgresDb(db), (q) => q.forUpdate())
+    .executeTakeFirst();
+}
+
+export async function usersByIds(db: Db, ids: number[]): Promise<Map<number, UserRow>> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return new Map();
+  const rows = await db.selectFrom('users').selectAll().where('id', 'in', unique).execute();
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+export interface GistFilter {
+  ownerId?: number;
+  publicOnly?: boolean;
+  starredBy?: number;
+  forkOf?: string;
+  /** ISO timestamp: only gists updated at or after it. */
+  since?: string;
+}
+
+export interface Page {
+  offset: number;
+  limit: number;
+}
+
+type GistsEb = ExpressionBuilder<Database & { g: GistsTable }, 'g'>;
+
+function conditions(filter: GistFilter) {
+  return (eb: GistsEb) => {
+    const conds: Expression<SqlBool>[] = [];
+    if (filter.ownerId !== undefined) conds.push(eb('g.owner_id', '=', filter.ownerId));
+    if (filter.publicOnly) conds.push(eb('g.public', '=', 1));
+    if (filter.forkOf !== undefined) conds.push(eb('g.fork_of', '=', filter.forkOf));
+    if (filter.since !== undefined) conds.push(eb('g.updated_at', '>=', filter.since));
+    if (filter.starredBy !== undefined) {
+      conds.push(eb('g.id', 'in', eb.selectFrom('gist_stars').select('gist_stars.gist_id').where('gist_stars.user_id', '=', filter.starredBy)));
+    }
+    return eb.and(conds);
+  };
+}
+
+/** One page of gists (newest updated first, or oldest created first for forks) and the number of all that match. */
+export async function listGists(db: Db, filter: GistFilter, page: Page, order: 'updated' | 'created' = 'updated'): Promise<{ rows: GistRow[]; total: number }> {
+  const where = conditions(filter);
+  let q = db.selectFrom('gists as g').selectAll('g').where(where);
+  q = order === 'updated' ? q.orderBy('g.updated_at', 'desc').orderBy('g.id', 'desc') : q.orderBy('g.created_at', 'asc').orderBy('g.id', 'asc');
+  const rows = page.limit > 0 ? await q.limit(page.limit).offset(page.offset).execute() : [];
+  const counted = await db
+    .selectFrom('gists as g')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(where)
+    .executeTakeFirstOrThrow();
+  return { rows, total: Number(counted.n) };
+}
+
+/** File metadata (no bytes) of several gists, in git's (byte) order of names. */
+export async function fileMetas(db: Db, gistIds: string[]): Promise<Map<string, GistFileMeta[]>> {
+  const out = new Map<string, GistFileMeta[]>(gistIds.map((id) => [id, []]));
+  if (!gistIds.length) return out;
+  const rows = await db.selectFrom('gist_files').select(FILE_META_COLUMNS).where('gist_id', 'in', gistIds).execute();
+  for (const r of rows) out.get(r.gist_id)?.push(r);
+  for (const list of out.values()) list.sort(byName);
+  return out;
+}
+
+/** A gist's current files with their bytes, in name order. */
+export async function filesWithContent(db: Db, gistId: string): Promise<GistFileRow[]> {
+  const rows = await db.selectFrom('gist_files').selectAll().where('gist_id', '=', gistId).execute();
+  return rows.sort(byName);
+}
+
+export async function findFile(db: Db, gistId: string, filter: { filename?: string; blobSha?: string }): Promise<GistFileRow | undefined> {
+  if (filter.filename?.includes('\0') || (filter.blobSha !== undefined && !/^[0-9a-f]{40}$/.test(filter.blobSha))) return undefined;
+  let q = db.selectFrom('gist_files').selectAll().where('gist_id', '=', gistId);
+  if (filter.filename !== undefined) q = q.where('filename', '=', filter.filename);
+  if (filter.blobSha !== undefined) q = q.where('blob_sha', '=', filter.blobSha);
+  return q.executeTakeFirst();
+}
+
+/** Git orders tree entries by the bytes of their names; so do responses. */
+export function byName(a: { filename: string }, b: { filename: string }): number {
+  return Buffer.compare(Buffer.from(a.filename), Buffer.from(b.filename));
+}
+
+export async function insertGist(db: Db, row: GistRow): Promise<void> {
+  await db.insertInto('gists').values(row).execute();
+}
+
+/**
+ * Moves a gist's head from `from` to `to` (with its other changed columns) only if nobody moved it first:
+ * false means another writer won, and the caller retries or gives up.
+ */
+export async function advanceHead(db: Db, id: string, from: string, changes: { head_sha?: string; description?: string; updated_at: string }): Promise<boolean> {
+  const r = await db.updateTable('gists').set(changes).where('id', '=', id).where('head_sha', '=', from).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function deleteGistRow(db: Db, id: string): Promise<boolean> {
+  const r = await db.deleteFrom('gists').where('id', '=', id).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+export async function deleteFiles(db: Db, gistId: string, filenames: string[]): Promise<void> {
+  for (let i = 0; i < filenames.length; i += 200) {
+    await db.deleteFrom('gist_files').where('gist_id', '=', gistId).where('filename', 'in', filenames.slice(i, i + 200)).execute();
+  }
+}
+
+export async function insertFiles(db: Db, rows: GistFileRow[]): Promise<void> {
+  // Few rows per statement: SQLite caps bound parameters, and file bytes make rows large.
+  for (let i = 0; i < rows.length; i += 25) await db.insertInto('gist_files').values(rows.slice(i, i + 25)).execute();
+}
+
+export async function insertRevisions(db: Db, rows: GistRevisionRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 100) await db.insertInto('gist_revisions').values(rows.slice(i, i + 100)).execute();
+}
+
+export async function deleteRevisionsFrom(db: Db, gistId: string, position: number): Promise<void> {
+  await db.deleteFrom('gist_revisions').where('gist_id', '=', gistId).where('position', '>=', position).execute();
+}
+
+/** Revisions newest first. */
+export async function listRevisions(db: Db, gistId: string, page?: Page, maxPosition?: number): Promise<GistRevisionRow[]> {
+  let q = db.selectFrom('gist_revisions').selectAll().where('gist_id', '=', gistId);
+  if (maxPosition !== undefined) q = q.where('position', '<=', maxPosition);
+  q = q.orderBy('position', 'desc');
+  if (page) q = q.limit(page.limit).offset(page.offset);
+  return q.execute();
+}
+
+export async function countRevisions(db: Db, gistId: string): Promise<number> {
+  const r = await db
+    .selectFrom('gist_revisions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('gist_id', '=', gistId)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** The revision a full SHA or a unique prefix of at least 4 hex digits names. */
+export async function findRevision(db: Db, gistId: string, sha: string): Promise<GistRevisionRow | undefined> {
+  const lower = sha.toLowerCase();
+  if (lower.length === 40) {
+    return db.selectFrom('gist_revisions').selectAll().where('gist_id', '=', gistId).where('version', '=', lower).executeTakeFirst();
+  }
+  const rows = await db
+    .selectFrom('gist_revisions')
+    .selectAll()
+    .where('gist_id', '=', gistId)
+    .where('version', 'like', `${lower}%`)
+    .limit(2)
+    .execute();
+  return rows.length === 1 ? rows[0] : undefined;
+}
+
+export async function revisionsOf(db: Db, gistId: string): Promise<Map<string, GistRevisionRow>> {
+  const rows = await db.selectFrom('gist_revisions').selectAll().where('gist_id', '=', gistId).execute();
+  return new Map(rows.map((r) => [r.version, r]));
+}
+
+export async function findFork(db: Db, parentId: string, ownerId: number): Promise<GistRow | undefined> {
+  return db.selectFrom('gists').selectAll().where('fork_of', '=', parentId).where('owner_id', '=', ownerId).orderBy('created_at').executeTakeFirst();
+}
+
+export async function allForks(db: Db, parentId: string): Promise<GistRow[]> {
+  return db.selectFrom('gists').selectAll().where('fork_of', '=', parentId).orderBy('created_at').orderBy('id').execute();
+}
+
+export async function countGists(db: Db, ownerId: number, isPublic: boolean): Promise<number> {
+  const r = await db
+    .selectFrom('gists')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('owner_id', '=', ownerId)
+    .where('public', '=', isPublic ? 1 : 0)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+// Stars.
+
+export async function isStarred(db: Db, gistId: string, userId: number): Promise<boolean> {
+  const r = await db.selectFrom('gist_stars').select('gist_id').where('gist_id', '=', gistId).where('user_id', '=', userId).executeTakeFirst();
+  return Boolean(r);
+}
+
+/** Idempotent: starring twice leaves one star. */
+export async function addStar(db: Db, gistId: string, userId: number, now: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (await isStarred(trx, gistId, userId)) return;
+    await trx.insertInto('gist_stars').values({ gist_id: gistId, user_id: userId, created_at: now }).execute();
+  });
+}
+
+export async function removeStar(db: Db, gistId: string, userId: number): Promise<void> {
+  await db.deleteFrom('gist_stars').where('gist_id', '=', gistId).where('user_id', '=', userId).execute();
+}
+
+// Comments.
+
+export function plausibleCommentId(id: string): number | undefined {
+  if (!/^\d{1,10}$/.test(id)) return undefined;
+  const n = Number(id);
+  return n >= 1 && n <= 2_147_483_647 ? n : undefined;
+}
+
+export async function findComment(db: Db, gistId: string, id: number): Promise<GistCommentRow | undefined> {
+  return db.selectFrom('gist_comments').selectAll().where('gist_id', '=', gistId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function listComments(db: Db, gistId: string, page: Page): Promise<GistCommentRow[]> {
+  return db.selectFrom('gist_comments').selectAll().where('gist_id', '=', gistId).orderBy('id').limit(page.limit).offset(page.offset).execute();
+}
+
+/** Adds a comment and keeps the gist's `comments` count true, in one transaction. */
+export async function insertComment(db: Db, row: { gist_id: string; user_id: number; body: string; created_at: string }): Promise<GistCommentRow> {
+  return db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('gist_comments')
+      .values({ ...row, updated_at: row.created_at })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await trx.updateTable('gists').set((eb) => ({ comments: eb('comments', '+', 1) })).where('id', '=', row.gist_id).execute();
+    return inserted;
+  });
+}
+
+export async function updateCommentBody(db: Db, id: number, body: string, now: string): Promise<GistCommentRow> {
+  return db.updateTable('gist_comments').set({ body, updated_at: now }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function deleteComment(db: Db, gistId: string, id: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const r = await trx.deleteFrom('gist_comments').where('gist_id', '=', gistId).where('id', '=', id).executeTakeFirst();
+    if (Number(r.numDeletedRows) > 0) {
+      await trx.updateTable('gists').set((eb) => ({ comments: eb('comments', '-', 1) })).where('id', '=', gistId).execute();
+    }
+  });
+}

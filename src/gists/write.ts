@@ -1,0 +1,134 @@
+// The one write path for a gist's files: git objects first, then the database rows in one transaction, then the ref.
+//
+// Why the database and git cannot drift:
+// 1. Blobs, tree and commit are written into the gist's bare repository. Nothing points at them yet, so a failure
+//    here leaves only unreachable objects that nobody can see.
+// 2. One transaction creates the gist row or moves `gists.head_sha` from the parent commit to the new one with a
+//    compare-and-set (it fails when another writer moved it first: the caller re-reads and retries), replaces the
+//    changed file rows and appends the revision row. So every commit the database names already exists on disk, and
+//    a failure rolls the rows back while the objects stay unreachable.
+// 3. The branch ref is moved to the new commit. The database is the source of truth for the head: if the process
+//    stops between 2 and 3 the ref lags behind, and every git request first puts the ref where the database says
+//    (`syncRef`), so a clone never shows a state the API does not.
+// Pushes come the other way round (`git receive-pack` moves the ref itself): push.ts reads the pushed tree into the
+// same rows with the same compare-and-set, and puts the ref back when that fails.
+import type { Db } from '../db/connect.js';
+import type { UserRow } from '../db/schema.js';
+import type { ServiceContext } from '../server/context.js';
+import { changeStatus, type ChangeStatus } from './diffstat.js';
+import { setHead, writeBlobs, writeCommit, readHead, type Identity } from './git.js';
+import { detectLanguage, isBinary } from './language.js';
+import type { NewFile } from './schemas.js';
+import { byName, deleteFiles, insertFiles, insertRevisions } from './store.js';
+import type { GistFileRow } from './tables.js';
+
+/** The author and committer of a revision written by hublet. */
+export function identity(user: UserRow, baseUrl: string): Identity {
+  const host = new URL(baseUrl).hostname || 'localhost';
+  return { name: user.login, email: `${user.id}+${user.login}@users.noreply.${host}` };
+}
+
+/** A file row for the database: bytes, blob SHA, size, language and media type. */
+export async function fileRow(gistId: string, filename: string, content: Buffer, oid: string): Promise<GistFileRow> {
+  const detected = await detectLanguage(filename, content);
+  return {
+    gist_id: gistId,
+    filename,
+    content,
+    size: content.length,
+    blob_sha: oid,
+    language: detected.language,
+    type: detected.type,
+    binary: isBinary(content) ? 1 : 0,
+  };
+}
+
+/** Makes a gist's file rows equal `next`: deletes the names that went or changed, inserts the ones that came or changed. */
+export async function replaceFileRows(db: Db, gistId: string, before: Pick<GistFileRow, 'filename' | 'blob_sha'>[], next: GistFileRow[]): Promise<void> {
+  const old = new Map(before.map((f) => [f.filename, f.blob_sha]));
+  const keep = new Set(next.filter((f) => old.get(f.filename) === f.blob_sha).map((f) => f.filename));
+  await deleteFiles(db, gistId, before.map((f) => f.filename).filter((n) => !keep.has(n)));
+  await insertFiles(db, next.filter((f) => !keep.has(f.filename)));
+}
+
+/** The next position in a gist's history. */
+export async function nextPosition(db: Db, gistId: string): Promise<number> {
+  const r = await db
+    .selectFrom('gist_revisions')
+    .select((eb) => eb.fn.max('position').as('p'))
+    .where('gist_id', '=', gistId)
+    .executeTakeFirst();
+  return r?.p === null || r?.p === undefined ? 0 : Number(r.p) + 1;
+}
+
+export interface WriteFilesInput {
+  gistId: string;
+  dir: string;
+  /** The head before this revision (null for a new gist). */
+  parent: string | null;
+  /** The files at `parent`, with their bytes. */
+  current: GistFileRow[];
+  /** The complete file set of the new revision. */
+  next: NewFile[];
+  author: UserRow;
+  when: Date;
+  /**
+   * Inside the transaction, before the file and revision rows: create the gist row or move its head from `parent`
+   * to `head`. Returns false when another writer moved the head first (nothing is written then).
+   */
+  claimHead: (trx: Db, head: string) => Promise<boolean>;
+}
+
+export interface WriteResult {
+  head: string;
+  change: ChangeStatus;
+}
+
+/** Writes one revision through git and the database (see the header for the order). Null: the head moved meanwhile. */
+export async function writeFiles(ctx: ServiceContext, input: WriteFilesInput): Promise<WriteResult | null> {
+  const current = new Map(input.current.map((f) => [f.filename, f]));
+  const next = [...input.next].sort(byName);
+  const fresh = next.filter((f) => !current.get(f.filename)?.content.equals(f.content));
+  const oids = await writeBlobs(input.dir, fresh.map((f) => f.content));
+  const freshOid = new Map(fresh.map((f, i) => [f.filename, oids[i]]));
+
+  const rows: GistFileRow[] = [];
+  for (const f of next) {
+    const same = current.get(f.filename);
+    rows.push(same && !freshOid.has(f.filename) ? same : await fileRow(input.gistId, f.filename, f.content, freshOid.get(f.filename)!));
+  }
+  const head = await writeCommit(input.dir, {
+    entries: rows.map((r) => ({ filename: r.filename, oid: r.blob_sha })),
+    parent: input.parent,
+    author: identity(input.author, ctx.config.baseUrl),
+    when: input.when,
+  });
+  const change = changeStatus(
+    input.current.map((f) => ({ filename: f.filename, oid: f.blob_sha, content: f.content })),
+    rows.map((f) => ({ filename: f.filename, oid: f.blob_sha, content: f.content })),
+  );
+
+  const claimed = await ctx.db.transaction().execute(async (trx) => {
+    if (!(await input.claimHead(trx, head))) return false;
+    await replaceFileRows(trx, input.gistId, input.current, rows);
+    await insertRevisions(trx, [
+      {
+        gist_id: input.gistId,
+        version: head,
+        position: await nextPosition(trx, input.gistId),
+        user_id: input.author.id,
+        committed_at: input.when.toISOString(),
+        ...change,
+      },
+    ]);
+    return true;
+  });
+  if (!claimed) return null;
+  await setHead(input.dir, head);
+  return { head, change };
+}
+
+/** Puts the branch where the database says the head is (repairs a ref left behind by an interrupted write). */
+export async function syncRef(dir: string, dbHead: string): Promise<void> {
+  if ((await readHead(dir)) !== dbHead) await setHead(dir, dbHead);
+}

@@ -99,50 +99,61 @@ export async function peelToCommit(dir: string, oid: string, cache: GitCache): P
 interface WalkNode {
   oid: string;
   time: number;
+  bad: boolean;
 }
 
+/** How far committer clocks may disagree before the walk below could misjudge reachability (git allows similar slop). */
+const CLOCK_SLOP_SECONDS = 86_400;
+
 /**
- * Commits reachable from `include` and from none of `exclude`, newest first (git's `rev-list include ^exclude…`, walking
- * by committer time). Stops after `limit` commits.
+ * Commits reachable from `include` and from none of `exclude`, newest first (git's `rev-list include ^exclude…`:
+ * a walk by committer time that paints what the exclusions reach). At most `limit` commits.
  */
 export async function commitsBetween(dir: string, include: string, exclude: readonly string[], limit: number, cache: GitCache): Promise<string[]> {
   const uninteresting = new Set<string>();
   const seen = new Map<string, boolean>(); // oid -> queued as uninteresting?
-  const queue: (WalkNode & { bad: boolean })[] = [];
+  const times = new Map<string, number>();
   const parentsOf = new Map<string, string[]>();
-  const load = async (oid: string): Promise<WalkNode | null> => {
-    try {
-      const { commit } = await git.readCommit({ fs, gitdir: dir, oid, cache });
-      parentsOf.set(oid, commit.parent);
-      return { oid, time: commit.committer.timestamp };
-    } catch {
-      return null;
-    }
-  };
+  const queue: WalkNode[] = []; // newest first
   const push = async (oid: string, bad: boolean) => {
     const prior = seen.get(oid);
     if (prior !== undefined && (prior || !bad)) return;
-    if (bad) uninteresting.add(oid);
-    const node = await load(oid);
     seen.set(oid, bad);
-    if (!node) return;
-    // Keep the queue ordered newest first (a sorted insert; pushes are small).
+    if (bad) uninteresting.add(oid);
+    if (!parentsOf.has(oid)) {
+      try {
+        const { commit } = await git.readCommit({ fs, gitdir: dir, oid, cache });
+        parentsOf.set(oid, commit.parent);
+        times.set(oid, commit.committer.timestamp);
+      } catch {
+        return; // a missing commit ends this line of history
+      }
+    }
+    const node = { oid, time: times.get(oid)!, bad };
     let i = queue.length;
     while (i > 0 && queue[i - 1].time < node.time) i--;
-    queue.splice(i, 0, { ...node, bad });
+    queue.splice(i, 0, node);
   };
   for (const e of exclude) await push(e, true);
   await push(include, false);
   const out: string[] = [];
   let steps = 0;
-  while (queue.length && out.length < limit && steps++ < 100_000) {
-    if (queue.every((n) => n.bad)) break;
+  // Walk newest first while anything interesting is left.
+  while (queue.length && out.length < limit && steps++ < 200_000 && queue.some((n) => !n.bad && !uninteresting.has(n.oid))) {
     const node = queue.shift()!;
     const bad = node.bad || uninteresting.has(node.oid);
     if (!bad) out.push(node.oid);
     for (const p of parentsOf.get(node.oid) ?? []) await push(p, bad);
   }
-  // Late discoveries (clock skew): drop anything the exclusions reached after all.
+  // Keep painting what the exclusions reach until nothing queued is new enough to reach a listed commit.
+  if (out.length) {
+    const oldest = Math.min(...out.map((o) => times.get(o)!));
+    while (queue.length && steps++ < 200_000 && queue[0].time >= oldest - CLOCK_SLOP_SECONDS) {
+      const node = queue.shift()!;
+      if (!node.bad && !uninteresting.has(node.oid)) continue;
+      for (const p of parentsOf.get(node.oid) ?? []) await push(p, true);
+    }
+  }
   return out.filter((oid) => !uninteresting.has(oid));
 }
 

@@ -99,27 +99,33 @@ export async function preparePush(
     return s;
   };
 
+  const beforeCommits = (await Promise.all(beforeTips.map((t) => peelToCommit(dir, t, cache)))).filter((c): c is string => c !== null);
+  // Commits an earlier ref of this same push already brought are not distinct for the later ones.
+  const claimed = new Set<string>();
   for (const u of input.updates) {
     const deleted = u.after === ZERO_SHA;
     const created = u.before === ZERO_SHA;
+    const isTag = u.ref.startsWith('refs/tags/');
     const headCommit = deleted ? null : await peelToCommit(dir, u.after, cache);
     let commits: { summary: CommitSummary; distinct: boolean }[] = [];
     let head: PreparedUpdate['head'] = null;
     let forced = false;
     if (headCommit) {
       // New to the repository: not reachable from any ref as it was before the push.
-      const beforeCommits = (await Promise.all(beforeTips.map((t) => peelToCommit(dir, t, cache)))).filter((c): c is string => c !== null);
       const fresh = new Set(await commitsBetween(dir, headCommit, beforeCommits, MAX_PUSH_COMMITS, cache));
       let listed: string[];
-      if (created) listed = [...fresh];
+      if (isTag) listed = []; // GitHub lists no commits for tags; head_commit names the tagged commit
+      else if (created) listed = [...fresh];
       else {
         const oldCommit = await peelToCommit(dir, u.before, cache);
         listed = await commitsBetween(dir, headCommit, oldCommit ? [oldCommit] : [], MAX_PUSH_COMMITS, cache);
         forced = oldCommit !== null && !(await isAncestor(dir, oldCommit, headCommit, cache));
       }
+      const distinct = (oid: string) => fresh.has(oid) && !claimed.has(oid);
       commits = [];
-      for (const oid of listed.reverse()) commits.push({ summary: await summary(oid), distinct: fresh.has(oid) });
-      head = { summary: await summary(headCommit), distinct: fresh.has(headCommit) };
+      for (const oid of listed.reverse()) commits.push({ summary: await summary(oid), distinct: distinct(oid) });
+      head = { summary: await summary(headCommit), distinct: distinct(headCommit) };
+      for (const oid of fresh) claimed.add(oid);
     }
     let baseRef: string | null = null;
     if (u.ref.startsWith('refs/tags/') && headCommit) {

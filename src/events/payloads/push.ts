@@ -59,9 +59,9 @@ export type PushCommitObject = ReturnType<typeof pushCommitObject>;
 
 const ZERO = '0'.repeat(40);
 
-/** GitHub's compare link: the new commit of a first push, the new ref's name, or `before...after` (12-digit ids). */
+/** GitHub's compare link: the new commit of a first push to a branch, the new ref's name, or `before...after` (12-digit ids). */
 export function compareUrl(repoHtmlUrl: string, ref: string, before: string, after: string, firstPush: boolean): string {
-  if (before === ZERO && firstPush) return `${repoHtmlUrl}/commit/${after}`;
+  if (before === ZERO && firstPush && ref.startsWith('refs/heads/')) return `${repoHtmlUrl}/commit/${after}`;
   if (before === ZERO) return `${repoHtmlUrl}/compare/${ref.replace(/^refs\/(heads|tags)\//, '')}`;
   return `${repoHtmlUrl}/compare/${before.slice(0, 12)}...${after.slice(0, 12)}`;
 }

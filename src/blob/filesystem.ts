@@ -7,6 +7,20 @@ import { pipeline } from 'node:stream/promises';
 import { assertSafeKey, type BlobStat, type BlobStore, type ByteRange } from './store.js';
 
 const TEMP_MARK = '.tmp-';
+/** A temporary object untouched this long belongs to a writer that died (a live one writes continuously). */
+const STALE_TEMP_MS = 10 * 60_000;
+
+/** Removes temporary objects of this key that earlier, interrupted puts left behind. */
+async function removeStaleTemps(target: string): Promise<void> {
+  const prefix = `${path.basename(target)}${TEMP_MARK}`;
+  const dir = path.dirname(target);
+  for (const name of await fs.promises.readdir(dir)) {
+    if (!name.startsWith(prefix)) continue;
+    const file = path.join(dir, name);
+    const st = await fs.promises.stat(file).catch(() => null);
+    if (st && Date.now() - st.mtimeMs > STALE_TEMP_MS) await fs.promises.rm(file, { force: true });
+  }
+}
 
 export class FilesystemBlobStore implements BlobStore {
   readonly description: string;
@@ -24,6 +38,7 @@ export class FilesystemBlobStore implements BlobStore {
   async put(key: string, source: AsyncIterable<Uint8Array>): Promise<number> {
     const target = this.file(key);
     await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    await removeStaleTemps(target);
     const temp = `${target}${TEMP_MARK}${crypto.randomBytes(6).toString('hex')}`;
     let size = 0;
     async function* counted(): AsyncGenerator<Uint8Array> {

@@ -168,6 +168,18 @@ function stagingRoot(ctx: AppContext): string {
   return path.join(ctx.config.dataDir, 'tmp', 'migrations');
 }
 
+/** A git failure as the migration's reason: what git said (its `fatal:`/`error:` lines), without server paths. */
+function gitFailure(what: string, err: unknown, dataDir: string): Error {
+  const stderr = String((err as { stderr?: unknown }).stderr ?? (err instanceof Error ? err.message : err));
+  const said = stderr
+    .split('\n')
+    .filter((l) => /^(fatal|error):/.test(l))
+    .join('; ')
+    .split(dataDir)
+    .join('<data>');
+  return new Error(`could not copy the git data of ${what}${said ? `: ${said}` : ''}`);
+}
+
 /** Lays the archive out in a fresh staging directory; returns the top-level entries in archive order. */
 async function stage(ctx: AppContext, m: MigrationRow, dir: string): Promise<string[]> {
   const db = ctx.db;
@@ -199,7 +211,10 @@ async function stage(ctx: AppContext, m: MigrationRow, dir: string): Promise<str
   entries.push(...(await writeRecords(dir, 'repositories', repos.map((repo) => repositoryRecord(repo, m, r)))));
   if (!m.exclude_git_data && repos.length) {
     for (const repo of repos) {
-      await copyGitData(repositoryGitDir(ctx.config.dataDir, repo.row.id), path.join(dir, gitPath(repo.owner.login, repo.row.name)));
+      const fullName = `${repo.owner.login}/${repo.row.name}`;
+      await copyGitData(repositoryGitDir(ctx.config.dataDir, repo.row.id), path.join(dir, gitPath(repo.owner.login, repo.row.name))).catch((err: unknown) => {
+        throw gitFailure(fullName, err, ctx.config.dataDir);
+      });
     }
     entries.push('repositories');
   }

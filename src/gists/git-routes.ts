@@ -1,0 +1,62 @@
+// Clone and push over git's smart HTTP at `<base>/gist/<id>.git` (and `<base>/gist/<id>`): anyone clones, the owner pushes.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { requireGrant } from '../accounts/actor.js';
+import { gitOperation, gitRefusal, registerGitBodies, requireGit, serveGit, type GitEndpoint } from '../git/smart-http.js';
+import { HttpError } from '../server/http/errors.js';
+import { gistRepoDir, withGistLock, writeHook } from './git.js';
+import { recordPush } from './push.js';
+import { GIST_WRITE } from './routes.js';
+import { gistLimits, requireWriter } from './service.js';
+import { findGist } from './store.js';
+import { syncRef } from './write.js';
+
+type GitRequest = FastifyRequest<{ Params: { gist_id: string }; Querystring: Record<string, unknown> }>;
+
+function handler(endpoint: GitEndpoint) {
+  return async (request: GitRequest, reply: FastifyReply) => {
+    requireGit();
+    const ctx = request.ctx;
+    const gist = await findGist(ctx.db, request.params.gist_id);
+    if (!gist) return gitRefusal(reply, 404, 'Repository not found.');
+    const dir = gistRepoDir(ctx.config, gist.id);
+
+    if (gitOperation(endpoint, request.query) === 'read') {
+      await syncRef(dir, gist.head_sha);
+      return serveGit(request, reply, { repoDir: dir, endpoint });
+    }
+
+    const actor = ctx.actor;
+    if (!actor) return gitRefusal(reply, 401, 'Authentication is required to push to a gist: use a token as the password.');
+    try {
+      requireGrant(actor, GIST_WRITE);
+      requireWriter(ctx);
+    } catch (err) {
+      if (!(err instanceof HttpError)) throw err;
+      return gitRefusal(reply, 403, 'This token cannot push to gists: it needs the gist scope (or the Gists write permission).');
+    }
+    if (gist.owner_id !== actor.user.id) return gitRefusal(reply, 403, `Permission to gist ${gist.id} denied to ${actor.user.login}.`);
+
+    return withGistLock(gist.id, async () => {
+      const current = await findGist(ctx.db, gist.id);
+      if (!current) return gitRefusal(reply, 404, 'Repository not found.');
+      await syncRef(dir, current.head_sha);
+      writeHook(dir, gistLimits(ctx));
+      return serveGit(request, reply, {
+        repoDir: dir,
+        endpoint,
+        remoteUser: actor.user.login,
+        onPush: (updates) => recordPush(ctx, current, actor.user, updates),
+      });
+    });
+  };
+}
+
+/** Registered as its own plugin: git's request bodies are raw streams here only. */
+export async function gistGitRoutes(app: FastifyInstance): Promise<void> {
+  registerGitBodies(app);
+  for (const prefix of ['/gist/:gist_id.git', '/gist/:gist_id']) {
+    app.get(`${prefix}/info/refs`, handler('info/refs'));
+    app.post(`${prefix}/git-upload-pack`, handler('git-upload-pack'));
+    app.post(`${prefix}/git-receive-pack`, handler('git-receive-pack'));
+  }
+}

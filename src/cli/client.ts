@@ -83,6 +83,11 @@ export class LocalClient implements Client {
     return { status: res.statusCode, headers, text: res.body, body: parseBody(res.body, headers['content-type']) };
   }
 
+  /** Runs due background jobs (webhook deliveries, …) in this process: local mode has no server worker. */
+  async drainJobs(queues?: string[]): Promise<void> {
+    await this.app.hublet.jobs.drain(queues);
+  }
+
   async close(): Promise<void> {
     await this.app.close();
     await this.runtime.close();

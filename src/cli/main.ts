@@ -4,6 +4,10 @@ import { ConfigError } from '../config.js';
 import { VERSION } from '../version.js';
 import { registerAdmin } from './commands/admin.js';
 import { registerApi } from './commands/api.js';
+import { registerGist } from './commands/gist/index.js';
+import { registerRepo } from './commands/repo.js';
+import { registerHook } from './commands/hook.js';
+import { registerMigration } from './commands/migration.js';
 import { registerAuthCommands } from './commands/auth.js';
 import { registerServe } from './commands/serve.js';
 import { CliExit, EXIT, keepAlive } from './output.js';
@@ -22,7 +26,11 @@ export function buildProgram(): Command {
     .showHelpAfterError();
   registerServe(program);
   registerApi(program);
+  registerGist(program);
   registerAdmin(program);
+  registerRepo(program);
+  registerHook(program);
+  registerMigration(program);
   registerAuthCommands(program);
   program.commands.forEach(function override(c: Command) {
     c.exitOverride();

@@ -42,6 +42,8 @@ export class JobWorker {
   private timerDue = Infinity;
   private started = false;
   private polling = false;
+  /** The poll in progress, if any: stop() waits for it so no query runs after the database closes. */
+  private currentPoll?: Promise<void>;
   private wakeAgain = false;
   private hotUntil = 0;
   private unsubscribe?: () => void;
@@ -71,6 +73,8 @@ export class JobWorker {
     this.started = false;
     this.unsubscribe?.();
     if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.currentPoll;
     await Promise.allSettled([...this.running.values()].flatMap((s) => [...s]));
   }
 
@@ -92,7 +96,7 @@ export class JobWorker {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.timerDue = Infinity;
-      void this.poll();
+      this.currentPoll = this.poll();
     }, ms);
     this.timer.unref?.();
   }

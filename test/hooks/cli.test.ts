@@ -1,0 +1,157 @@
+// `hublet hook …` run as a child process: local mode (deliveries made before the command returns) and remote mode.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, sandbox, type CliResult, type Sandbox } from '../helpers/cli.js';
+import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { signaturesValid, startReceiver, type Receiver } from './receiver.js';
+
+let sb: Sandbox;
+let rcv: Receiver;
+let db: TestDatabase;
+let local: (args: string[]) => Promise<CliResult>;
+
+beforeAll(async () => {
+  sb = sandbox();
+  rcv = await startReceiver();
+  const dir = path.join(sb.root, 'data');
+  fs.mkdirSync(dir);
+  db = await createTestDatabase(dir);
+  const base = ['--data', dir, ...(onPostgres ? ['--database', db.url] : [])];
+  local = (args) => runCli([...base, ...args], { env: sb.env, timeoutMs: 30_000 });
+  expect((await local(['admin', 'user', 'create', 'octo'])).code).toBe(0);
+  expect((await local(['admin', 'org', 'create', 'acme', '--owner', 'octo'])).code).toBe(0);
+});
+afterAll(async () => {
+  await rcv?.close();
+  await db?.drop();
+  sb?.cleanup();
+});
+
+const ok = (r: CliResult) => {
+  expect(r.stderr, r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return r.stdout;
+};
+
+// Each command is a process start (about a second, more on a busy machine): generous timeouts, no timing asserted.
+describe('hublet hook, local mode', { timeout: 120_000 }, () => {
+  let id: number;
+
+  it('creates a hook and pings it before returning; lists and shows it', async () => {
+    const out = ok(await local(['--as', 'octo', 'hook', 'create', '--org', 'acme', '--url', `${rcv.url}/cli`, '--secret', 'cli-secret', '--content-type', 'json', '--events', 'push,repository']));
+    const m = /^created hook (\d+) on acme for push, repository → (\S+)\n$/.exec(out);
+    expect(m?.[2]).toBe(`${rcv.url}/cli`);
+    id = Number(m![1]);
+    // The ping was delivered before the command exited.
+    const pings = rcv.received.filter((r) => r.path === '/cli');
+    expect(pings).toHaveLength(1);
+    expect(pings[0].headers['x-service-event']).toBe('ping');
+    expect(signaturesValid(pings[0], 'cli-secret')).toBe(true);
+
+    const list = ok(await local(['--as', 'octo', 'hook', 'list', '--org', 'ACME']));
+    expect(list.split('\n')[0]).toMatch(/^ID\s+URL\s+EVENTS\s+ACTIVE\s+LAST$/);
+    expect(list).toMatch(new RegExp(`^${id}\\s+${rcv.url}/cli\\s+push,repository\\s+yes\\s+OK$`, 'm'));
+    const json = JSON.parse(ok(await local(['--as', 'octo', '--json', 'hook', 'view', '--org', 'acme', String(id)])));
+    expect(json).toMatchObject({ id, events: ['push', 'repository'], config: { url: `${rcv.url}/cli`, content_type: 'json', secret: '********' }, last_response: { code: 200 } });
+    const view = ok(await local(['--as', 'octo', 'hook', 'view', '--org', 'acme', String(id)]));
+    expect(view).toContain('secret        set');
+    expect(view).not.toContain('cli-secret');
+  });
+
+  it('edits only what it is told (the secret survives an events change)', async () => {
+    const edited = JSON.parse(ok(await local(['--as', 'octo', '--json', 'hook', 'edit', '--org', 'acme', String(id), '--events', '*', '--content-type', 'form'])));
+    expect(edited).toMatchObject({ events: ['*'], config: { content_type: 'form', secret: '********', url: `${rcv.url}/cli` } });
+  });
+
+  it('pings, lists deliveries, shows one, redelivers it: each delivered before the command returns', async () => {
+    const ping = ok(await local(['--as', 'octo', 'hook', 'ping', 'acme', String(id)]));
+    expect(ping).toMatch(/^delivery \d+ \(ping\): 200 OK in [\d.]+s\n$/);
+    const signed = rcv.received.filter((r) => r.path === '/cli');
+    expect(signed).toHaveLength(2);
+    expect(signed[1].headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(signaturesValid(signed[1], 'cli-secret')).toBe(true);
+
+    const table = ok(await local(['--as', 'octo', 'hook', 'deliveries', 'acme', String(id)]));
+    const rows = table.trim().split('\n');
+    expect(rows[0]).toMatch(/^ID\s+GUID\s+EVENT\s+CODE\s+STATUS\s+REDELIVERY\s+DELIVERED$/);
+    expect(rows).toHaveLength(3);
+    const list = JSON.parse(ok(await local(['--as', 'octo', '--json', 'hook', 'deliveries', 'acme', String(id)])));
+    expect(list.map((d: { event: string; status: string }) => [d.event, d.status])).toEqual([['ping', 'OK'], ['ping', 'OK']]);
+    expect(JSON.parse(ok(await local(['--as', 'octo', '--json', 'hook', 'deliveries', 'acme', String(id), '--status', 'failure'])))).toEqual([]);
+
+    const detail = ok(await local(['--as', 'octo', 'hook', 'delivery', 'acme', String(id), String(list[1].id)]));
+    expect(detail).toContain(`guid ${list[1].guid}`);
+    expect(detail).toContain(`X-Service-Delivery: ${list[1].guid}`);
+    expect(detail).toContain('"zen"');
+
+    const again = JSON.parse(ok(await local(['--as', 'octo', '--json', 'hook', 'redeliver', 'acme', String(id), String(list[1].id)])));
+    expect(again).toMatchObject({ guid: list[1].guid, redelivery: true, status: 'OK' });
+    const last = rcv.received.filter((r) => r.path === '/cli').at(-1)!;
+    expect(last.headers['x-service-delivery']).toBe(list[1].guid);
+  });
+
+  it('reports a failed ping with exit 1', async () => {
+    rcv.answer((r) => (r.path === '/cli-broken' ? { status: 503, body: 'down' } : { status: 200 }));
+    const created = JSON.parse(ok(await local(['--as', 'octo', '--json', 'hook', 'create', '--org', 'acme', '--url', `${rcv.url}/cli-broken`])));
+    const r = await local(['--as', 'octo', 'hook', 'ping', 'acme', String(created.id)]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^delivery \d+ \(ping\): 503 Invalid HTTP Response: 503/);
+    expect(r.stderr).toMatch(/delivery \d+ failed: Invalid HTTP Response: 503/);
+    const failures = JSON.parse(ok(await local(['--as', 'octo', '--json', 'hook', 'deliveries', 'acme', String(created.id), '--status', 'failure'])));
+    expect(failures).toHaveLength(2);
+    rcv.answer({ status: 200 });
+  });
+
+  it('deletes a hook, sending its meta event before returning', async () => {
+    expect(ok(await local(['--as', 'octo', 'hook', 'delete', '--org', 'acme', String(id)]))).toBe(`deleted hook ${id}\n`);
+    const meta = rcv.received.filter((r) => r.path === '/cli').at(-1)!;
+    expect(meta.headers['x-service-event']).toBe('meta');
+    expect(meta.payload).toMatchObject({ action: 'deleted', hook_id: id });
+    const gone = await local(['--as', 'octo', 'hook', 'view', '--org', 'acme', String(id)]);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain('"Not Found"');
+  });
+
+  it('exits 2 on usage errors before touching anything', async () => {
+    const [badId, noOrg, badStatus, nothing] = await Promise.all([
+      runCli(['hook', 'view', '--org', 'acme', 'abc'], { env: sb.env }),
+      runCli(['hook', 'list'], { env: sb.env }),
+      runCli(['hook', 'deliveries', 'acme', '1', '--status', 'meh'], { env: sb.env }),
+      local(['--as', 'octo', 'hook', 'edit', '--org', 'acme', '1']),
+    ]);
+    expect(badId.code).toBe(2);
+    expect(badId.stderr).toContain('expected a positive integer');
+    expect(noOrg.code).toBe(2);
+    expect(noOrg.stderr).toContain("required option '--org <org>' not specified");
+    expect(badStatus.code).toBe(2);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toContain('nothing to change');
+  });
+});
+
+describe('hublet hook, remote mode', { timeout: 120_000 }, () => {
+  let s: TestServer;
+  let token: string;
+  beforeAll(async () => {
+    s = await startServer();
+    token = (await s.userWithToken('remote')).token;
+    await s.createOrg('far', 'remote');
+  });
+  afterAll(async () => s?.close());
+  const remote = (args: string[]) => runCli(['--server', s.url, '--token', token, ...args], { env: sb.env });
+
+  it('creates and pings through the server, which delivers; API errors exit 1', async () => {
+    const created = JSON.parse(ok(await remote(['--json', 'hook', 'create', '--org', 'far', '--url', `${rcv.url}/remote`])));
+    const ping = ok(await remote(['hook', 'ping', 'far', String(created.id)]));
+    expect(ping).toMatch(/^delivery \d+ \(ping\): 200 OK in [\d.]+s\n$/);
+    expect(rcv.received.filter((r) => r.path === '/remote').length).toBeGreaterThanOrEqual(2);
+    const missing = await remote(['hook', 'deliveries', 'far', '999999']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('Not Found');
+    const dup = await remote(['hook', 'create', '--org', 'far', '--url', `${rcv.url}/remote`]);
+    expect(dup.code).toBe(1);
+    expect(dup.stderr).toContain('Hook already exists on this organization');
+  });
+});

@@ -75,7 +75,7 @@ function newGistId(): string {
   return crypto.randomBytes(16).toString('hex');
 }
 
-/** Seconds precision, as git records time. */
+/** Seconds precision, as git records time (rows keep the clock's milliseconds, so lists order changes made in one second). */
 function now(ctx: ServiceContext): Date {
   return new Date(Math.floor(ctx.clock.now().getTime() / 1000) * 1000);
 }
@@ -87,6 +87,7 @@ export async function createGist(ctx: ServiceContext, body: CreateBody): Promise
   const id = newGistId();
   const dir = gistRepoDir(ctx.config, id);
   const when = now(ctx);
+  const at = ctx.clock.now().toISOString();
   let row: GistRow | undefined;
   await createRepo(dir, gistLimits(ctx));
   try {
@@ -107,8 +108,8 @@ export async function createGist(ctx: ServiceContext, body: CreateBody): Promise
           fork_of: null,
           head_sha: head,
           comments: 0,
-          created_at: when.toISOString(),
-          updated_at: when.toISOString(),
+          created_at: at,
+          updated_at: at,
         };
         await insertGist(trx, row);
         return true;
@@ -134,13 +135,14 @@ export async function updateGist(ctx: ServiceContext, id: string, body: UpdateBo
       const current = await filesWithContent(ctx.db, gist.id);
       const plan = planUpdate(body, new Map(current.map((f) => [f.filename, f.content])), gistLimits(ctx));
       const when = now(ctx);
+      const at = ctx.clock.now().toISOString();
       const description = plan.description ?? gist.description;
       const filesChanged =
         plan.files !== undefined &&
         (plan.files.length !== current.length || plan.files.some((f) => !current.find((c) => c.filename === f.filename)?.content.equals(f.content)));
       if (!filesChanged) {
         if (description === gist.description) return gist;
-        const changes = { description, updated_at: when.toISOString() };
+        const changes = { description, updated_at: at };
         if (await advanceHead(ctx.db, gist.id, gist.head_sha, changes)) return { ...gist, ...changes };
         continue;
       }
@@ -152,9 +154,9 @@ export async function updateGist(ctx: ServiceContext, id: string, body: UpdateBo
         next: plan.files!,
         author: actor.user,
         when,
-        claimHead: (trx, head) => advanceHead(trx, gist.id, gist.head_sha, { head_sha: head, description, updated_at: when.toISOString() }),
+        claimHead: (trx, head) => advanceHead(trx, gist.id, gist.head_sha, { head_sha: head, description, updated_at: at }),
       });
-      if (written) return { ...gist, head_sha: written.head, description, updated_at: when.toISOString() };
+      if (written) return { ...gist, head_sha: written.head, description, updated_at: at };
     }
     throw new Conflict('The gist changed while it was being updated; try again.');
   });
@@ -182,7 +184,7 @@ export async function forkGist(ctx: ServiceContext, id: string): Promise<GistRow
 
   const forkId = newGistId();
   const dir = gistRepoDir(ctx.config, forkId);
-  const when = now(ctx).toISOString();
+  const when = ctx.clock.now().toISOString();
   await createRepo(dir, gistLimits(ctx));
   try {
     const fork = await ctx.db.transaction().execute(async (trx) => {

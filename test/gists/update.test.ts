@@ -135,6 +135,19 @@ describe('PATCH /gists/:gist_id', () => {
     });
   });
 
+  it('applies concurrent updates one after another: every change lands as its own revision', async () => {
+    const g = await newGist({ 'base.txt': 'base\n' });
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => patch(g.id, { files: { [`f${i}.txt`]: { content: `${i}\n` } } })),
+    );
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    const after = (await s.api('GET', `/gists/${g.id}`)).body;
+    expect(Object.keys(after.files)).toEqual(['base.txt', 'f0.txt', 'f1.txt', 'f2.txt', 'f3.txt', 'f4.txt', 'f5.txt']);
+    expect(after.history).toHaveLength(7);
+    expect(new Set(after.history.map((h: any) => h.version)).size).toBe(7);
+    expect(after.history.every((h: any) => h.change_status.additions === 1)).toBe(true);
+  });
+
   it('lets only the owner update: 404 for other users, 401 anonymous, 404 without the gist scope', async () => {
     const g = await newGist({ 'a.txt': 'a\n' });
     const other = await patch(g.id, { description: 'mine now' }, bob.token);

@@ -4,7 +4,6 @@ import { ConfigError } from '../config.js';
 import { VERSION } from '../version.js';
 import { registerAdmin } from './commands/admin.js';
 import { registerApi } from './commands/api.js';
-import { registerHook } from './commands/hook.js';
 import { registerGist } from './commands/gist/index.js';
 import { registerRepo } from './commands/repo.js';
 import { registerHook } from './commands/hook.js';
@@ -29,7 +28,6 @@ export function buildProgram(): Command {
   registerApi(program);
   registerGist(program);
   registerAdmin(program);
-  registerHook(program);
   registerRepo(program);
   registerHook(program);
   registerMigration(program);

@@ -249,18 +249,35 @@ async function listFiles(dir: string, treeOid: string, limit: number, cache: Git
 /** Directories linguist treats as vendored or generated (not counted towards the language). */
 const VENDORED = /(^|\/)(node_modules|vendor|third[_-]party|bower_components|\.git)\//i;
 
-let languageIndex: Promise<{ byExtension: Map<string, string>; byFilename: Map<string, string> }> | undefined;
+let languageIndex: Promise<{ byExtension: Map<string, Language>; byFilename: Map<string, Language> }> | undefined;
 
+interface Language {
+  name: string;
+  type: string;
+  extensions?: string[];
+  filenames?: string[];
+}
+
+/** Languages that win an extension they share with rarer ones (`.md`, `.rs`, `.m`, `.pl`, `.v`, …). */
+const COMMON_CLAIMANTS = new Set([
+  'Markdown', 'Rust', 'Objective-C', 'Perl', 'F#', 'OCaml', 'R', 'Verilog', 'Fortran', 'D', 'Lex', 'Scheme', 'Smalltalk',
+  'HTML', 'SQL', 'Assembly', 'Eiffel', 'OpenCL', 'Visual Basic 6.0', 'JSON', 'ActionScript', 'Apex', 'Text', 'Lean 4',
+  'YAML', 'Modelica', 'Public Key', 'Q#', 'Odin', 'Pkl', 'TypeSpec', 'XML Property List', 'GAP', 'jq', 'Nushell',
+]);
+
+/** File name and extension → language, a language's primary extension first (`.md` is Markdown, not GCC Machine Description). */
 async function languages() {
   languageIndex ??= import('linguist-languages').then((mod) => {
-    const all = Object.values(mod as unknown as Record<string, { name: string; type: string; extensions?: string[]; filenames?: string[] }>);
-    const byExtension = new Map<string, string>();
-    const byFilename = new Map<string, string>();
-    // Only programming and markup languages count, as in GitHub's language bar. A language's primary extension wins.
-    const counted = all.filter((l) => l && (l.type === 'programming' || l.type === 'markup')).sort((x, y) => x.name.localeCompare(y.name));
-    for (const l of counted) if (l.extensions?.[0] && !byExtension.has(l.extensions[0])) byExtension.set(l.extensions[0], l.name);
-    for (const l of counted) for (const ext of l.extensions ?? []) if (!byExtension.has(ext)) byExtension.set(ext, l.name);
-    for (const l of counted) for (const f of l.filenames ?? []) if (!byFilename.has(f)) byFilename.set(f, l.name);
+    // Without linguist's content heuristics, an extension several languages claim goes to the common one.
+    const rank = (l: Language) => (COMMON_CLAIMANTS.has(l.name) ? 0 : 1);
+    const all = Object.values(mod as unknown as Record<string, Language>)
+      .filter((l) => l && typeof l.name === 'string')
+      .sort((x, y) => rank(x) - rank(y) || x.name.localeCompare(y.name));
+    const byExtension = new Map<string, Language>();
+    const byFilename = new Map<string, Language>();
+    for (const l of all) if (l.extensions?.[0] && !byExtension.has(l.extensions[0])) byExtension.set(l.extensions[0], l);
+    for (const l of all) for (const ext of l.extensions ?? []) if (!byExtension.has(ext)) byExtension.set(ext, l);
+    for (const l of all) for (const f of l.filenames ?? []) if (!byFilename.has(f)) byFilename.set(f, l);
     return { byExtension, byFilename };
   });
   return languageIndex;
@@ -275,8 +292,10 @@ export async function primaryLanguage(dir: string, commitOid: string, cache: Git
   for (const f of files) {
     const base = f.path.slice(f.path.lastIndexOf('/') + 1);
     const dot = base.lastIndexOf('.');
-    const lang = byFilename.get(base) ?? (dot > 0 ? byExtension.get(base.slice(dot).toLowerCase()) ?? byExtension.get(base.slice(dot)) : undefined);
-    if (!lang) continue;
+    const language = byFilename.get(base) ?? (dot > 0 ? byExtension.get(base.slice(dot)) ?? byExtension.get(base.slice(dot).toLowerCase()) : undefined);
+    // Only programming and markup languages count, as in GitHub's language bar (prose and data do not).
+    if (!language || (language.type !== 'programming' && language.type !== 'markup')) continue;
+    const lang = language.name;
     const { blob } = await git.readBlob({ fs, gitdir: dir, oid: f.oid, cache });
     bytes.set(lang, (bytes.get(lang) ?? 0) + blob.length);
   }

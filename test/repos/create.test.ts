@@ -98,6 +98,8 @@ describe('POST /user/repos', () => {
     const repo = checkSchema(r, 'POST /user/repos');
     expect(repo.default_branch).toBe('main');
     expect(repo.size).toBeGreaterThanOrEqual(0);
+    // README.md is prose: it gives the repository no language (GitHub counts programming and markup only).
+    expect(repo.language).toBeNull();
 
     const dir = path.join(s.dataDir, 'git', 'repos', `${repo.id}.git`);
     const head = (await gitOk(['--git-dir', dir, 'rev-parse', 'refs/heads/main'], tmp.dir)).trim();

@@ -93,9 +93,10 @@ export function writeHook(dir: string, limits: PushLimits): void {
   fs.renameSync(tmp, file);
 }
 
-/** Creates an empty bare repository for a new gist, with its hook. */
+/** Creates an empty bare repository for a new gist, with its hook; pushed objects are checked (fsck) on the way in. */
 export async function createRepo(dir: string, limits: PushLimits): Promise<void> {
   await initBare(dir, GIST_BRANCH);
+  await git.setConfig({ fs, gitdir: dir, path: 'receive.fsckObjects', value: true });
   writeHook(dir, limits);
 }
 

@@ -44,6 +44,7 @@ const PAGINATION_LIMITED =
 
 const WRITE_ATTEMPTS = 3;
 
+/** The configured limits on gist files and descriptions. */
 export function gistLimits(ctx: ServiceContext): GistLimits {
   return { maxFiles: ctx.config.gistMaxFiles, maxFileBytes: ctx.config.gistMaxFileBytes, maxDescription: ctx.config.gistMaxDescription };
 }
@@ -312,16 +313,19 @@ export async function listForUser(ctx: ServiceContext, login: string, paging: Pa
   return page(ctx, { ownerId: account.id, publicOnly: !own, since }, paging);
 }
 
+/** Gists the caller starred (secret ones too). */
 export async function listStarred(ctx: ServiceContext, paging: Paging, since?: string): Promise<ListPage> {
   const actor = requireActor(ctx.actor);
   return page(ctx, { starredBy: actor.user.id, since }, paging);
 }
 
+/** A gist's forks, oldest first. */
 export async function listForks(ctx: ServiceContext, id: string, paging: Paging): Promise<ListPage> {
   const gist = await requireGist(ctx, id);
   return page(ctx, { forkOf: gist.id }, paging, 'created');
 }
 
+/** A gist's revisions, newest first, and how many there are. */
 export async function listCommits(ctx: ServiceContext, id: string, paging: Paging): Promise<{ gist: GistRow; items: HistoryView[]; total: number }> {
   const gist = await requireGist(ctx, id);
   const [revisions, total] = await Promise.all([

@@ -48,6 +48,14 @@ describe('GET /gists', () => {
     expect(item).toMatchObject({ user: null, truncated: false, owner: { login: 'alice' }, public: true, comments: 0 });
   });
 
+  it('needs no permission from a fine-grained token to read', async () => {
+    const token = await s.createToken('alice', { kind: 'fine_grained', permissions: {} });
+    const r = await s.api('GET', '/gists', { token });
+    expect(r.status).toBe(200);
+    expect(names(r.body)).toEqual(['alice-public-2', 'alice-secret', 'alice-public-1']);
+    expect((await s.api('GET', `/gists/${ids['bob-secret']}`, { token })).status).toBe(200);
+  });
+
   it('lists every public gist when called anonymously', async () => {
     const r = await s.api('GET', '/gists');
     expect(names(checkSchema(r, 'GET /gists'))).toEqual(['alice-public-2', 'bob-public', 'alice-public-1']);

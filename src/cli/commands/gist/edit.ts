@@ -1,0 +1,77 @@
+// `hublet gist edit ID`: replace files by base name, add and remove files, change the description; one new revision.
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { Client } from '../../client.js';
+import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
+import { withClient } from '../with-client.js';
+import { getGist, gistPath, readTextFile, type Gist } from './shared.js';
+
+export interface EditOptions {
+  add?: string[];
+  remove?: string[];
+  desc?: string;
+}
+
+interface Plan {
+  description?: string;
+  replace: { filename: string; content: string }[];
+  add: { filename: string; content: string }[];
+  remove: string[];
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** Reads the named files and checks the command line alone (nothing to change, a name twice): exit 2. */
+export function editPlan(files: string[], opts: EditOptions): Plan {
+  const plan: Plan = { description: opts.desc, replace: files.map(readTextFile), add: (opts.add ?? []).map(readTextFile), remove: opts.remove ?? [] };
+  if (opts.desc === undefined && !files.length && !plan.add.length && !plan.remove.length) {
+    throw new CliExit(EXIT.usage, 'hublet: nothing to change: name FILEs to replace, or use --add, --remove or --desc');
+  }
+  const seen = new Set<string>();
+  for (const name of [...plan.replace.map((f) => f.filename), ...plan.add.map((f) => f.filename), ...plan.remove]) {
+    if (seen.has(name)) throw new CliExit(EXIT.usage, `hublet: ${JSON.stringify(name)} is named twice`);
+    seen.add(name);
+  }
+  for (const name of plan.remove) {
+    if (name !== path.basename(name)) throw new CliExit(EXIT.usage, `hublet: --remove takes a file name of the gist, not a path: ${name}`);
+  }
+  return plan;
+}
+
+export async function runEdit(client: Client, id: string, plan: Plan, json: boolean): Promise<void> {
+  const body: { description?: string; files?: Record<string, { content: string } | null> } = {};
+  if (plan.description !== undefined) body.description = plan.description;
+  if (plan.replace.length || plan.add.length || plan.remove.length) {
+    const files: Record<string, { content: string } | null> = {};
+    if (plan.replace.length || plan.add.length) {
+      // A FILE replaces a file the gist has; --add adds one it has not: check, so a typo never adds or overwrites.
+      const current = await getGist(client, id);
+      for (const f of plan.replace) {
+        if (!(f.filename in current.files)) throw new CliExit(EXIT.error, `hublet: gist ${current.id} has no file ${JSON.stringify(f.filename)} (use --add to add it)`);
+      }
+      for (const f of plan.add) {
+        if (f.filename in current.files) throw new CliExit(EXIT.error, `hublet: gist ${current.id} already has a file ${JSON.stringify(f.filename)} (name it without --add to replace it)`);
+      }
+    }
+    for (const f of [...plan.replace, ...plan.add]) files[f.filename] = { content: f.content };
+    for (const name of plan.remove) files[name] = null;
+    body.files = files;
+  }
+  const gist = expectOk(await client.request('PATCH', gistPath(id), { body })).body as Gist;
+  if (json) printJson(gist);
+  else process.stdout.write(`updated gist ${gist.id}\n`);
+}
+
+export function registerEdit(gist: Command): void {
+  gist
+    .command('edit <id>')
+    .description('change a gist: each FILE replaces the gist file of the same base name')
+    .argument('[files...]', 'files whose content replaces the gist file of the same name')
+    .option('-a, --add <file>', 'add a file (repeatable)', collect)
+    .option('-r, --remove <name>', 'remove a file by name (repeatable)', collect)
+    .option('-d, --desc <description>', 'new description')
+    .action(async (id: string, files: string[], opts: EditOptions, command: Command) => {
+      const plan = editPlan(files, opts);
+      await withClient(command, (client, g) => runEdit(client, id, plan, Boolean(g.json)));
+    });
+}

@@ -1,0 +1,20 @@
+// `hublet gist …`: the gist command group, one command per file (create, list, view, edit, rename, delete, fork, star, unstar, history, clone).
+import type { Command } from 'commander';
+import { registerClone } from './clone.js';
+import { registerCreate } from './create.js';
+import { registerDelete } from './delete.js';
+import { registerEdit } from './edit.js';
+import { registerFork } from './fork.js';
+import { registerHistory } from './history.js';
+import { registerList } from './list.js';
+import { registerRename } from './rename.js';
+import { registerStar } from './star.js';
+import { registerUnstar } from './unstar.js';
+import { registerView } from './view.js';
+
+export function registerGist(program: Command): void {
+  const gist = program.command('gist').description('create, view, edit, fork, star and clone gists');
+  for (const register of [registerCreate, registerList, registerView, registerEdit, registerRename, registerDelete, registerFork, registerStar, registerUnstar, registerHistory, registerClone]) {
+    register(gist);
+  }
+}

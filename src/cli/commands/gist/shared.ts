@@ -1,0 +1,119 @@
+// What the `gist` commands share: the API's gist shapes, ids, file arguments, stdin, and list pagination.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Client } from '../../client.js';
+import { CliExit, EXIT, expectOk } from '../../output.js';
+
+export interface GistFile {
+  filename: string;
+  type: string;
+  language: string | null;
+  raw_url: string;
+  size: number;
+  truncated?: boolean;
+  content?: string;
+  encoding?: string;
+}
+
+export interface Commit {
+  version: string;
+  committed_at: string;
+  user: { login: string } | null;
+  change_status: { total: number; additions: number; deletions: number };
+  url: string;
+}
+
+export interface Gist {
+  id: string;
+  url: string;
+  html_url: string;
+  git_pull_url: string;
+  description: string | null;
+  public: boolean;
+  files: Record<string, GistFile>;
+  owner: { login: string } | null;
+  created_at: string;
+  updated_at: string;
+  truncated: boolean;
+  history?: Commit[];
+}
+
+/** A gist id as typed, or a gist URL (`…/gist/ID`, `…/gists/ID`, `…/ID.git`), like `gh` accepts. */
+export function gistId(value: string): string {
+  const trimmed = value.trim().replace(/\/+$/, '');
+  const id = trimmed.includes('/') ? trimmed.slice(trimmed.lastIndexOf('/') + 1) : trimmed;
+  return id.replace(/\.git$/, '');
+}
+
+/** A path segment: percent-encoded, dots too, so `.` or `..` can never climb out of `/gists/`. */
+export function seg(value: string): string {
+  return encodeURIComponent(value).replaceAll('.', '%2E');
+}
+
+export const gistPath = (id: string) => `/gists/${seg(gistId(id))}`;
+
+export async function getGist(client: Client, id: string, headers: Record<string, string> = {}): Promise<Gist> {
+  return expectOk(await client.request('GET', gistPath(id), { headers })).body as Gist;
+}
+
+/** A file named on the command line, as UTF-8 text (the API's `content` is a string); unreadable or binary: exit 2. */
+export function readTextFile(file: string): { filename: string; content: string } {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch (err) {
+    throw new CliExit(EXIT.usage, `hublet: cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return { filename: path.basename(file), content: utf8(bytes, file) };
+}
+
+/** Everything on stdin, as UTF-8 text. */
+export function readStdin(): string {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(0);
+  } catch (err) {
+    throw new CliExit(EXIT.usage, `hublet: cannot read stdin: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return utf8(bytes, 'stdin');
+}
+
+function utf8(bytes: Buffer, what: string): string {
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    if (!text.includes('\0')) return text;
+  } catch {
+    // not UTF-8: refused below
+  }
+  throw new CliExit(EXIT.usage, `hublet: ${what} is binary; gists take text here (push binary files with git)`);
+}
+
+/**
+ * Follows a list's pages (`page`, `per_page`; next while the `Link` header names one) until `limit` items pass `keep`.
+ */
+export async function collectPages<T>(client: Client, listPath: string, limit: number, keep?: (item: T) => boolean): Promise<T[]> {
+  const out: T[] = [];
+  // Filtered lists take full pages; otherwise no bigger page than the limit needs.
+  const perPage = keep || !Number.isFinite(limit) ? 100 : Math.min(100, Math.max(1, limit));
+  for (let page = 1; out.length < limit; page++) {
+    const sep = listPath.includes('?') ? '&' : '?';
+    const res = expectOk(await client.request('GET', `${listPath}${sep}per_page=${perPage}&page=${page}`));
+    for (const item of res.body as T[]) {
+      if (out.length >= limit) break;
+      if (!keep || keep(item)) out.push(item);
+    }
+    if (!/rel="next"/.test(res.headers.link ?? '')) break;
+  }
+  return out;
+}
+
+/** `n file(s)` for tables. */
+export function fileCount(g: Pick<Gist, 'files'>): string {
+  const n = Object.keys(g.files).length;
+  return `${n} ${n === 1 ? 'file' : 'files'}`;
+}
+
+/** File names in byte order, as `gh` lists them. */
+export function sortedNames(files: Record<string, unknown>): string[] {
+  return Object.keys(files).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}

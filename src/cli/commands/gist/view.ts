@@ -1,0 +1,69 @@
+// `hublet gist view ID`: a gist's description and files (one file's exact bytes with --raw), now or at --revision.
+import type { Command } from 'commander';
+import type { Client } from '../../client.js';
+import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
+import { withClient } from '../with-client.js';
+import { gistPath, seg, sortedNames, type Gist, type GistFile } from './shared.js';
+
+export interface ViewOptions {
+  raw?: boolean;
+  filename?: string;
+  revision?: string;
+}
+
+/** base64 content gives a file's exact bytes (text or not); the API cuts content at 1 MiB. */
+const BASE64 = { accept: 'application/vnd.service.base64+json' };
+
+/** The raw_url as a path the client can request (the server's base URL may carry a path prefix). */
+function rawPath(gist: Gist, rawUrl: string): string {
+  const base = gist.url.slice(0, gist.url.length - `/gists/${gist.id}`.length);
+  return base && rawUrl.startsWith(`${base}/`) ? rawUrl.slice(base.length) : new URL(rawUrl).pathname;
+}
+
+async function fileBytes(client: Client, gist: Gist, file: GistFile): Promise<Buffer> {
+  if (!file.truncated) return Buffer.from(file.content ?? '', file.encoding === 'base64' ? 'base64' : 'utf8');
+  // Cut at 1 MiB: the raw URL serves the whole file.
+  return Buffer.from(expectOk(await client.request('GET', rawPath(gist, file.raw_url))).text, 'utf8');
+}
+
+const withNewline = (b: Buffer) => (b.length && b[b.length - 1] !== 0x0a ? Buffer.concat([b, Buffer.from('\n')]) : b);
+
+export async function runView(client: Client, id: string, opts: ViewOptions, json: boolean): Promise<void> {
+  const path = opts.revision ? `${gistPath(id)}/${seg(opts.revision)}` : gistPath(id);
+  if (json) return printJson(expectOk(await client.request('GET', path)).body);
+  const gist = expectOk(await client.request('GET', path, { headers: BASE64 })).body as Gist;
+  const out = (b: Buffer | string) => process.stdout.write(b);
+
+  if (opts.filename !== undefined) {
+    const file = gist.files[opts.filename];
+    if (!file) throw new CliExit(EXIT.error, `hublet: gist ${gist.id} has no file ${JSON.stringify(opts.filename)}`);
+    const bytes = await fileBytes(client, gist, file);
+    out(opts.raw ? bytes : withNewline(bytes));
+    return;
+  }
+  const names = sortedNames(gist.files);
+  if (opts.raw && names.length === 1) {
+    out(await fileBytes(client, gist, gist.files[names[0]]));
+    return;
+  }
+  // As `gh gist view`: the description, then each file (under its name when there are several), a blank line between.
+  if (!opts.raw && gist.description) out(`${gist.description}\n\n`);
+  for (const [i, name] of names.entries()) {
+    if (names.length > 1) out(`${name}\n\n`);
+    out(withNewline(await fileBytes(client, gist, gist.files[name])));
+    if (i < names.length - 1) out('\n');
+  }
+  if (gist.truncated) process.stderr.write(`hublet: gist ${gist.id} has more files than the API returns; clone it to see them all\n`);
+}
+
+export function registerView(gist: Command): void {
+  gist
+    .command('view <id>')
+    .description('print a gist: its description and files; --raw for file content only')
+    .option('-r, --raw', 'file content only (the exact bytes when one file is printed)')
+    .option('-f, --filename <name>', 'only this file')
+    .option('--revision <sha>', 'the gist as it was at this revision (a version from `gist history`)')
+    .action(async (id: string, opts: ViewOptions, command: Command) => {
+      await withClient(command, (client, g) => runView(client, id, opts, Boolean(g.json)));
+    });
+}

@@ -21,10 +21,40 @@ export interface Signature {
   timezoneOffset: number;
 }
 
-/** Creates the bare repository with HEAD naming the default branch. */
+/** Creates the bare repository with HEAD naming the default branch, ready for pushes. */
 export async function createBareRepository(dir: string, defaultBranch: string): Promise<void> {
   await initBare(dir, defaultBranch);
   await setHead(dir, defaultBranch);
+  await preparePushes(dir);
+}
+
+/** What `git receive-pack` runs before accepting a push: the default branch (HEAD) cannot be deleted, as on GitHub. */
+const PRE_RECEIVE = `#!/bin/sh
+# Written by hublet for every repository: the default branch cannot be deleted (change the default first).
+zero=0000000000000000000000000000000000000000
+head=$(git symbolic-ref -q HEAD)
+while read -r old new ref; do
+  if [ "$new" = "$zero" ] && [ "$ref" = "$head" ]; then
+    echo "refusing to delete the current branch: $ref"
+    exit 1
+  fi
+done
+exit 0
+`;
+
+/**
+ * Makes a repository ready for stock git pushes: the pre-receive hook above, and objects checked (fsck) on the way in,
+ * as GitHub checks them. Cheap when already done; also brings repositories made by older versions up to date.
+ */
+export async function preparePushes(dir: string): Promise<void> {
+  const file = path.join(dir, 'hooks', 'pre-receive');
+  const current = await fs.promises.readFile(file, 'utf8').catch(() => undefined);
+  if (current === PRE_RECEIVE) return;
+  await git.setConfig({ fs, gitdir: dir, path: 'receive.fsckObjects', value: true });
+  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  await fs.promises.writeFile(tmp, PRE_RECEIVE, { mode: 0o755 });
+  await fs.promises.rename(tmp, file);
 }
 
 /** Points HEAD at a branch (which need not exist yet). */

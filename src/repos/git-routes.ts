@@ -4,7 +4,7 @@ import { findAccount } from '../accounts/store.js';
 import { gitAvailable, gitOperation, gitRefusal, registerGitBodies, serveGit, type GitEndpoint } from '../git/smart-http.js';
 import type { RefUpdate } from '../git/bare.js';
 import { atLeast, roleOn, tokenAllowsGit } from './access.js';
-import { repositoryDir } from './git-data.js';
+import { preparePushes, repositoryDir } from './git-data.js';
 import { isLocked, LOCKED_MESSAGE } from './locks.js';
 import { preparePush, writePush } from './push.js';
 import { findRedirect, findRepository } from './store.js';
@@ -58,6 +58,7 @@ function handler(endpoint: GitEndpoint) {
       if (!tokenAllowsGit(actor, repo, 'write')) return gitRefusal(reply, 403, 'Write access to repository not granted.');
       if (await isLocked(ctx.db, repo.id)) return gitRefusal(reply, 403, LOCKED_MESSAGE);
       if (repo.archived) return gitRefusal(reply, 403, 'This repository was archived so it is read-only.');
+      await preparePushes(repositoryDir(ctx.config.dataDir, repo.id));
     }
     const repoId = repo.id;
     const pusher = actor?.user;

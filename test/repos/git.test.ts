@@ -338,6 +338,32 @@ describe('refused pushes', () => {
     expect((await eventsSince(s, mark)).map((e) => e.name)).toEqual(['push']);
   });
 
+  it('refuses to delete the default branch (until another branch is the default) and refuses malformed objects', async () => {
+    await create(alice.token, '/user/repos', { name: 'keeper', auto_init: true });
+    const dir = work('keeper');
+    await gitOk(['clone', '-q', as(alice, '/alice/keeper.git'), dir], tmp.dir);
+    await gitOk(['push', '-q', 'origin', 'main:other'], dir);
+    const mark = await lastEventId(s);
+    const refused = await git(['push', 'origin', ':main'], dir);
+    expect(refused.ok).toBe(false);
+    expect(refused.stderr).toContain('remote: refusing to delete the current branch: refs/heads/main');
+    expect(await eventsSince(s, mark)).toEqual([]);
+    await s.api('PATCH', '/repos/alice/keeper', { token: alice.token, body: { default_branch: 'other' } });
+    await gitOk(['push', '-q', 'origin', ':main'], dir);
+    expect((await eventsSince(s, mark, 'push')).map((e) => e.payload.deleted)).toEqual([true]);
+
+    // A commit whose author has no email or date: git's fsck (and GitHub) refuse it.
+    const tree = (await gitOk(['rev-parse', 'HEAD^{tree}'], dir)).trim();
+    const parent = (await gitOk(['rev-parse', 'HEAD'], dir)).trim();
+    const bogus = path.join(tmp.dir, 'bogus-commit');
+    fs.writeFileSync(bogus, `tree ${tree}\nparent ${parent}\nauthor nobody\ncommitter nobody\n\nbroken\n`);
+    const oid = (await gitOk(['hash-object', '--literally', '-t', 'commit', '-w', bogus], dir)).trim();
+    const malformed = await git(['push', 'origin', `${oid}:refs/heads/other`], dir);
+    expect(malformed.ok).toBe(false);
+    expect(malformed.stderr).toMatch(/remote: error: object [0-9a-f]{40}: \w+/);
+    expect((await gitOk(['ls-remote', url('/alice/keeper.git'), 'refs/heads/other'], tmp.dir)).startsWith(parent)).toBe(true);
+  });
+
   it('refuses pushes to an archived repository', async () => {
     await create(alice.token, '/user/repos', { name: 'old-stuff', auto_init: true });
     const dir = work('old-stuff');

@@ -1,4 +1,5 @@
 // Clone and push over git's smart HTTP at `<base>/gist/<id>.git` (and `<base>/gist/<id>`): anyone clones, the owner pushes.
+import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireGrant } from '../accounts/actor.js';
 import { gitOperation, gitRefusal, registerGitBodies, requireGit, serveGit, type GitEndpoint } from '../git/smart-http.js';
@@ -19,6 +20,7 @@ function handler(endpoint: GitEndpoint) {
     const gist = await findGist(ctx.db, request.params.gist_id);
     if (!gist) return gitRefusal(reply, 404, 'Repository not found.');
     const dir = gistRepoDir(ctx.config, gist.id);
+    if (!fs.existsSync(dir)) return gitRefusal(reply, 404, 'Repository not found.');
 
     if (gitOperation(endpoint, request.query) === 'read') {
       await syncRef(dir, gist.head_sha);

@@ -1,5 +1,4 @@
-// A gist's bare git repository: objects written in-process (isomorphic-git), the head ref, reads of past revisions,
-// the pre-receive hook that keeps pushes flat, and a per-gist lock that serialises every write in this process.
+// A gist's bare repository: objects written in-process (isomorphic-git), the head ref, past revisions, the pre-receive hook, a per-gist write lock.
 import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';

@@ -7,25 +7,8 @@ import { NotFound } from '../server/http/errors.js';
 import { parsePaging, setPageLinks } from '../server/http/pagination.js';
 import { commitItem, gistListItem, gistMedia, gistSingle } from './present.js';
 import { createBody, gistParams, listQuery, pagedQuery, parseSince, revisionParams, updateBody, type CreateBody, type UpdateBody } from './schemas.js';
-import {
-  createGist,
-  deleteGist,
-  forkGist,
-  isStarredByCaller,
-  listCommits,
-  listForks,
-  listForUser,
-  listMine,
-  listPublic,
-  listStarred,
-  requireGist,
-  revisionView,
-  singleView,
-  starGist,
-  unstarGist,
-  updateGist,
-  type ListPage,
-} from './service.js';
+import { listCommits, listForks, listForUser, listMine, listPublic, listStarred, revisionView, singleView, type ListPage } from './reads.js';
+import { createGist, deleteGist, forkGist, isStarredByCaller, requireGist, starGist, unstarGist, updateGist } from './service.js';
 import type { GistRow } from './tables.js';
 
 /** Creating, changing, forking and starring gists: the `gist` scope, or the Gists permission (write) of a fine-grained token. */

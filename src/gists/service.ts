@@ -1,46 +1,28 @@
-// Gist operations: create, read, list, update, delete, fork, star, history and revisions, with visibility and ownership rules.
+// Gist writes: create, update, delete, fork and star, with ownership rules and the token checks for writers.
 import crypto from 'node:crypto';
 import type { Actor } from '../accounts/actor.js';
 import { requireActor } from '../accounts/actor.js';
-import { accountCounts } from '../accounts/counts.js';
 import { hasPermission } from '../accounts/scopes.js';
-import { requireAnyAccount } from '../accounts/service.js';
-import type { UserRow } from '../db/schema.js';
 import type { ServiceContext } from '../server/context.js';
-import { Conflict, Forbidden, NotFound, Unprocessable, ValidationFailed } from '../server/http/errors.js';
-import type { Paging } from '../server/http/pagination.js';
-import { copyObjects, createRepo, gistRepoDir, readBlob, readTreeEntries, removeRepo, setHead, withGistLock } from './git.js';
-import type { FileView, FileWithContent, ForkView, HistoryView, SingleGist } from './present.js';
+import { Conflict, Forbidden, NotFound, ValidationFailed } from '../server/http/errors.js';
+import { copyObjects, createRepo, gistRepoDir, removeRepo, setHead, withGistLock } from './git.js';
 import { parseCreate, planUpdate, type CreateBody, type GistLimits, type UpdateBody } from './schemas.js';
 import {
   addStar,
   advanceHead,
-  allForks,
-  countRevisions,
   deleteGistRow,
-  fileMetas,
   filesWithContent,
   findFork,
   findGist,
-  findRevision,
   insertFiles,
   insertGist,
   insertRevisions,
   isStarred,
-  listGists,
   listRevisions,
   removeStar,
-  usersByIds,
-  type GistFileMeta,
-  type GistFilter,
 } from './store.js';
-import type { GistRevisionRow, GistRow } from './tables.js';
-import { fileRow, writeFiles } from './write.js';
-
-/** How deep `GET /gists/public` (and anonymous `GET /gists`) may page, as GitHub limits it. */
-export const PUBLIC_LISTING_DEPTH = 3000;
-const PAGINATION_LIMITED =
-  'In order to keep the API fast for everyone, pagination is limited for this resource. Check the rel=last link relation in the Link response header to see how far back you can traverse.';
+import type { GistRow } from './tables.js';
+import { writeFiles } from './write.js';
 
 const WRITE_ATTEMPTS = 3;
 
@@ -206,133 +188,6 @@ export async function forkGist(ctx: ServiceContext, id: string): Promise<GistRow
     removeRepo(dir);
     throw err;
   }
-}
-
-// Reads.
-
-async function historyViews(ctx: ServiceContext, revisions: GistRevisionRow[]): Promise<HistoryView[]> {
-  const users = await usersByIds(ctx.db, revisions.map((r) => r.user_id).filter((u): u is number => u !== null));
-  return revisions.map((revision) => ({ revision, user: revision.user_id === null ? null : users.get(revision.user_id) ?? null }));
-}
-
-async function forkViews(ctx: ServiceContext, forks: GistRow[]): Promise<ForkView[]> {
-  const owners = await usersByIds(ctx.db, forks.map((f) => f.owner_id));
-  const views: ForkView[] = [];
-  for (const gist of forks) {
-    const owner = owners.get(gist.owner_id)!;
-    views.push({ gist, owner, counts: await accountCounts(ctx, owner, false) });
-  }
-  return views;
-}
-
-async function ownerOf(ctx: ServiceContext, gist: GistRow): Promise<UserRow> {
-  return (await usersByIds(ctx.db, [gist.owner_id])).get(gist.owner_id)!;
-}
-
-async function parentView(ctx: ServiceContext, gist: GistRow): Promise<SingleGist['forkOf']> {
-  if (!gist.fork_of) return null;
-  const parent = await findGist(ctx.db, gist.fork_of);
-  if (!parent) return null;
-  const files = (await fileMetas(ctx.db, [parent.id])).get(parent.id) ?? [];
-  return { gist: parent, owner: await ownerOf(ctx, parent), files };
-}
-
-/** Everything the single form shows: files with bytes, full history, forks and the parent. */
-export async function singleView(ctx: ServiceContext, gist: GistRow): Promise<SingleGist> {
-  const [files, revisions, forks] = await Promise.all([filesWithContent(ctx.db, gist.id), listRevisions(ctx.db, gist.id), allForks(ctx.db, gist.id)]);
-  return {
-    gist,
-    owner: await ownerOf(ctx, gist),
-    files,
-    history: await historyViews(ctx, revisions),
-    forks: await forkViews(ctx, forks),
-    forkOf: await parentView(ctx, gist),
-  };
-}
-
-/** The gist as it was at one revision: that commit's files (read from git) and the history up to it. */
-export async function revisionView(ctx: ServiceContext, id: string, sha: string): Promise<SingleGist> {
-  const gist = await requireGist(ctx, id);
-  if (!/^[0-9a-f]{4,40}$/i.test(sha)) {
-    throw new ValidationFailed([{ resource: 'Gist', field: 'sha', code: 'invalid', message: 'sha must be a commit SHA (4 to 40 hex digits)' }]);
-  }
-  const revision = await findRevision(ctx.db, gist.id, sha);
-  if (!revision) throw new NotFound();
-  const dir = gistRepoDir(ctx.config, gist.id);
-  const cache = {};
-  const entries = await readTreeEntries(dir, revision.version, cache);
-  const files: FileWithContent[] = [];
-  for (const e of entries) {
-    const content = await readBlob(dir, e.oid, cache);
-    if (content) files.push(await fileRow(gist.id, e.filename, content, e.oid));
-  }
-  const view = await singleView(ctx, gist);
-  const history = await historyViews(ctx, await listRevisions(ctx.db, gist.id, undefined, revision.position));
-  return { ...view, files, history };
-}
-
-export interface ListView {
-  gist: GistRow;
-  owner: UserRow;
-  files: FileView[];
-}
-
-export interface ListPage {
-  items: ListView[];
-  total: number;
-}
-
-async function listViews(ctx: ServiceContext, rows: GistRow[]): Promise<ListView[]> {
-  const [owners, files] = await Promise.all([usersByIds(ctx.db, rows.map((r) => r.owner_id)), fileMetas(ctx.db, rows.map((r) => r.id))]);
-  return rows.map((gist) => ({ gist, owner: owners.get(gist.owner_id)!, files: (files.get(gist.id) ?? []) as GistFileMeta[] }));
-}
-
-async function page(ctx: ServiceContext, filter: GistFilter, paging: Paging, order: 'updated' | 'created' = 'updated'): Promise<ListPage> {
-  const { rows, total } = await listGists(ctx.db, filter, { offset: paging.offset, limit: paging.perPage }, order);
-  return { items: await listViews(ctx, rows), total };
-}
-
-/** Public gists, newest updated first, at most PUBLIC_LISTING_DEPTH deep (deeper pages: 422). */
-export async function listPublic(ctx: ServiceContext, paging: Paging, since?: string): Promise<ListPage> {
-  if (paging.offset >= PUBLIC_LISTING_DEPTH) throw new Unprocessable(PAGINATION_LIMITED);
-  const limit = Math.min(paging.perPage, PUBLIC_LISTING_DEPTH - paging.offset);
-  const { rows, total } = await listGists(ctx.db, { publicOnly: true, since }, { offset: paging.offset, limit });
-  return { items: await listViews(ctx, rows), total: Math.min(total, PUBLIC_LISTING_DEPTH) };
-}
-
-/** `GET /gists`: the caller's own gists (secret ones too), or the public listing when anonymous. */
-export async function listMine(ctx: ServiceContext, paging: Paging, since?: string): Promise<ListPage> {
-  if (!ctx.actor) return listPublic(ctx, paging, since);
-  return page(ctx, { ownerId: ctx.actor.user.id, since }, paging);
-}
-
-/** A user's gists: public ones, and secret ones too when the caller is that user. */
-export async function listForUser(ctx: ServiceContext, login: string, paging: Paging, since?: string): Promise<ListPage> {
-  const account = await requireAnyAccount(ctx, login);
-  const own = ctx.actor?.user.id === account.id;
-  return page(ctx, { ownerId: account.id, publicOnly: !own, since }, paging);
-}
-
-/** Gists the caller starred (secret ones too). */
-export async function listStarred(ctx: ServiceContext, paging: Paging, since?: string): Promise<ListPage> {
-  const actor = requireActor(ctx.actor);
-  return page(ctx, { starredBy: actor.user.id, since }, paging);
-}
-
-/** A gist's forks, oldest first. */
-export async function listForks(ctx: ServiceContext, id: string, paging: Paging): Promise<ListPage> {
-  const gist = await requireGist(ctx, id);
-  return page(ctx, { forkOf: gist.id }, paging, 'created');
-}
-
-/** A gist's revisions, newest first, and how many there are. */
-export async function listCommits(ctx: ServiceContext, id: string, paging: Paging): Promise<{ gist: GistRow; items: HistoryView[]; total: number }> {
-  const gist = await requireGist(ctx, id);
-  const [revisions, total] = await Promise.all([
-    listRevisions(ctx.db, gist.id, { offset: paging.offset, limit: paging.perPage }),
-    countRevisions(ctx.db, gist.id),
-  ]);
-  return { gist, items: await historyViews(ctx, revisions), total };
 }
 
 // Stars.

@@ -1,0 +1,130 @@
+// `hublet migration …` as a child process, locally (the export runs in the CLI) and remotely: start, status, list, repos, download (resumed), unlock, delete-archive.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT, runCli, sandbox, type Env, type Sandbox } from '../helpers/cli.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { repoWithHistory, tar } from './support.js';
+
+let s: TestServer;
+let sb: Sandbox;
+let localEnv: Env;
+let mona: { token: string };
+
+beforeAll(async () => {
+  s = await startServer({ config: { rateLimitAnonymous: 100_000 } });
+  sb = sandbox();
+  localEnv = { ...sb.env, HUBLET_BASE_URL: s.url };
+  mona = await s.userWithToken('mona', ['repo', 'admin:org', 'user']);
+  await s.createOrg('octo-org', 'mona');
+  await repoWithHistory(s, mona.token, { org: 'octo-org' }, 'alpha');
+  await repoWithHistory(s, mona.token, {}, 'mine');
+});
+afterAll(async () => {
+  await s?.close();
+  sb?.cleanup();
+});
+
+const local = (args: string[]) => runCli(['--data', s.dataDir, '--database', s.databaseUrl, '--as', 'mona', ...args], { env: localEnv, timeoutMs: 60_000 });
+const remote = (args: string[]) => runCli(['--server', s.url, '--token', mona.token, ...args], { env: sb.env, timeoutMs: 60_000 });
+
+function archiveOnDisk(guid: string): Buffer {
+  return fs.readFileSync(path.join(s.dataDir, 'archives', 'migrations', `${guid}.tar.gz`));
+}
+
+describe('hublet migration (local mode)', { timeout: 120_000 }, () => {
+  let id: number;
+  let guid: string;
+
+  it('start --org … --lock --wait runs the export in-process and prints the exported migration', async () => {
+    const r = await local(['--json', 'migration', 'start', '--org', 'octo-org', 'alpha', '--lock', '--wait']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const m = JSON.parse(r.stdout);
+    expect(m).toMatchObject({ state: 'exported', lock_repositories: true, owner: { login: 'octo-org' } });
+    expect(m.repositories.map((x: { full_name: string }) => x.full_name)).toEqual(['octo-org/alpha']);
+    id = m.id;
+    guid = m.guid;
+  });
+
+  it('status, list and repos show it, as text and JSON', async () => {
+    const status = await local(['migration', 'status', String(id), '--org', 'octo-org']);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain(`migration ${id} (octo-org): exported`);
+    expect(status.stdout).toContain('repositories: octo-org/alpha');
+    expect(status.stdout).toContain('flags: lock_repositories');
+    const list = await local(['migration', 'list', '--org', 'octo-org']);
+    expect(list.stdout.split('\n')[0]).toMatch(/^ID\s+STATE\s+REPOSITORIES\s+CREATED$/);
+    expect(list.stdout).toMatch(new RegExp(`^${id}\\s+exported\\s+octo-org/alpha\\s+`, 'm'));
+    const repos = await local(['--json', 'migration', 'repos', String(id), '--org', 'octo-org']);
+    expect(JSON.parse(repos.stdout).map((x: { full_name: string }) => x.full_name)).toEqual(['octo-org/alpha']);
+  });
+
+  it('download saves the archive, and resumes a partial file', async () => {
+    const file = path.join(sb.root, 'local.tar.gz');
+    const whole = archiveOnDisk(guid);
+    const first = await local(['migration', 'download', String(id), '--org', 'octo-org', '-o', file]);
+    expect(first.code).toBe(0);
+    expect(fs.readFileSync(file).equals(whole)).toBe(true);
+    fs.truncateSync(file, 100);
+    const resumed = await local(['--json', 'migration', 'download', String(id), '--org', 'octo-org', '-o', file]);
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toEqual({ id, file, size: whole.length, resumed_from: 100 });
+    expect(fs.readFileSync(file).equals(whole)).toBe(true);
+  });
+
+  it('unlock and delete-archive; a second unlock and a download after deletion fail with the API error', async () => {
+    expect((await local(['migration', 'unlock', String(id), 'alpha', '--org', 'octo-org'])).stdout).toBe(`unlocked alpha (migration ${id})\n`);
+    const again = await local(['migration', 'unlock', String(id), 'alpha', '--org', 'octo-org']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('"status": "404"');
+    expect((await local(['migration', 'delete-archive', String(id), '--org', 'octo-org'])).stdout).toBe(`deleted the archive of migration ${id}\n`);
+    const gone = await local(['migration', 'download', String(id), '--org', 'octo-org', '-o', path.join(sb.root, 'gone.tar.gz')]);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain('Not Found');
+  });
+
+  it('refuses bad usage with exit 2, before opening the data dir', async () => {
+    const untouched = path.join(sb.root, 'untouched');
+    const both = await runCli(['--data', untouched, 'migration', 'start', 'alpha'], { env: sb.env });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--org ORG or --user');
+    const badId = await runCli(['--data', untouched, 'migration', 'status', 'abc'], { env: sb.env });
+    expect(badId.code).toBe(2);
+    expect(badId.stderr).toContain('expected a migration id');
+    expect(fs.existsSync(untouched)).toBe(false);
+  });
+});
+
+describe('hublet migration (remote mode)', { timeout: 120_000 }, () => {
+  it('start --user --wait polls the server until exported; download and resume over HTTP with Range', async () => {
+    const r = await remote(['--json', 'migration', 'start', '--user', 'mine', '--wait']);
+    expect(r.stderr).toBe('');
+    const m = JSON.parse(r.stdout);
+    expect(m).toMatchObject({ state: 'exported', owner: { login: 'mona' } });
+    const file = path.join(sb.root, 'remote.tar.gz');
+    const whole = archiveOnDisk(m.guid);
+    fs.writeFileSync(file, whole.subarray(0, Math.floor(whole.length / 3)));
+    const d = await remote(['migration', 'download', String(m.id), '-o', file]);
+    expect(d.code).toBe(0);
+    expect(d.stdout).toMatch(/remote\.tar\.gz: [\d.]+ KB \(resumed at [\d.]+ (B|KB)\)/);
+    expect(fs.readFileSync(file).equals(whole)).toBe(true);
+    expect((await tar(['-tzf', file], sb.root)).split('\n')).toContain('repositories/mona/mine.git/HEAD');
+    const done = await remote(['migration', 'download', String(m.id), '-o', file]);
+    expect(done.code).toBe(0);
+    expect(fs.readFileSync(file).equals(whole)).toBe(true);
+    const list = await remote(['--json', 'migration', 'list']);
+    expect(JSON.parse(list.stdout).map((x: { id: number }) => x.id)).toContain(m.id);
+  });
+
+  it('draws a progress bar with bytes and rate on a terminal', async () => {
+    const m = JSON.parse((await remote(['--json', 'migration', 'start', '--user', 'mine', '--wait'])).stdout);
+    const file = path.join(sb.root, 'tty.tar.gz');
+    const cmd = [BIN, '--server', s.url, '--token', mona.token, 'migration', 'download', String(m.id), '-o', file].map((a) => `'${a}'`).join(' ');
+    const { stdout } = await promisify(execFile)('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, env: { ...sb.env } as NodeJS.ProcessEnv });
+    expect(stdout).toMatch(/\[#{30}\] [\d.]+ KB \/ [\d.]+ KB\s+[\d.]+ (B|KB|MB)\/s/);
+    expect(fs.readFileSync(file).equals(archiveOnDisk(m.guid))).toBe(true);
+  });
+});

@@ -2,12 +2,15 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
 import type { JobRow } from '../db/schema.js';
-import type { JobRun } from '../jobs/worker.js';
+import type { EventRow } from '../events/tables.js';
+import { completeRunsIn, type JobRun } from '../jobs/worker.js';
 import type { AppContext } from '../server/context.js';
 import { VERSION } from '../version.js';
+import { Batcher } from './batch.js';
 import { destinationOf, enqueueDelivery, type DeliverJob, type Destination } from './outbox.js';
 import { signatureHeaders } from './sign.js';
-import { deliveriesSince, findHookById, insertDelivery, recentDeliveries, updateHook } from './store.js';
+import { deliveriesSince, insertDeliveries, recentDeliveries, updateHook } from './store.js';
+import type { HookRow } from './tables.js';
 import type { Attempt, Transport } from './transport.js';
 
 /** GitHub does not send payloads over 25 MB; such a delivery is recorded as failed. */
@@ -67,15 +70,43 @@ function retryDelay(config: Readonly<Config>, attempt: number): number {
   return Math.round(full / 2 + (Math.random() * full) / 2);
 }
 
+/** One finished attempt waiting to be written (with its job's completion) in the next batch. */
+interface Recording {
+  job: DeliverJob;
+  run: JobRun;
+  hookId: number;
+  event: EventRow;
+  deliveredAt: Date;
+  attempt: Attempt;
+  headers: Record<string, string>;
+  url: string;
+}
+
+function byId<T extends { id: number }>(rows: T[], ids: number[]): (T | undefined)[] {
+  const map = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => map.get(id));
+}
+
+/**
+ * The delivery job handler. Concurrent jobs share their reads (one query for the hooks, one for the events of all
+ * jobs started together) and their writes (one transaction records a batch of attempts and completes their jobs).
+ */
 export class Deliverer {
-  constructor(private readonly ctx: AppContext, private readonly transport: Transport) {}
+  private readonly hooks: Batcher<number, HookRow | undefined>;
+  private readonly events: Batcher<number, EventRow | undefined>;
+  private readonly recorder: Batcher<Recording, void>;
+
+  constructor(private readonly ctx: AppContext, private readonly transport: Transport) {
+    this.hooks = new Batcher(async (ids) => byId(await ctx.db.selectFrom('hooks').selectAll().where('id', 'in', [...new Set(ids)]).execute(), ids));
+    this.events = new Batcher(async (ids) => byId(await ctx.db.selectFrom('events').selectAll().where('id', 'in', [...new Set(ids)]).execute(), ids));
+    this.recorder = new Batcher((entries) => this.record(entries));
+  }
 
   /** The job handler of the delivery queue. */
   readonly handle = async (job: DeliverJob, _row: JobRow, run: JobRun): Promise<void> => {
-    const { db, clock } = this.ctx;
-    const hook = job.target ? undefined : await findHookById(db, job.hookId);
+    const hook = job.target ? undefined : await this.hooks.add(job.hookId);
     if (!job.target && !hook) return; // deleted since: nothing to send, nowhere to record it
-    const event = await db.selectFrom('events').selectAll().where('id', '=', job.eventId).executeTakeFirst();
+    const event = await this.events.add(job.eventId);
     if (!event || event.org_id === null) return;
     const destination = job.target ?? destinationOf(hook!);
     // An automatic retry stops once the hook is turned off.
@@ -86,39 +117,49 @@ export class Deliverer {
     const body = requestBody(destination.contentType, event.payload);
     const headers = deliveryHeaders({ guid: event.guid, event: event.name, hookId: job.hookId, orgId: event.org_id, destination, body });
     const { url, authorization } = splitCredentials(destination);
-    const deliveredAt = clock.now();
+    const deliveredAt = this.ctx.clock.now();
     const attempt: Attempt =
       body.length > MAX_PAYLOAD_BYTES
         ? { statusCode: 0, status: `Payload too large: ${body.length} bytes (the limit is 25 MB); not sent`, responseHeaders: {}, responseBody: null, duration: 0 }
         : await this.transport.post({ url, insecureSsl: destination.insecureSsl === '1', headers: authorization ? { ...headers, Authorization: authorization } : headers, body });
     this.ctx.log.debug({ hook: job.hookId, guid: event.guid, event: event.name, status: attempt.status }, 'webhook delivered');
     if (!hook) return; // meta (deleted): the hook and its delivery history are gone
-
-    await db.transaction().execute(async (trx) => {
-      // The hook may have been deleted while the request was in flight; its history went with it.
-      if (!(await trx.selectFrom('hooks').select('id').where('id', '=', hook.id).executeTakeFirst())) return run.completeIn(trx);
-      await insertDelivery(trx, {
-        hook_id: hook.id,
-        event_id: event.id,
-        guid: event.guid,
-        event: event.name,
-        action: event.action,
-        repository_id: event.repository_id,
-        redelivery: job.redelivery || (job.attempt ?? 1) > 1 ? 1 : 0,
-        delivered_at: deliveredAt.toISOString(),
-        duration: attempt.duration,
-        status: attempt.status,
-        status_code: attempt.statusCode,
-        throttled_at: job.throttledAt ?? null,
-        url,
-        request_headers: JSON.stringify(headers),
-        response_headers: JSON.stringify(attempt.responseHeaders),
-        response_body: attempt.responseBody,
-      });
-      if (!succeeded(attempt.statusCode)) await this.afterFailure(trx, job, hook.id, deliveredAt);
-      await run.completeIn(trx);
-    });
+    await this.recorder.add({ job, run, hookId: hook.id, event, deliveredAt, attempt, headers, url });
   };
+
+  /** Writes a batch of attempts and completes their jobs in one transaction. */
+  private async record(entries: Recording[]): Promise<void[]> {
+    await this.ctx.db.transaction().execute(async (trx) => {
+      // A hook deleted while its request was in flight took its history with it: nothing to record for it.
+      const ids = [...new Set(entries.map((e) => e.hookId))];
+      const alive = new Set((await trx.selectFrom('hooks').select('id').where('id', 'in', ids).execute()).map((r) => r.id));
+      const kept = entries.filter((e) => alive.has(e.hookId));
+      await insertDeliveries(
+        trx,
+        kept.map(({ job, hookId, event, deliveredAt, attempt, headers, url }) => ({
+          hook_id: hookId,
+          event_id: event.id,
+          guid: event.guid,
+          event: event.name,
+          action: event.action,
+          repository_id: event.repository_id,
+          redelivery: job.redelivery || (job.attempt ?? 1) > 1 ? 1 : 0,
+          delivered_at: deliveredAt.toISOString(),
+          duration: attempt.duration,
+          status: attempt.status,
+          status_code: attempt.statusCode,
+          throttled_at: job.throttledAt ?? null,
+          url,
+          request_headers: JSON.stringify(headers),
+          response_headers: JSON.stringify(attempt.responseHeaders),
+          response_body: attempt.responseBody,
+        })),
+      );
+      for (const e of kept) if (!succeeded(e.attempt.statusCode)) await this.afterFailure(trx, e.job, e.hookId, e.deliveredAt);
+      await completeRunsIn(trx, entries.map((e) => e.run), this.ctx.clock.now());
+    });
+    return entries.map(() => undefined);
+  }
 
   /** Per-hook throttling (off by default): over the limit, the delivery waits for a free slot and keeps `throttled_at`. */
   private async throttled(job: DeliverJob, hookId: number, run: JobRun): Promise<boolean> {

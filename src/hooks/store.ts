@@ -1,7 +1,7 @@
 // Queries on hooks and deliveries; every hook query is scoped to an organization and to who may see app-made hooks.
 import type { Db } from '../db/connect.js';
-import type { DeliveryRow, HookDeliveriesTable, HookRow } from './tables.js';
 import type { Insertable } from 'kysely';
+import type { DeliveryRow, HookDeliveriesTable, HookRow } from './tables.js';
 
 /** Whose hooks a caller sees: an OAuth app sees the hooks its tokens made; everyone else sees the ones people made. */
 export interface Visibility {
@@ -32,10 +32,6 @@ export function allHooks(db: Db, orgId: number): Promise<HookRow[]> {
 
 export function findHook(db: Db, orgId: number, id: number, who: Visibility | null): Promise<HookRow | undefined> {
   return hooksOf(db, orgId, who).where('id', '=', id).executeTakeFirst();
-}
-
-export function findHookById(db: Db, id: number): Promise<HookRow | undefined> {
-  return db.selectFrom('hooks').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** The active hooks of an organization (the outbox matches events against them). */
@@ -104,8 +100,9 @@ export function findDelivery(db: Db, hookId: number, id: number): Promise<Delive
   return db.selectFrom('hook_deliveries').selectAll().where('hook_id', '=', hookId).where('id', '=', id).executeTakeFirst();
 }
 
-export async function insertDelivery(db: Db, values: Insertable<HookDeliveriesTable>): Promise<DeliveryRow> {
-  return db.insertInto('hook_deliveries').values(values).returningAll().executeTakeFirstOrThrow();
+/** Records attempts, a bounded number of rows per statement (SQLite caps bound parameters). */
+export async function insertDeliveries(db: Db, rows: Insertable<HookDeliveriesTable>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 50) await db.insertInto('hook_deliveries').values(rows.slice(i, i + 50)).execute();
 }
 
 /** The status codes of a hook's newest deliveries, newest first (automatic disabling looks at them). */

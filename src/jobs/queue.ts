@@ -103,6 +103,12 @@ export async function complete(db: Db, id: number, now: Date): Promise<void> {
   await db.updateTable('jobs').set({ state: 'done', finished_at: now.toISOString(), locked_until: null, locked_by: null }).where('id', '=', id).execute();
 }
 
+/** Marks several jobs done with one statement (handlers that batch their writes). */
+export async function completeMany(db: Db, ids: number[], now: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable('jobs').set({ state: 'done', finished_at: now.toISOString(), locked_until: null, locked_by: null }).where('id', 'in', ids).execute();
+}
+
 /** Deletes finished (done or failed) jobs that finished before `before`; returns how many. */
 export async function deleteFinished(db: Db, before: Date): Promise<number> {
   const r = await db.deleteFrom('jobs').where('state', 'in', ['done', 'failed']).where('finished_at', '<', before.toISOString()).executeTakeFirst();

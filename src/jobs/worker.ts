@@ -3,15 +3,32 @@ import crypto from 'node:crypto';
 import type { Db } from '../db/connect.js';
 import type { JobRow } from '../db/schema.js';
 import type { AppContext } from '../server/context.js';
-import { claim, complete, fail, onEnqueue, pendingCount } from './queue.js';
+import type { Clock } from '../server/context.js';
+import { claim, complete, completeMany, fail, onEnqueue, pendingCount } from './queue.js';
 
 /** What a handler may do with its own run besides returning or throwing. */
 export interface JobRun {
+  readonly jobId: number;
   /**
    * Marks the job done inside the handler's transaction, so what the job wrote and the job's completion land together
    * (a crash cannot leave the work recorded but the job still pending). The worker then does not complete it again.
    */
   completeIn(trx: Db): Promise<void>;
+}
+
+class Run implements JobRun {
+  completed = false;
+  constructor(readonly jobId: number, private readonly clock: Clock) {}
+  async completeIn(trx: Db): Promise<void> {
+    await complete(trx, this.jobId, this.clock.now());
+    this.completed = true;
+  }
+}
+
+/** Completes several runs with one statement inside one transaction (handlers that batch their writes). */
+export async function completeRunsIn(trx: Db, runs: JobRun[], now: Date): Promise<void> {
+  await completeMany(trx, runs.map((r) => r.jobId), now);
+  for (const r of runs) if (r instanceof Run) r.completed = true;
 }
 
 export interface JobHandler {
@@ -142,7 +159,9 @@ export class JobWorker {
       for (const job of jobs) {
         const p = this.runOne(job, reg).finally(() => {
           busy.delete(p);
-          this.wake(queue);
+          // Claim again once half the slots are free: one claim per batch, not one per finished job.
+          if (busy.size <= reg.concurrency / 2) this.wake(queue);
+          else this.dirty.add(queue);
         });
         busy.add(p);
       }
@@ -151,16 +170,10 @@ export class JobWorker {
   }
 
   private async runOne(job: JobRow, reg: Registration): Promise<void> {
-    let completed = false;
-    const run: JobRun = {
-      completeIn: async (trx) => {
-        await complete(trx, job.id, this.ctx.clock.now());
-        completed = true;
-      },
-    };
+    const run = new Run(job.id, this.ctx.clock);
     try {
       await reg.handler(JSON.parse(job.payload), job, run);
-      if (!completed) await complete(this.ctx.db, job.id, this.ctx.clock.now());
+      if (!run.completed) await complete(this.ctx.db, job.id, this.ctx.clock.now());
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const now = this.ctx.clock.now();

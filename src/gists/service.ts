@@ -5,7 +5,7 @@ import { requireActor } from '../accounts/actor.js';
 import { hasPermission } from '../accounts/scopes.js';
 import type { ServiceContext } from '../server/context.js';
 import { Conflict, Forbidden, NotFound, ValidationFailed } from '../server/http/errors.js';
-import { copyObjects, createRepo, gistRepoDir, removeRepo, setHead, withGistLock } from './git.js';
+import { copyObjects, createRepo, gistRepoDir, removeRepo, withGistLock } from './git.js';
 import { parseCreate, planUpdate, type CreateBody, type GistLimits, type UpdateBody } from './schemas.js';
 import {
   addStar,
@@ -22,7 +22,7 @@ import {
   removeStar,
 } from './store.js';
 import type { GistRow } from './tables.js';
-import { writeFiles } from './write.js';
+import { moveHeadAfterCommit, writeFiles } from './write.js';
 
 const WRITE_ATTEMPTS = 3;
 
@@ -169,8 +169,9 @@ export async function forkGist(ctx: ServiceContext, id: string): Promise<GistRow
   const dir = gistRepoDir(ctx.config, forkId);
   const when = ctx.clock.now().toISOString();
   await createRepo(dir, gistLimits(ctx));
+  let fork: GistRow;
   try {
-    const fork = await ctx.db.transaction().execute(async (trx) => {
+    fork = await ctx.db.transaction().execute(async (trx) => {
       // Locked (PostgreSQL) or serialised (SQLite) so the head, the files and the copied objects are one state.
       const p = await findGist(trx, parent.id, { forUpdate: true });
       if (!p) throw new NotFound();
@@ -182,12 +183,12 @@ export async function forkGist(ctx: ServiceContext, id: string): Promise<GistRow
       await insertRevisions(trx, history.map((r) => ({ ...r, gist_id: forkId })));
       return row;
     });
-    await setHead(dir, fork.head_sha);
-    return fork;
   } catch (err) {
     removeRepo(dir);
     throw err;
   }
+  await moveHeadAfterCommit(ctx, dir, fork.head_sha);
+  return fork;
 }
 
 // Stars.

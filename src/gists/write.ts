@@ -124,8 +124,20 @@ export async function writeFiles(ctx: ServiceContext, input: WriteFilesInput): P
     return true;
   });
   if (!claimed) return null;
-  await setHead(input.dir, head);
+  await moveHeadAfterCommit(ctx, input.dir, head);
   return { head, change };
+}
+
+/**
+ * Moves the branch once the rows are committed. The write has happened by then, so a failure here is logged, not
+ * thrown: the next git request repairs the ref from the database (syncRef).
+ */
+export async function moveHeadAfterCommit(ctx: ServiceContext, dir: string, head: string): Promise<void> {
+  try {
+    await setHead(dir, head);
+  } catch (err) {
+    ctx.log.warn({ err, dir, head }, 'gist branch not moved; the next git request will move it');
+  }
 }
 
 /** Puts the branch where the database says the head is (repairs a ref left behind by an interrupted write). */

@@ -23,7 +23,11 @@ function handler(endpoint: GitEndpoint) {
     if (!fs.existsSync(dir)) return gitRefusal(reply, 404, 'Repository not found.');
 
     if (gitOperation(endpoint, request.query) === 'read') {
-      await syncRef(dir, gist.head_sha);
+      // Under the gist's lock, so a repair never moves the branch back past a write that just committed.
+      await withGistLock(gist.id, async () => {
+        const current = await findGist(ctx.db, gist.id);
+        if (current) await syncRef(dir, current.head_sha);
+      });
       return serveGit(request, reply, { repoDir: dir, endpoint });
     }
 

@@ -1,13 +1,14 @@
 // The repository REST API: create (user, organization), get, update, delete, and the three lists.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireGrant, type Grant } from '../accounts/actor.js';
+import { hasPermission } from '../accounts/scopes.js';
 import { lastModified } from '../server/http/conditional.js';
 import { pagingQuery, parsePaging, setPageLinks } from '../server/http/pagination.js';
 import { listForAuthenticatedUser, listForOrg, listForUser, type ListResult, type OrgReposQuery, type UserReposForQuery, type UserReposQuery } from './listing.js';
 import { fullRepository, repositoryListItem } from './present.js';
 import { createRepository, deleteRepository, resolveRepository, resolveRepositoryById, updateRepository, type RepositoryInput, type ResolvedRepository } from './service.js';
 
-/** Reads: anyone for public repositories; a token, when one is presented, needs metadata read (fine-grained). */
+/** Reads: anyone for public repositories; a token, when one is presented, needs metadata read (fine-grained, apps). */
 const READ: Grant = { scopes: [], fineGrained: { permission: 'metadata', level: 'read' }, apps: true };
 const WRITE: Grant = { scopes: ['repo', 'public_repo'], fineGrained: { permission: 'administration', level: 'write' }, apps: true };
 const DELETE: Grant = { scopes: ['delete_repo'], fineGrained: { permission: 'administration', level: 'write' }, apps: true, missingScope: 403 };
@@ -66,9 +67,17 @@ const sortQuery = {
 
 type OwnerRepo = { owner: string; repo: string };
 
-/** A token presented on a read that anonymous callers may also make must still carry the read grant. */
-function checkOptionalGrant(request: FastifyRequest, grant: Grant): void {
-  if (request.ctx.actor) requireGrant(request.ctx.actor, grant);
+/**
+ * Reads: a presented token must carry the read grant. Fine-grained and app tokens get metadata read with any
+ * repository permission, as GitHub adds it implicitly (a token with contents or administration may read metadata).
+ */
+function checkReadGrant(request: FastifyRequest): void {
+  const actor = request.ctx.actor;
+  if (!actor) return;
+  if (actor.kind === 'fine_grained' || actor.kind === 'installation' || actor.kind === 'app_user') {
+    if (['metadata', 'contents', 'administration'].some((p) => hasPermission(actor.permissions, p, 'read'))) return;
+  }
+  requireGrant(actor, READ);
 }
 
 function full(request: FastifyRequest, r: ResolvedRepository) {
@@ -99,14 +108,14 @@ export async function repositoryRoutes(app: FastifyInstance): Promise<void> {
   );
 
   app.get<{ Params: OwnerRepo }>('/repos/:owner/:repo', { schema: { params: ownerRepo } }, async (request, reply) => {
-    checkOptionalGrant(request, READ);
+    checkReadGrant(request);
     const r = await resolveRepository(request.ctx, request.params.owner, request.params.repo, 301);
     reply.header('last-modified', lastModified(r.repo.updated_at));
     return full(request, r);
   });
 
   app.get<{ Params: { id: string } }>('/repositories/:id', async (request) => {
-    checkOptionalGrant(request, READ);
+    checkReadGrant(request);
     const id = /^\d{1,10}$/.test(request.params.id) ? Number(request.params.id) : NaN;
     return full(request, await resolveRepositoryById(request.ctx, id));
   });
@@ -139,9 +148,10 @@ export async function repositoryRoutes(app: FastifyInstance): Promise<void> {
           },
         },
       },
-      config: { grant: READ, resource: 'Repository' },
+      config: { auth: 'required', resource: 'Repository' },
     },
     async (request, reply) => {
+      checkReadGrant(request);
       const paging = parsePaging(request.query);
       const result = await listForAuthenticatedUser(request.ctx, request.query, paging);
       setPageLinks(request, reply, paging, result.total);
@@ -161,7 +171,7 @@ export async function repositoryRoutes(app: FastifyInstance): Promise<void> {
       config: { resource: 'Repository' },
     },
     async (request, reply) => {
-      checkOptionalGrant(request, READ);
+      checkReadGrant(request);
       const paging = parsePaging(request.query);
       const result = await listForOrg(request.ctx, request.params.org, request.query, paging);
       setPageLinks(request, reply, paging, result.total);
@@ -178,7 +188,7 @@ export async function repositoryRoutes(app: FastifyInstance): Promise<void> {
       config: { resource: 'Repository' },
     },
     async (request, reply) => {
-      checkOptionalGrant(request, READ);
+      checkReadGrant(request);
       const paging = parsePaging(request.query);
       const result = await listForUser(request.ctx, request.params.username, request.query, paging);
       setPageLinks(request, reply, paging, result.total);

@@ -87,11 +87,17 @@ describe('GET /repos/{owner}/{repo}', () => {
     expect(outsider.body.allow_squash_merge).toBeUndefined();
   });
 
-  it('asks fine-grained tokens for metadata read', async () => {
+  it('asks fine-grained tokens for metadata read, which any repository permission implies (as on GitHub)', async () => {
     const none = await s.createToken('alice', { kind: 'fine_grained', permissions: { gists: 'write' } });
-    expect((await s.api('GET', '/repos/alice/open', { token: none })).status).toBe(403);
+    const refused = await s.api('GET', '/repos/alice/open', { token: none });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('Resource not accessible by personal access token');
+    expect((await s.api('GET', '/user/repos', { token: none })).status).toBe(403);
     const meta = await s.createToken('alice', { kind: 'fine_grained', permissions: { metadata: 'read' } });
     expect((await s.api('GET', '/repos/alice/hidden', { token: meta })).status).toBe(200);
+    const contents = await s.createToken('alice', { kind: 'fine_grained', permissions: { contents: 'write' } });
+    expect((await s.api('GET', '/repos/alice/hidden', { token: contents })).status).toBe(200);
+    expect((await s.api('GET', '/user/repos', { token: contents })).status).toBe(200);
   });
 
   it('answers hostile names with 404', async () => {

@@ -21,10 +21,10 @@ typecheck: install
 
 # The whole suite on SQLite, then again on PostgreSQL when HUBLET_TEST_DATABASE_URL names a server.
 test: install typecheck dist
-	env -u HUBLET_TEST_DATABASE_URL npx vitest run
+	env -u HUBLET_TEST_DATABASE_URL HUBLET_TEST_BIN=dist npx vitest run
 	@if [ -n "$$HUBLET_TEST_DATABASE_URL" ]; then \
 	  echo "== again on PostgreSQL ($$HUBLET_TEST_DATABASE_URL)"; \
-	  HUBLET_TEST_DB=postgres npx vitest run; \
+	  HUBLET_TEST_DB=postgres HUBLET_TEST_BIN=dist npx vitest run; \
 	fi
 
 # dist/hublet, the single executable; skipped while it is newer than every source (FORCE=1 rebuilds).

@@ -1,6 +1,6 @@
 // The export job: pending → exporting → exported (archive stored, expiry scheduled), or failed with the reason kept.
-import type { Db } from '../db/connect.js';
 import type { JobRow } from '../db/schema.js';
+import type { JobRun } from '../jobs/worker.js';
 import { archiveStore } from '../blob/index.js';
 import { enqueue } from '../jobs/queue.js';
 import type { AppContext } from '../server/context.js';
@@ -10,11 +10,6 @@ import { findMigration, markExported, transition } from './store.js';
 
 export interface ExportPayload {
   migrationId: number;
-}
-
-/** What the worker may hand a handler: finishing the job inside the handler's own transaction (when supported). */
-export interface JobRunLike {
-  completeIn?(trx: Db): Promise<void>;
 }
 
 /** Keeps a running export's lease fresh, so no other worker takes it over while this one is alive. */
@@ -44,7 +39,7 @@ async function markFailed(ctx: AppContext, migrationId: number, reason: string):
  * retried; the last attempt marks the migration `failed` with the reason. An export whose workers keep dying is failed
  * once it has been claimed more times than it has attempts, so none stays `exporting` forever.
  */
-export async function runExport(ctx: AppContext, payload: ExportPayload, job: JobRow, run?: JobRunLike): Promise<void> {
+export async function runExport(ctx: AppContext, payload: ExportPayload, job: JobRow, run: JobRun): Promise<void> {
   const m = await findMigration(ctx.db, payload.migrationId);
   if (!m || m.state === 'exported' || m.state === 'failed') return;
   if (job.attempts > job.max_attempts) {
@@ -66,7 +61,8 @@ export async function runExport(ctx: AppContext, payload: ExportPayload, job: Jo
     const recorded = await ctx.db.transaction().execute(async (trx) => {
       const ok = await markExported(trx, m.id, { key, size, expiresAt }, now);
       if (ok) await enqueue(trx, { queue: EXPIRY_QUEUE, payload: { migrationId: m.id, key }, runAt: expiresAt }, now);
-      await run?.completeIn?.(trx);
+      // The job is done exactly when the migration is recorded exported.
+      await run.completeIn(trx);
       return ok;
     });
     // The migration disappeared meanwhile (its owner was deleted): its archive goes too.

@@ -1,5 +1,5 @@
 // Migration endpoints under /orgs/{org}/migrations (owners) and /user/migrations (the account owner), and archive serving.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Grant } from '../accounts/actor.js';
 import { absentBodyIsEmpty } from '../accounts/routes.js';
 import { pagingQuery, parsePaging, setPageLinks } from '../server/http/pagination.js';

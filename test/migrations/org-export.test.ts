@@ -160,5 +160,10 @@ describe('POST /orgs/{org}/migrations → archive', () => {
     const repos = await server.api('GET', `/orgs/octo-org/migrations/${id}/repositories`, { token: mona.token });
     checkSchema(repos, 'GET /orgs/{org}/migrations/{migration_id}/repositories');
     expect(repos.body.map((r: { full_name: string }) => r.full_name)).toEqual(['octo-org/alpha', 'octo-org/beta']);
+    expect(repos.body[0].has_downloads).toBe(true);
+    // As of API version 2026-03-10 repositories no longer carry has_downloads.
+    const v2 = await server.api('GET', `/orgs/octo-org/migrations/${id}/repositories`, { token: mona.token, headers: { 'x-service-api-version': '2026-03-10' } });
+    checkSchema(v2, 'GET /orgs/{org}/migrations/{migration_id}/repositories');
+    expect(v2.body[0]).not.toHaveProperty('has_downloads');
   });
 });

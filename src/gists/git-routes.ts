@@ -1,5 +1,6 @@
 // Clone and push over git's smart HTTP at `<base>/gist/<id>.git` (and `<base>/gist/<id>`): anyone clones, the owner pushes.
 import fs from 'node:fs';
+import { exemptFromRateLimit } from '../server/http/rate-limit.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireGrant } from '../accounts/actor.js';
 import { gitOperation, gitRefusal, registerGitBodies, requireGit, serveGit, type GitEndpoint } from '../git/smart-http.js';
@@ -59,6 +60,7 @@ function handler(endpoint: GitEndpoint) {
 
 /** Registered as its own plugin: git's request bodies are raw streams here only. */
 export async function gistGitRoutes(app: FastifyInstance): Promise<void> {
+  exemptFromRateLimit(app);
   registerGitBodies(app);
   for (const prefix of ['/gist/:gist_id.git', '/gist/:gist_id']) {
     app.get(`${prefix}/info/refs`, handler('info/refs'));

@@ -1,4 +1,5 @@
 // Raw file bytes at the `raw_url`s: `<base>/gist/<owner>/<id>/raw/<sha>/<file>` (blob or commit SHA), `…/raw/<file>` (latest), `…/raw` (first file).
+import { exemptFromRateLimit } from '../server/http/rate-limit.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { gistRepoDir, readBlob, readTreeEntries } from './git.js';
 import { isBinary } from './language.js';
@@ -39,6 +40,7 @@ function send(reply: FastifyReply, bytes: Buffer | null | undefined) {
 }
 
 export async function gistRawRoutes(app: FastifyInstance): Promise<void> {
+  exemptFromRateLimit(app);
   app.get<{ Params: RawParams }>('/gist/:owner/:gist_id/raw', async (request, reply) => {
     const gist = await gistAt(request);
     return send(reply, gist ? (await filesWithContent(request.ctx.db, gist.id)).sort(byName)[0]?.content : null);

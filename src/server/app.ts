@@ -37,6 +37,8 @@ declare module 'fastify' {
     auth?: 'required';
     /** The `resource` named in 422 errors of this route. */
     resource?: string;
+    /** false: not counted against the REST rate limit (see exemptFromRateLimit). */
+    rateLimit?: false;
   }
   interface FastifyInstance {
     hublet: AppContext;

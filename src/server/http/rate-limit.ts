@@ -67,9 +67,20 @@ export function rateHeaders(state: RateState): Record<string, string> {
   };
 }
 
+/**
+ * Marks every route of the calling plugin as outside the REST rate limit: git's smart HTTP and raw file content,
+ * which GitHub serves from hosts the API limit does not cover.
+ */
+export function exemptFromRateLimit(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    route.config = { ...(route.config as object), rateLimit: false } as typeof route.config;
+  });
+}
+
 export function registerRateLimit(app: FastifyInstance, limiter: RateLimiter): void {
   app.addHook('onRequest', async (request, reply) => {
     if (request.ctx.actor?.kind === 'local') return; // the CLI on its own data dir is not rate limited
+    if (request.routeOptions.config?.rateLimit === false) return;
     const { key, limit } = rateKey(request);
     // GET /rate_limit does not count against the limit, as on GitHub.
     const counted = request.routeOptions.url !== '/rate_limit';

@@ -78,6 +78,11 @@ const CORRECTIONS = [
     },
     why: 'GitHub answers null for an unset name, company, location, email or blog and "" for an empty blog (github/rest-api-description#2507, #7058)',
   },
+  ...['base-gist', 'gist-simple'].map((schema) => ({
+    schema,
+    patch: { properties: { files: { additionalProperties: { properties: { language: { nullable: true } } } } } },
+    why: 'GitHub answers "language": null for a file whose name Linguist does not recognise (e.g. a file without an extension)',
+  })),
 ];
 
 /** Keywords that only annotate; dropped to keep the fixture small. */

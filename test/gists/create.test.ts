@@ -97,6 +97,8 @@ describe('POST /gists', () => {
       },
     });
     expect(r.status).toBe(201);
+    // A file Linguist does not know has language null, as on GitHub (the fixture corrects GitHub's description there).
+    checkSchema(r, 'POST /gists');
     const f = r.body.files;
     expect([f['README.md'].language, f['README.md'].type]).toEqual(['Markdown', 'text/x-gfm']);
     expect([f['notes.txt'].language, f['notes.txt'].type]).toEqual(['Text', 'text/plain']);

@@ -26,8 +26,12 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-const local = (args: string[], opts: { stdin?: string } = {}) => runCli(['--data', s.dataDir, '--database', s.databaseUrl, ...args], { env: localEnv, ...opts });
-const remote = (token: string, args: string[]) => runCli(['--server', s.url, '--token', token, ...args], { env: sb.env });
+/** CLI processes start slowly on a busy two-core machine: generous limits, so only a real hang fails a test. */
+const PROCESS_MS = 120_000;
+const TEST_MS = 300_000;
+const local = (args: string[], opts: { stdin?: string } = {}) =>
+  runCli(['--data', s.dataDir, '--database', s.databaseUrl, ...args], { env: localEnv, timeoutMs: PROCESS_MS, ...opts });
+const remote = (token: string, args: string[]) => runCli(['--server', s.url, '--token', token, ...args], { env: sb.env, timeoutMs: PROCESS_MS });
 
 /** Runs CLI processes two at a time (the machine has two cores). */
 async function pool<T>(tasks: (() => Promise<T>)[]): Promise<T[]> {
@@ -63,7 +67,7 @@ describe('hublet repo create', () => {
     const clone = path.join(tmp.dir, 'from-cli');
     await gitOk(['clone', '-q', `${s.url}/alice/from-cli.git`, clone], tmp.dir);
     expect(fs.readFileSync(path.join(clone, 'README.md'), 'utf8')).toBe('# from-cli\nMade by the CLI\n');
-  });
+  }, TEST_MS);
 
   it('takes NAME alone as the acting user’s, and reports API refusals on stderr with exit 1', async () => {
     const [bare, taken, notMine] = await pool([
@@ -76,7 +80,7 @@ describe('hublet repo create', () => {
     expect(JSON.parse(taken.stderr)).toMatchObject({ status: '422', errors: [{ field: 'name', message: 'name already exists on this account' }] });
     expect(notMine.code).toBe(1);
     expect(JSON.parse(notMine.stderr)).toMatchObject({ status: '404' });
-  });
+  }, TEST_MS);
 });
 
 describe('hublet repo list and view', () => {
@@ -96,7 +100,7 @@ describe('hublet repo list and view', () => {
     expect(listed.map((r) => r.full_name)).toEqual(['alice/from-cli', 'alice/solo']);
     // The site admin (local default) sees alice's public repositories only.
     expect(ok(other).stdout).toContain('alice/solo');
-  });
+  }, TEST_MS);
 
   it('views one repository as fields, or JSON; usage errors exit 2, unknown repositories 1', async () => {
     const [view, json, usage, missing] = await pool([
@@ -116,7 +120,7 @@ describe('hublet repo list and view', () => {
     expect(usage.stderr).toContain('expected OWNER/NAME');
     expect(missing.code).toBe(1);
     expect(JSON.parse(missing.stderr)).toMatchObject({ status: '404' });
-  });
+  }, TEST_MS);
 });
 
 describe('hublet repo delete', () => {
@@ -135,7 +139,7 @@ describe('hublet repo delete', () => {
     expect((await s.api('GET', '/repos/acme/remote-made', { token: alice.token })).status).toBe(404);
     const badToken = await remote('hlp_nope', ['repo', 'delete', 'alice/from-cli', '--yes']);
     expect(badToken.code).toBe(4);
-  });
+  }, TEST_MS);
 });
 
 describe('hublet admin repo import', () => {
@@ -159,5 +163,5 @@ describe('hublet admin repo import', () => {
     const refs = await gitOk(['ls-remote', '--refs', `${s.url}/alice/imported.git`], tmp.dir);
     expect(refs).toMatch(/\trefs\/heads\/trunk\n/);
     expect(refs).toMatch(/\trefs\/tags\/v1\n/);
-  });
+  }, TEST_MS);
 });

@@ -1,9 +1,11 @@
 // Account operations: users, organizations, memberships, tokens and the first site admin.
+import fs from 'node:fs';
 import type { Db } from '../db/connect.js';
 import type { TokenRow, UserRow } from '../db/schema.js';
 import { NotFound, Unprocessable, ValidationFailed, Forbidden, type FieldError } from '../server/http/errors.js';
 import type { ServiceContext } from '../server/context.js';
 import { requireActor, requireSiteAdmin } from './actor.js';
+import { filesOwnedBy } from './lifecycle.js';
 import { loginProblem } from './logins.js';
 import { isKnownScope, isPermissionLevel, FINE_GRAINED_PERMISSIONS, KNOWN_SCOPES } from './scopes.js';
 import {
@@ -95,13 +97,17 @@ export async function deleteUser(ctx: ServiceContext, login: string): Promise<vo
   const actor = requireSiteAdmin(ctx.actor);
   const user = await requireUser(ctx, login);
   if (user.id === actor.user.id) throw new Unprocessable('You cannot delete your own account.');
-  await ctx.db.transaction().execute(async (trx) => {
+  const files = await ctx.db.transaction().execute(async (trx) => {
     const orphaned = await soleOwnerships(trx, user.id);
     if (orphaned.length) {
       throw new Unprocessable(`${user.login} is the only owner of ${orphaned.join(', ')}; make someone else an owner first.`);
     }
+    const owned = await filesOwnedBy(trx, ctx.config, user.id);
     await deleteAccount(trx, user.id);
+    return owned;
   });
+  // Only once the rows are gone for good: a rolled-back delete keeps its repositories.
+  for (const dir of files) fs.rmSync(dir, { recursive: true, force: true });
 }
 
 /** Creates an organization whose first owner is `admin`. */

@@ -1,11 +1,14 @@
 // Git over smart HTTP with stock git: clone, fetch and push; anonymous and token auth; refusals as git shows them; push events.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { lockRepositories, unlockRepository } from '../../src/repos/locks.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { authUrl, commitFiles, eventsSince, git, gitOk, lastEventId, tempDir, workingCopy } from './helpers.js';
 import { expectWebhookPayload } from './webhook-schemas.js';
+
+// Real git processes: a loaded two-core machine needs more than the default per-test time.
+vi.setConfig({ testTimeout: 120_000 });
 
 let s: TestServer;
 let alice: { login: string; id: number; token: string };

@@ -1,10 +1,13 @@
 // POST /admin/repos/import: a site admin imports an existing git repository from a path on the server, with all its refs.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { authUrl, commitFiles, eventsSince, gitOk, lastEventId, tempDir, workingCopy } from './helpers.js';
 import { expectWebhookPayload } from './webhook-schemas.js';
+
+// Real git processes: a loaded two-core machine needs more than the default per-test time.
+vi.setConfig({ testTimeout: 120_000 });
 
 let s: TestServer;
 let alice: { login: string; id: number; token: string };

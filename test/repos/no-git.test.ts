@@ -2,9 +2,12 @@
 // imports answer 503.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sandbox, startServe, type Sandbox, type ServeProcess } from '../helpers/cli.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.js';
+
+// Real git processes: a loaded two-core machine needs more than the default per-test time.
+vi.setConfig({ testTimeout: 120_000 });
 
 let sb: Sandbox;
 let serve: ServeProcess;
@@ -33,6 +36,7 @@ beforeAll(async () => {
   serve = await startServe(['--port', '0', '--data', data, ...(onPostgres ? ['--database', db.url] : [])], {
     env: { ...sb.env, PATH: bin },
     extraEnv: { HUBLET_ADMIN_TOKEN: adminToken, HUBLET_LOG_LEVEL: 'error' },
+    timeoutMs: 120_000,
   });
 });
 afterAll(async () => {

@@ -69,33 +69,31 @@ export interface ClaimInput {
 
 /**
  * Claims up to `limit` due jobs: pending, due, and not leased by a live worker (an expired lease means its worker died).
- * PostgreSQL uses FOR UPDATE SKIP LOCKED; SQLite's single writer makes the select-then-update atomic in one transaction.
+ * One statement, so one round trip: an UPDATE of the rows a sub-select picks, which on PostgreSQL locks them with
+ * FOR UPDATE SKIP LOCKED (concurrent workers take different jobs); SQLite runs a statement atomically under its lock.
  */
 export async function claim(db: Db, input: ClaimInput): Promise<JobRow[]> {
   if (input.queues.length === 0) return [];
   const nowIso = input.now.toISOString();
   const lockedUntil = new Date(input.now.getTime() + input.leaseMs).toISOString();
-  return db.transaction().execute(async (trx) => {
-    let ids = trx
-      .selectFrom('jobs')
-      .select('id')
-      .where('state', '=', 'pending')
-      .where('queue', 'in', input.queues)
-      .where('run_at', '<=', nowIso)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', nowIso)]))
-      .orderBy('run_at')
-      .orderBy('id')
-      .limit(input.limit);
-    if (isPostgresDb(trx)) ids = ids.forUpdate().skipLocked();
-    const due = (await ids.execute()).map((r) => r.id);
-    if (due.length === 0) return [];
-    return trx
-      .updateTable('jobs')
-      .set({ locked_until: lockedUntil, locked_by: input.workerId, attempts: sql<number>`attempts + 1` })
-      .where('id', 'in', due)
-      .returningAll()
-      .execute();
-  });
+  let due = db
+    .selectFrom('jobs')
+    .select('id')
+    .where('state', '=', 'pending')
+    .where('queue', 'in', input.queues)
+    .where('run_at', '<=', nowIso)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', nowIso)]))
+    .orderBy('run_at')
+    .orderBy('id')
+    .limit(input.limit);
+  if (isPostgresDb(db)) due = due.forUpdate().skipLocked();
+  const rows = await db
+    .updateTable('jobs')
+    .set({ locked_until: lockedUntil, locked_by: input.workerId, attempts: sql<number>`attempts + 1` })
+    .where('id', 'in', due)
+    .returningAll()
+    .execute();
+  return rows.sort((a, b) => (a.run_at < b.run_at ? -1 : a.run_at > b.run_at ? 1 : a.id - b.id));
 }
 
 /** Marks a job done. Pass the handler's transaction to make finishing the job atomic with what the job wrote. */

@@ -327,7 +327,7 @@ describe('gist delete, fork, star, unstar, history', () => {
     }
   });
 
-  it('history: a table of versions (newest first) or the /commits JSON, following pages; same in both modes', async () => {
+  it('history: a table of versions (newest first) or the /commits JSON; same in both modes', async () => {
     const g = await newGist(alice.token, { 'h.txt': 'one\n' });
     for (const content of ['one\ntwo\n', 'two\n']) {
       expect((await s.api('PATCH', `/gists/${g.id}`, { token: alice.token, body: { files: { 'h.txt': { content } } } })).status).toBe(200);

@@ -1,5 +1,4 @@
 // `hublet gist edit ID`: replace files by base name, add and remove files, change the description; one new revision.
-import path from 'node:path';
 import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
@@ -31,9 +30,6 @@ export function editPlan(files: string[], opts: EditOptions): Plan {
   for (const name of [...plan.replace.map((f) => f.filename), ...plan.add.map((f) => f.filename), ...plan.remove]) {
     if (seen.has(name)) throw new CliExit(EXIT.usage, `hublet: ${JSON.stringify(name)} is named twice`);
     seen.add(name);
-  }
-  for (const name of plan.remove) {
-    if (name !== path.basename(name)) throw new CliExit(EXIT.usage, `hublet: --remove takes a file name of the gist, not a path: ${name}`);
   }
   return plan;
 }

@@ -130,7 +130,8 @@ function checkEvents(value: unknown, errors: FieldError[]): string[] | undefined
   }
   const unknown = events.filter((e) => e !== ALL_EVENTS && !HOOK_EVENT_NAMES.has(e));
   if (unknown.length) {
-    errors.push(custom('events', `Invalid event(s): ${unknown.map((e) => JSON.stringify(e.slice(0, 100))).join(', ')}`));
+    const shown = unknown.slice(0, 10).map((e) => JSON.stringify(e.slice(0, 100)));
+    errors.push(custom('events', `Invalid event(s): ${shown.join(', ')}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ''}`));
     return undefined;
   }
   return events;

@@ -100,6 +100,10 @@ describe('POST /orgs/{org}/hooks', () => {
       [{ name: 'web', config: { url: hookUrl() }, events: [] }, { field: 'events', code: 'custom' }],
       [{ name: 'web', config: { url: hookUrl() }, events: ['push', 'nonsense'] }, { field: 'events', code: 'custom', message: 'Invalid event(s): "nonsense"' }],
       [{ name: 'web', config: { url: hookUrl() }, events: [1] }, { field: 'events', code: 'invalid' }],
+      [
+        { name: 'web', config: { url: hookUrl() }, events: Array.from({ length: 5000 }, (_, i) => `bogus-${i}`) },
+        { field: 'events', code: 'custom', message: expect.stringMatching(/^Invalid event\(s\): "bogus-0", .* and 4990 more$/) },
+      ],
       [{ name: 'web', config: { url: hookUrl() }, active: 'yes' }, { field: 'active', code: 'invalid' }],
     ];
     for (const [body, error] of cases) {

@@ -294,6 +294,18 @@ describe('failed deliveries', () => {
     rcv.answer({ status: 200 });
   });
 
+  it('keeps the first 64 KiB of a large response body', async () => {
+    const path = nextPath();
+    rcv.answer((r) => (r.path === path ? { status: 200, body: 'x'.repeat(100 * 1024) + 'END' } : { status: 200 }));
+    const hook = await createHook({ url: rcv.url + path, content_type: 'json' });
+    await rcv.waitFor(1, onPath(path));
+    const [d] = await deliveriesOf(hook.id);
+    const detail = await deliveryOf(hook.id, d.id);
+    expect(detail.status).toBe('OK');
+    expect(detail.response.payload).toBe('x'.repeat(64 * 1024));
+    rcv.answer({ status: 200 });
+  });
+
   it('gives up on a receiver that does not answer within the (configurable) timeout: timed out', async () => {
     const t = await startServer({ config: { hookTimeoutMs: 300 } });
     try {

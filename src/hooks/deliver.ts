@@ -1,6 +1,7 @@
 // The delivery job: builds the signed request for one hook and one event, posts it, and records the attempt.
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
+import { isPostgresDb } from '../db/dialect-helpers.js';
 import type { JobRow } from '../db/schema.js';
 import type { EventRow } from '../events/tables.js';
 import { completeRunsIn, type JobRun } from '../jobs/worker.js';
@@ -132,7 +133,10 @@ export class Deliverer {
     await this.ctx.db.transaction().execute(async (trx) => {
       // A hook deleted while its request was in flight took its history with it: nothing to record for it.
       const ids = [...new Set(entries.map((e) => e.hookId))];
-      const alive = new Set((await trx.selectFrom('hooks').select('id').where('id', 'in', ids).execute()).map((r) => r.id));
+      // FOR SHARE (PostgreSQL) holds off a concurrent delete until this batch is in.
+      let hooks = trx.selectFrom('hooks').select('id').where('id', 'in', ids);
+      if (isPostgresDb(trx)) hooks = hooks.forShare();
+      const alive = new Set((await hooks.execute()).map((r) => r.id));
       const kept = entries.filter((e) => alive.has(e.hookId));
       await insertDeliveries(
         trx,

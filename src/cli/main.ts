@@ -63,7 +63,21 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv).then((code) => {
-  // `serve` keeps running until a signal; every other command exits with its code.
-  if (!keepAlive.server || code !== EXIT.ok) process.exit(code);
+/** Resolves once everything written to stdout and stderr has been handed to the OS (pipes are asynchronous). */
+function flushed(): Promise<void> {
+  const drain = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => stream.write('', () => resolve()));
+  return Promise.all([drain(process.stdout), drain(process.stderr)]).then(() => undefined);
+}
+
+// A reader that goes away (`hublet api … | head`) is not an error of ours.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(EXIT.ok);
+  throw err;
+});
+
+main(process.argv).then(async (code) => {
+  // `serve` keeps running until a signal; every other command exits with its code once its output is out.
+  if (keepAlive.server && code === EXIT.ok) return;
+  await flushed();
+  process.exit(code);
 });

@@ -1,4 +1,5 @@
 // Git over smart HTTP for repositories: /{owner}/{repo}[.git]/info/refs, git-upload-pack, git-receive-pack, behind our own auth.
+import { exemptFromRateLimit } from '../server/http/rate-limit.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findAccount } from '../accounts/store.js';
 import { gitAvailable, gitOperation, gitRefusal, registerGitBodies, serveGit, type GitEndpoint } from '../git/smart-http.js';
@@ -84,6 +85,7 @@ function handler(endpoint: GitEndpoint) {
 
 /** Git routes in their own plugin, so git's raw request bodies are parsed here only. */
 export async function repositoryGitRoutes(app: FastifyInstance): Promise<void> {
+  exemptFromRateLimit(app);
   registerGitBodies(app);
   for (const { endpoint, method } of ENDPOINTS) {
     app.route<{ Params: Params }>({ method, url: `/:owner/:repo/${endpoint}`, handler: handler(endpoint) });

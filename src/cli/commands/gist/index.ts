@@ -14,8 +14,6 @@ import { registerView } from './view.js';
 
 export function registerGist(program: Command): void {
   const gist = program.command('gist').description('create, view, edit, fork, star and clone gists');
-  // main() calls process.exit when the command returns: let a big output (a whole file, a long list) reach a pipe first.
-  gist.hook('postAction', () => new Promise<void>((resolve) => process.stdout.write('', () => resolve())));
   for (const register of [registerCreate, registerList, registerView, registerEdit, registerRename, registerDelete, registerFork, registerStar, registerUnstar, registerHistory, registerClone]) {
     register(gist);
   }

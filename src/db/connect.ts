@@ -22,7 +22,11 @@ export function connect(url: string): Db {
   if (isPostgresUrl(url)) {
     // int8 (count(*)) comes back as a JS number, as it does on SQLite.
     pg.types.setTypeParser(20, (v) => Number(v));
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }) });
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // An idle connection the server drops (restart, admin termination) is replaced on next use; without a listener
+    // pg would raise it as an uncaught error and take the whole process down.
+    pool.on('error', (err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`));
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const filename = sqliteFilename(url);
   if (filename !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });

@@ -1,9 +1,9 @@
-// Delivery history retention: a periodic job deletes deliveries (and finished jobs) older than the configured days.
+// Delivery history retention: a periodic job deletes deliveries, finished jobs and unreferenced events older than the configured days.
 import type { JobRow } from '../db/schema.js';
 import { deleteFinished, enqueue, hasPendingJob } from '../jobs/queue.js';
 import type { JobRun } from '../jobs/worker.js';
 import type { AppContext } from '../server/context.js';
-import { pruneDeliveries } from './store.js';
+import { pruneDeliveries, pruneEvents } from './store.js';
 
 export const PRUNE_QUEUE = 'hooks.prune';
 /** How often the prune job runs. */
@@ -22,7 +22,8 @@ export function pruneHandler(ctx: AppContext) {
     await ctx.db.transaction().execute(async (trx) => {
       const deliveries = await pruneDeliveries(trx, before);
       const jobs = await deleteFinished(trx, before);
-      if (deliveries || jobs) ctx.log.info({ deliveries, jobs, before: before.toISOString() }, 'pruned webhook delivery history');
+      const events = await pruneEvents(trx, before);
+      if (deliveries || jobs || events) ctx.log.info({ deliveries, jobs, events, before: before.toISOString() }, 'pruned webhook delivery history');
       await enqueue(trx, { queue: PRUNE_QUEUE, payload: {}, runAt: new Date(now.getTime() + PRUNE_EVERY_MS) }, now);
       await run.completeIn(trx);
     });

@@ -122,6 +122,16 @@ export async function deliveriesSince(db: Db, hookId: number, since: Date): Prom
 }
 
 /** Deletes deliveries made before `before`; returns how many. */
+/** Deletes events recorded before `before` that no remaining delivery points at (nothing left to redeliver). */
+export async function pruneEvents(db: Db, before: Date): Promise<number> {
+  const r = await db
+    .deleteFrom('events')
+    .where('created_at', '<', before.toISOString())
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('hook_deliveries').select('hook_deliveries.id').whereRef('hook_deliveries.event_id', '=', 'events.id'))))
+    .executeTakeFirst();
+  return Number(r.numDeletedRows ?? 0);
+}
+
 export async function pruneDeliveries(db: Db, before: Date): Promise<number> {
   const r = await db.deleteFrom('hook_deliveries').where('delivered_at', '<', before.toISOString()).executeTakeFirst();
   return Number(r.numDeletedRows ?? 0);

@@ -384,6 +384,9 @@ describe('delivery history retention', () => {
       const deadline = Date.now() + 10_000;
       while ((await list()).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(await list()).toHaveLength(0);
+      // The ping's event went with its last delivery.
+      const events = await t.db.selectFrom('events').select('name').execute();
+      expect(events.filter((e) => e.name === 'ping')).toEqual([]);
       await t.api('POST', `/orgs/kept/hooks/${created.body.id}/pings`, { token: o.token });
       await rcv.waitFor(2, onPath(path));
       await t.app.hublet.jobs.idle();

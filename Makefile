@@ -19,13 +19,14 @@ run: install
 typecheck: install
 	npx tsc --noEmit
 
-# The whole suite on SQLite, then again on PostgreSQL when HUBLET_TEST_DATABASE_URL names a server.
+# The whole suite on SQLite, then again on PostgreSQL when HUBLET_TEST_DATABASE_URL names a server; then `make bench QUICK=1`.
 test: install typecheck dist
 	env -u HUBLET_TEST_DATABASE_URL HUBLET_TEST_BIN=dist npx vitest run
 	@if [ -n "$$HUBLET_TEST_DATABASE_URL" ]; then \
 	  echo "== again on PostgreSQL ($$HUBLET_TEST_DATABASE_URL)"; \
 	  HUBLET_TEST_DB=postgres HUBLET_TEST_BIN=dist npx vitest run; \
 	fi
+	$(MAKE) --no-print-directory bench QUICK=1
 
 # dist/hublet, the single executable; skipped while it is newer than every source (FORCE=1 rebuilds).
 dist: install
@@ -35,8 +36,9 @@ dist: install
 openapi-fixture: install
 	node scripts/extract-openapi.mjs
 
-bench: install
-	node --import tsx scripts/bench/run.ts $(if $(QUICK),--quick,)
+# Every case against dist/hublet (rebuilt when stale); QUICK=1 runs each briefly (CI: proves the harness, never judges numbers).
+bench: install dist
+	node --import tsx scripts/bench/run.ts $(if $(QUICK),--quick,) $(if $(DATABASE),--database $(DATABASE),)
 
 clean:
 	rm -rf dist .cache

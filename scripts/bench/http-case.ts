@@ -1,5 +1,5 @@
 // An HTTP throughput case: hublet and the baseline (same bytes from memory) under the same load, reported as a ratio.
-import { measure, type LoadRequest } from './load.js';
+import { measure, type LoadRequest, type LoadSettings } from './load.js';
 import { peakRssMiB, startBaseline } from './processes.js';
 import type { BenchCase, BenchContext } from './types.js';
 
@@ -7,9 +7,23 @@ export interface HttpCaseSpec {
   name: string;
   target: string;
   freshServer?: boolean;
+  serverEnv?: Record<string, string>;
   /** Seeds data and returns the requests to replay (headers included). */
   setup(ctx: BenchContext): Promise<LoadRequest[]>;
   connections?: number;
+  /** Measured seconds, when the case needs its own (sustained writes): full and QUICK. */
+  durationSec?: { full: number; quick: number };
+  /** The unit of the throughput column (default req/s). */
+  unit?: string;
+}
+
+function round2(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+/** Two significant digits for small ratios (0.013×), two decimals otherwise. */
+export function roundRatio(n: number): number {
+  return n >= 0.1 ? round2(n) : Number(n.toPrecision(2));
 }
 
 export function httpCase(spec: HttpCaseSpec): BenchCase {
@@ -17,33 +31,41 @@ export function httpCase(spec: HttpCaseSpec): BenchCase {
     name: spec.name,
     target: spec.target,
     freshServer: spec.freshServer,
+    serverEnv: spec.serverEnv,
     async run(ctx) {
       const requests = await spec.setup(ctx);
-      const settings = { ...ctx.settings, connections: spec.connections ?? ctx.settings.connections };
+      const settings: LoadSettings = {
+        ...ctx.settings,
+        connections: spec.connections ?? ctx.settings.connections,
+        durationSec: spec.durationSec ? (ctx.quick ? spec.durationSec.quick : spec.durationSec.full) : ctx.settings.durationSec,
+      };
       // The baseline answers with exactly the bytes hublet answers the first request with.
       const first = requests[0];
-      const sample = await fetch(ctx.server.url + first.path, { method: first.method ?? 'GET', headers: first.headers, body: first.body });
+      const firstRaw = first.setupRequest ? first.setupRequest({ method: first.method ?? 'GET', path: first.path, headers: first.headers, body: first.body }) : first;
+      const sample = await fetch(ctx.server.url + firstRaw.path, { method: firstRaw.method ?? 'GET', headers: firstRaw.headers, body: firstRaw.body as string | undefined });
       const bytes = Buffer.from(await sample.arrayBuffer());
       if (sample.status >= 400) throw new Error(`${spec.name}: ${first.path} answered ${sample.status}: ${bytes.toString()}`);
       const hublet = await measure(ctx.server.url, requests, settings);
       const baselineServer = await startBaseline(bytes, sample.headers.get('content-type') ?? 'application/json');
       let baselineRps = 0;
       try {
-        baselineRps = (await measure(baselineServer.url, requests, settings)).rps;
+        // The baseline replays the same requests without their per-request rewriting (it answers every one alike).
+        baselineRps = (await measure(baselineServer.url, requests.map(({ setupRequest: _, ...r }) => r), settings)).rps;
       } finally {
         await baselineServer.stop();
       }
       const problems = hublet.errors + hublet.non2xx;
       return {
         case: spec.name,
-        unit: 'req/s',
+        unit: spec.unit ?? 'req/s',
         value: hublet.rps,
         p50: hublet.p50,
         p99: hublet.p99,
-        ratio: baselineRps ? Math.round((hublet.rps / baselineRps) * 100) / 100 : null,
+        ratio: baselineRps ? roundRatio(hublet.rps / baselineRps) : null,
         peakRssMiB: peakRssMiB(ctx.server.pid),
         target: spec.target,
-        note: `${bytes.length} B/response; baseline ${baselineRps} req/s${problems ? `; ${problems} errors/non-2xx` : ''}`,
+        note: `${bytes.length} B/response; baseline ${baselineRps} req/s; ${hublet.requests} requests in ${round2(hublet.durationSec)} s${problems ? `; ${problems} errors/non-2xx` : ''}`,
+        details: { bytes: bytes.length, baselineRps, requests: hublet.requests, seconds: hublet.durationSec, errors: hublet.errors, non2xx: hublet.non2xx },
       };
     },
   };

@@ -1,5 +1,7 @@
-// Drives HTTP load from this process (autocannon as a library): a warm-up round, then the measured round.
+// Drives HTTP load from this process: autocannon (a warm-up round, then the measured round) for throughput, and a
+// closed-loop undici probe with microsecond timing where latencies of a few milliseconds must be compared.
 import autocannon from 'autocannon';
+import { Pool } from 'undici';
 
 export interface LoadSettings {
   connections: number;
@@ -14,6 +16,16 @@ export interface LoadResult {
   requests: number;
   errors: number;
   non2xx: number;
+  /** Seconds the measured round took. */
+  durationSec: number;
+}
+
+/** autocannon's raw request: what a `setupRequest` may change. */
+export interface RawRequest {
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
 }
 
 export interface LoadRequest {
@@ -21,32 +33,97 @@ export interface LoadRequest {
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Rewrites each request before it is sent (unique bodies, rotating ids). */
+  setupRequest?: (req: RawRequest) => RawRequest;
 }
 
-function once(url: string, settings: LoadSettings, duration: number, requests: LoadRequest[]): Promise<autocannon.Result> {
+function once(url: string, settings: LoadSettings, duration: number, requests: LoadRequest[], amount?: number): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     autocannon(
       {
         url,
         connections: settings.connections,
         duration,
-        requests: requests.map((r) => ({ method: r.method ?? 'GET', path: r.path, headers: r.headers, body: r.body })),
+        ...(amount ? { amount } : {}),
+        requests: requests.map((r) => ({
+          method: r.method ?? 'GET',
+          path: r.path,
+          headers: r.headers,
+          body: r.body,
+          ...(r.setupRequest ? { setupRequest: r.setupRequest as unknown as autocannon.Request['setupRequest'] } : {}),
+        })) as autocannon.Request[],
       },
       (err, result) => (err ? reject(err) : resolve(result)),
     );
   });
 }
 
-/** Warms up, then measures. Latencies in milliseconds. */
-export async function measure(url: string, requests: LoadRequest[], settings: LoadSettings): Promise<LoadResult> {
+/** Warms up, then measures (for `durationSec`, or until `amount` requests when given). Latencies in milliseconds. */
+export async function measure(url: string, requests: LoadRequest[], settings: LoadSettings, amount?: number): Promise<LoadResult> {
   if (settings.warmupSec > 0) await once(url, settings, settings.warmupSec, requests);
-  const r = await once(url, settings, settings.durationSec, requests);
+  const r = await once(url, settings, settings.durationSec, requests, amount);
+  const durationSec = r.duration;
   return {
-    rps: Math.round(r.requests.average),
+    // autocannon's per-second average drops the last partial second; total ÷ time does not.
+    rps: Math.round(r.requests.total / durationSec),
     p50: r.latency.p50,
     p99: r.latency.p99,
     requests: r.requests.total,
     errors: r.errors + r.timeouts,
     non2xx: r.non2xx,
+    durationSec,
   };
+}
+
+/** The q-quantile (0..1) of ascending values. */
+export function quantile(sorted: number[], q: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+
+/**
+ * A closed loop of `connections` keep-alive clients sending one request for `durationSec` (after a warm-up), each
+ * latency timed with performance.now(): autocannon's histogram counts whole milliseconds, too coarse to compare
+ * two p50s of a few milliseconds.
+ */
+export async function probeLatency(url: string, request: LoadRequest, settings: LoadSettings): Promise<LoadResult> {
+  const pool = new Pool(url, { connections: settings.connections, pipelining: 1 });
+  const run = async (seconds: number) => {
+    const latencies: number[] = [];
+    let errors = 0;
+    let non2xx = 0;
+    const end = performance.now() + seconds * 1000;
+    const client = async () => {
+      while (performance.now() < end) {
+        const t0 = performance.now();
+        try {
+          const res = await pool.request({ method: request.method ?? 'GET', path: request.path, headers: request.headers, body: request.body });
+          await res.body.dump({ limit: Infinity });
+          latencies.push(performance.now() - t0);
+          if (res.statusCode >= 300) non2xx++;
+        } catch {
+          errors++;
+        }
+      }
+    };
+    const started = performance.now();
+    await Promise.all(Array.from({ length: settings.connections }, client));
+    return { latencies: latencies.sort((a, b) => a - b), errors, non2xx, seconds: (performance.now() - started) / 1000 };
+  };
+  try {
+    if (settings.warmupSec > 0) await run(settings.warmupSec);
+    const r = await run(settings.durationSec);
+    const round = (n: number) => Math.round(n * 100) / 100;
+    return {
+      rps: Math.round(r.latencies.length / r.seconds),
+      p50: round(quantile(r.latencies, 0.5)),
+      p99: round(quantile(r.latencies, 0.99)),
+      requests: r.latencies.length,
+      errors: r.errors,
+      non2xx: r.non2xx,
+      durationSec: r.seconds,
+    };
+  } finally {
+    await pool.close();
+  }
 }

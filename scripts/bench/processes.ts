@@ -11,11 +11,6 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-export interface HubletServer extends Served {
-  adminToken: string;
-  dataDir: string;
-}
-
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 
 /** The executable to measure: dist/hublet when built (what ships), else bin/hublet through tsx. */
@@ -28,22 +23,37 @@ export function hubletCommand(): { cmd: string; args: string[]; label: string } 
 function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`no ${pattern} within ${timeoutMs} ms; output:\n${out}`)), timeoutMs);
     const onData = (d: Buffer) => {
       out += d.toString();
       const m = pattern.exec(out);
       if (m) {
-        clearTimeout(timer);
+        done();
         resolve(m);
       }
     };
+    const onErr = (d: Buffer) => (out += d.toString());
+    const onExit = (code: number | null) => {
+      done();
+      reject(new Error(`exited with ${code} before ready:\n${out}`));
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`no ${pattern} within ${timeoutMs} ms; output:\n${out}`));
+    }, timeoutMs);
+    const done = () => {
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      child.stderr?.off('data', onErr);
+      child.off('exit', onExit);
+    };
     child.stdout?.on('data', onData);
-    child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-    child.once('exit', (code) => reject(new Error(`exited with ${code} before ready:\n${out}`)));
+    child.stderr?.on('data', onErr);
+    child.once('exit', onExit);
   });
 }
 
-function stopper(child: ChildProcess): () => Promise<void> {
+/** Stops a child (SIGTERM, then SIGKILL after 10 s) and resolves when it has exited. */
+export function stopperOf(child: ChildProcess): () => Promise<void> {
   return () =>
     new Promise((resolve) => {
       if (child.exitCode !== null) return resolve();
@@ -53,34 +63,94 @@ function stopper(child: ChildProcess): () => Promise<void> {
     });
 }
 
-export async function startHublet(opts: { database?: string; env?: Record<string, string> } = {}): Promise<HubletServer> {
+export interface HubletOptions {
+  /** A PostgreSQL URL: each server gets a fresh database created beside the one named (dropped on stop). */
+  database?: string;
+  env?: Record<string, string>;
+}
+
+/** A fresh database for one server on the PostgreSQL server the URL names; SQLite lives in the data dir. */
+async function freshPostgres(url: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const { default: pg } = await import('pg');
+  const name = `hublet_bench_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      try {
+        await c.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
+export interface HubletServer extends Served {
+  adminToken: string;
+  dataDir: string;
+  /** Where the server's database is: the SQLite file in the data dir, or the PostgreSQL URL. */
+  databaseUrl: string;
+  /** Stops the process and starts it again on the same data dir and database (url and pid change). */
+  restart(): Promise<void>;
+}
+
+export async function startHublet(opts: HubletOptions = {}): Promise<HubletServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hublet-bench-'));
   const adminToken = `hlp_bench${Math.random().toString(36).slice(2)}`;
+  const pgDb = opts.database ? await freshPostgres(opts.database) : undefined;
+  const databaseUrl = pgDb?.url ?? path.join(dataDir, 'hublet.sqlite');
   const { cmd, args } = hubletCommand();
-  const child = spawn(cmd, [...args, '--data', dataDir, ...(opts.database ? ['--database', opts.database] : []), 'serve', '--port', '0', '--log-level', 'warn'], {
-    env: {
-      ...process.env,
-      HUBLET_ADMIN_TOKEN: adminToken,
-      HUBLET_RATE_LIMIT: '10000000',
-      HUBLET_RATE_LIMIT_ANONYMOUS: '10000000',
-      XDG_CACHE_HOME: path.join(dataDir, 'cache'),
-      ...opts.env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const m = await waitForLine(child, /hublet listening on (http:\/\/\S+)/, 60_000);
-  const stop = stopper(child);
-  return {
-    url: m[1],
-    pid: child.pid!,
-    child,
+  const launch = async () => {
+    const child = spawn(cmd, [...args, '--data', dataDir, '--database', databaseUrl, 'serve', '--port', '0', '--log-level', 'warn'], {
+      env: {
+        ...process.env,
+        HUBLET_ADMIN_TOKEN: adminToken,
+        HUBLET_RATE_LIMIT: '10000000',
+        HUBLET_RATE_LIMIT_ANONYMOUS: '10000000',
+        XDG_CACHE_HOME: path.join(os.tmpdir(), 'hublet-bench-cache'),
+        ...opts.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const m = await waitForLine(child, /hublet listening on (http:\/\/\S+)/, 60_000);
+    // Keep draining the pipes: a full pipe would stall the server's writes.
+    child.stdout?.resume();
+    child.stderr?.resume();
+    return { child, url: m[1] };
+  };
+  let current = await launch();
+  const server: HubletServer = {
+    url: current.url,
+    pid: current.child.pid!,
+    child: current.child,
     adminToken,
     dataDir,
+    databaseUrl,
+    async restart() {
+      await stopperOf(current.child)();
+      current = await launch();
+      server.url = current.url;
+      server.pid = current.child.pid!;
+      server.child = current.child;
+    },
     stop: async () => {
-      await stop();
+      await stopperOf(current.child)();
+      await pgDb?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return server;
 }
 
 /** The baseline: node:http in its own process answering every request with the given bytes. */
@@ -104,7 +174,7 @@ export async function startBaseline(body: Buffer, contentType: string): Promise<
   const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'pipe'] });
   child.stdin!.end(body);
   const m = await waitForLine(child, /baseline listening on (http:\/\/\S+)/, 10_000);
-  return { url: m[1], pid: child.pid!, child, stop: stopper(child) };
+  return { url: m[1], pid: child.pid!, child, stop: stopperOf(child) };
 }
 
 /** Peak resident memory of a process so far, in MiB (VmHWM). */

@@ -1,0 +1,122 @@
+// Migration export: 10 repositories of incompressible git data (500 MB in all; QUICK: 5 MB), from the start request to
+// `exported`, against `git clone --mirror` + `tar czf` of the same repositories in the same run; and the server's RSS growth.
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { repositoryDir } from '../../../src/repos/git-data.js';
+import { peakRssMiB } from '../processes.js';
+import type { BenchCase } from '../types.js';
+
+const REPOS = 10;
+const MB = 1024 * 1024;
+const TARGET = '≤ 1.5× the time of git clone --mirror + tar czf; RSS growth ≤ 100 MB';
+
+function run(cmd: string, args: string[], opts: { cwd?: string; input?: NodeJS.ReadableStream | (() => AsyncIterable<Buffer>) } = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: opts.cwd, stdio: [opts.input ? 'pipe' : 'ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited with ${code}: ${err}`))));
+    if (typeof opts.input === 'function') {
+      const source = opts.input();
+      (async () => {
+        for await (const chunk of source) if (!child.stdin!.write(chunk)) await new Promise((r) => child.stdin!.once('drain', r));
+        child.stdin!.end();
+      })().catch(reject);
+    }
+  });
+}
+
+/** A bare repository with one commit of `files` random 1 MB-or-smaller files, written by `git fast-import` uncompressed. */
+async function randomRepo(dir: string, bytes: number): Promise<void> {
+  const fileSize = Math.min(MB, bytes);
+  const files = Math.ceil(bytes / fileSize);
+  await run('git', ['init', '--quiet', '--bare', '--initial-branch=main', dir]);
+  await run('git', ['-c', 'core.compression=0', '-c', 'pack.compression=0', 'fast-import', '--quiet'], {
+    cwd: dir,
+    input: async function* () {
+      for (let i = 0; i < files; i++) {
+        const blob = crypto.randomBytes(fileSize);
+        yield Buffer.from(`blob\nmark :${i + 1}\ndata ${blob.length}\n`);
+        yield blob;
+        yield Buffer.from('\n');
+      }
+      const lines = Array.from({ length: files }, (_, i) => `M 100644 :${i + 1} data/blob-${String(i).padStart(4, '0')}.bin\n`).join('');
+      yield Buffer.from(`commit refs/heads/main\ncommitter Bench <bench@example.com> 1700000000 +0000\ndata 12\nrandom data\n${lines}\n`);
+    },
+  });
+}
+
+/** VmRSS (current) of a process in MiB. */
+function rssMiB(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+}
+
+export const migrationCases: BenchCase[] = [
+  {
+    name: 'migration export: 10 repositories, 500 MB of git data',
+    target: TARGET,
+    freshServer: true,
+    async run(ctx) {
+      const total = ctx.quick ? 5 * MB : 500 * MB;
+      const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hublet-bench-git-'));
+      try {
+        const names: string[] = [];
+        const ids: number[] = [];
+        for (let i = 0; i < REPOS; i++) {
+          const name = `data-${i}`;
+          const source = path.join(work, 'sources', `${name}.git`);
+          await randomRepo(source, total / REPOS);
+          const repo = await ctx.api('POST', '/admin/repos/import', { owner: 'admin', name, path: source });
+          names.push(name);
+          ids.push(repo.id as number);
+          fs.rmSync(source, { recursive: true, force: true });
+        }
+        // A server at rest: the imports' work is not part of the peak measured from here.
+        await ctx.server.restart();
+        const rssBefore = rssMiB(ctx.server.pid);
+        const peakBefore = peakRssMiB(ctx.server.pid) ?? NaN;
+
+        const t0 = performance.now();
+        let m = await ctx.api('POST', '/user/migrations', { repositories: names });
+        while (m.state !== 'exported') {
+          if (m.state === 'failed') throw new Error(`export failed: ${m.failure_reason}`);
+          await new Promise((r) => setTimeout(r, 25));
+          m = await ctx.api('GET', `/user/migrations/${m.id}`);
+        }
+        const hubletSeconds = (performance.now() - t0) / 1000;
+        const peakAfter = peakRssMiB(ctx.server.pid) ?? NaN;
+
+        // The baseline: the same repositories mirrored one after another, then one tar czf.
+        const staging = path.join(work, 'baseline');
+        const t1 = performance.now();
+        for (let i = 0; i < REPOS; i++) {
+          await run('git', ['clone', '--quiet', '--mirror', repositoryDir(ctx.server.dataDir, ids[i]), path.join(staging, 'repositories', 'admin', `${names[i]}.git`)]);
+        }
+        await run('tar', ['czf', path.join(work, 'baseline.tar.gz'), '-C', staging, '.']);
+        const baselineSeconds = (performance.now() - t1) / 1000;
+        const archiveBytes = fs.statSync(path.join(work, 'baseline.tar.gz')).size;
+
+        const round = (v: number, d = 2) => Math.round(v * 10 ** d) / 10 ** d;
+        const growth = peakAfter - rssBefore;
+        return {
+          case: ctx.quick ? 'migration export: 10 repositories, 5 MB of git data (QUICK)' : 'migration export: 10 repositories, 500 MB of git data',
+          unit: 'MB/s',
+          value: round(total / MB / hubletSeconds, 1),
+          ratio: round(hubletSeconds / baselineSeconds),
+          ratioOf: 'time',
+          peakRssMiB: peakAfter,
+          target: TARGET,
+          note: `export ${round(hubletSeconds)} s vs clone --mirror + tar czf ${round(baselineSeconds)} s (${round(archiveBytes / MB, 1)} MB archive); server RSS ${rssBefore} MiB at rest, peak ${peakAfter} MiB after (growth ${growth} MiB)`,
+          details: { bytes: total, hubletSeconds, baselineSeconds, rssBefore, peakBefore, peakAfter, rssGrowthMiB: growth, archive: m.archive_url ? 'stored' : 'missing' },
+        };
+      } finally {
+        fs.rmSync(work, { recursive: true, force: true });
+      }
+    },
+  },
+];

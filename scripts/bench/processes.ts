@@ -52,6 +52,34 @@ function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): P
   });
 }
 
+/** Children and data dirs still alive: killed and removed when the bench exits early (Ctrl-C, a crash). */
+const live = new Set<ChildProcess>();
+const dirs = new Set<string>();
+
+export function track(child: ChildProcess): void {
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+}
+
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
+/** Waits for a line in a log file the child writes (from byte `from` on); returns the pattern's first group. */
+async function waitForLog(child: ChildProcess, file: string, from: number, pattern: RegExp, timeoutMs: number): Promise<string> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const text = fs.readFileSync(file).subarray(from).toString();
+    const m = pattern.exec(text);
+    if (m) return m[1];
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited with ${child.exitCode ?? child.signalCode} before ready:\n${text}`);
+    if (Date.now() > end) throw new Error(`no ${pattern} within ${timeoutMs} ms; output:\n${text}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 /** Stops a child (SIGTERM, then SIGKILL after 10 s) and resolves when it has exited. */
 export function stopperOf(child: ChildProcess): () => Promise<void> {
   return () =>
@@ -107,12 +135,17 @@ export interface HubletServer extends Served {
 
 export async function startHublet(opts: HubletOptions = {}): Promise<HubletServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hublet-bench-'));
+  dirs.add(dataDir);
   const adminToken = `hlp_bench${Math.random().toString(36).slice(2)}`;
   const pgDb = opts.database ? await freshPostgres(opts.database) : undefined;
   const databaseUrl = pgDb?.url ?? path.join(dataDir, 'hublet.sqlite');
   const { cmd, args } = hubletCommand();
+  // The server logs at its default level (info: a line per request, as deployed) into a file, as a service would.
+  const logFile = path.join(dataDir, 'serve.log');
   const launch = async () => {
-    const child = spawn(cmd, [...args, '--data', dataDir, '--database', databaseUrl, 'serve', '--port', '0', '--log-level', 'warn'], {
+    const from = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
+    const log = fs.openSync(logFile, 'a');
+    const child = spawn(cmd, [...args, '--data', dataDir, '--database', databaseUrl, 'serve', '--port', '0'], {
       env: {
         ...process.env,
         HUBLET_ADMIN_TOKEN: adminToken,
@@ -121,13 +154,12 @@ export async function startHublet(opts: HubletOptions = {}): Promise<HubletServe
         XDG_CACHE_HOME: path.join(os.tmpdir(), 'hublet-bench-cache'),
         ...opts.env,
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', log, log],
     });
-    const m = await waitForLine(child, /hublet listening on (http:\/\/\S+)/, 60_000);
-    // Keep draining the pipes: a full pipe would stall the server's writes.
-    child.stdout?.resume();
-    child.stderr?.resume();
-    return { child, url: m[1] };
+    fs.closeSync(log);
+    track(child);
+    const url = await waitForLog(child, logFile, from, /hublet listening on (http:\/\/\S+)/, 60_000);
+    return { child, url };
   };
   let current = await launch();
   const server: HubletServer = {
@@ -148,6 +180,7 @@ export async function startHublet(opts: HubletOptions = {}): Promise<HubletServe
       await stopperOf(current.child)();
       await pgDb?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      dirs.delete(dataDir);
     },
   };
   return server;
@@ -172,6 +205,7 @@ export async function startBaseline(body: Buffer, contentType: string): Promise<
       server.listen(0, '127.0.0.1', () => console.log('baseline listening on http://127.0.0.1:' + server.address().port));
     });`;
   const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'pipe'] });
+  track(child);
   child.stdin!.end(body);
   const m = await waitForLine(child, /baseline listening on (http:\/\/\S+)/, 10_000);
   return { url: m[1], pid: child.pid!, child, stop: stopperOf(child) };

@@ -1,7 +1,7 @@
 // The webhook receiver for the delivery case: node:http in its own process, answering 200 at once and noting when
 // each delivery (X-Service-Delivery guid, hook id) arrived; GET /__stats hands the arrivals to the bench.
 import { spawn } from 'node:child_process';
-import { stopperOf, type Served } from './processes.js';
+import { stopperOf, track, type Served } from './processes.js';
 
 export interface Arrival {
   guid: string;
@@ -36,6 +36,7 @@ const SCRIPT = `
 
 export async function startReceiver(): Promise<Receiver> {
   const child = spawn(process.execPath, ['-e', SCRIPT], { stdio: ['ignore', 'pipe', 'pipe'] });
+  track(child);
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {

@@ -3,49 +3,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli, sandbox, type CliResult, type Env, type Sandbox } from '../helpers/cli.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { ok, pool, ROOT, runCli, sandbox, startCliServer, type CliServer, type Env, type Sandbox } from '../helpers/cli.js';
+import type { TestServer } from '../helpers/server.js';
 
+let cli: CliServer;
 let s: TestServer;
 let sb: Sandbox;
 /** Local mode acts on the server's own data dir and database, with the server's public URL for links. */
 let localEnv: Env;
 
 beforeAll(async () => {
-  // Many anonymous calls below: the anonymous rate limit (60 an hour) must not be what answers.
-  s = await startServer({ config: { rateLimitAnonymous: 100_000 } });
-  sb = sandbox();
-  localEnv = { ...sb.env, HUBLET_BASE_URL: s.url };
+  // Many anonymous calls below: the anonymous rate limit (60 an hour) must not be what answers (startCliServer raises it).
+  cli = await startCliServer();
+  ({ server: s, sandbox: sb, localEnv } = cli);
 });
 afterAll(async () => {
-  await s?.close();
-  sb?.cleanup();
+  await cli?.close();
 });
 
-const local = (args: string[], opts: { extraEnv?: Env; stdin?: string } = {}) =>
-  runCli(['--data', s.dataDir, '--database', s.databaseUrl, ...args], { env: localEnv, ...opts });
-const remote = (token: string, args: string[]) => runCli(['--server', s.url, '--token', token, ...args], { env: sb.env });
-
-/** Runs tasks with at most `n` at a time (each is a process; the machine has two cores). */
-async function pool<T>(tasks: (() => Promise<T>)[], n = 4): Promise<T[]> {
-  const out: T[] = new Array(tasks.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(n, tasks.length) }, async () => {
-      while (next < tasks.length) {
-        const i = next++;
-        out[i] = await tasks[i]();
-      }
-    }),
-  );
-  return out;
-}
-
-const ok = (r: CliResult) => {
-  expect(r.stderr, r.stderr).toBe('');
-  expect(r.code).toBe(0);
-  return r;
-};
+const local = (args: string[], opts: { extraEnv?: Env; stdin?: string } = {}) => cli.local(args, opts);
+const remote = (token: string, args: string[]) => cli.remote(token, args);
 
 describe('the program', () => {
   it('prints its version and help, and exits 2 on usage errors without touching the data dir', async () => {

@@ -4,66 +4,44 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runCli, sandbox, type CliResult, type Env, type Sandbox } from '../helpers/cli.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { ok, pool, runCli, startCliServer, type CliResult, type CliServer, type RunOptions, type Sandbox } from '../helpers/cli.js';
+import type { TestServer } from '../helpers/server.js';
 
 // Every command is a process (~1 s of tsx start-up on an idle machine, far more on a busy one): room for that.
 vi.setConfig({ testTimeout: 240_000 });
 const PROCESS_TIMEOUT_MS = 120_000;
 
+let cli: CliServer;
 let s: TestServer;
 let sb: Sandbox;
-/** Local mode acts on the server's own data dir and database, with the server's public URL for links. */
-let localEnv: Env;
 let alice: { login: string; token: string };
 let bob: { login: string; token: string };
 /** Files the commands read. */
 let files: string;
 
 beforeAll(async () => {
-  s = await startServer({ config: { rateLimitAnonymous: 100_000 } });
-  sb = sandbox();
-  localEnv = { ...sb.env, HUBLET_BASE_URL: s.url };
+  cli = await startCliServer({ timeoutMs: PROCESS_TIMEOUT_MS });
+  ({ server: s, sandbox: sb } = cli);
   alice = await s.userWithToken('alice', ['gist']);
   bob = await s.userWithToken('bob', ['gist']);
   files = path.join(sb.root, 'files');
   fs.mkdirSync(files);
 });
 afterAll(async () => {
-  await s?.close();
-  sb?.cleanup();
+  await cli?.close();
 });
 
-type Run = (args: string[], opts?: { stdin?: string; extraEnv?: Env }) => Promise<CliResult>;
+type Run = (args: string[], opts?: RunOptions) => Promise<CliResult>;
+/** Local mode acts on the server's own data dir and database, with the server's public URL for links. */
 const local =
   (login: string): Run =>
   (args, opts = {}) =>
-    runCli(['--data', s.dataDir, '--database', s.databaseUrl, '--as', login, ...args], { env: localEnv, timeoutMs: PROCESS_TIMEOUT_MS, ...opts });
+    cli.local(['--as', login, ...args], opts);
 const remote =
   (token: string | null): Run =>
   (args, opts = {}) =>
-    runCli(['--server', s.url, ...(token ? ['--token', token] : []), ...args], { env: sb.env, timeoutMs: PROCESS_TIMEOUT_MS, ...opts });
+    cli.remote(token, args, opts);
 
-/** Runs tasks with at most `n` at a time (each is a process; the machine has two cores). */
-async function pool<T>(tasks: (() => Promise<T>)[], n = 4): Promise<T[]> {
-  const out: T[] = new Array(tasks.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(n, tasks.length) }, async () => {
-      while (next < tasks.length) {
-        const i = next++;
-        out[i] = await tasks[i]();
-      }
-    }),
-  );
-  return out;
-}
-
-const ok = (r: CliResult) => {
-  expect(r.stderr, r.stderr).toBe('');
-  expect(r.code).toBe(0);
-  return r;
-};
 const failed = (r: CliResult, code: number) => {
   expect(r.code, r.stderr).toBe(code);
   expect(r.stdout).toBe('');

@@ -1,9 +1,11 @@
-// Runs hublet (bin/hublet through tsx, or dist/hublet when HUBLET_TEST_BIN=dist, as `make test` sets) as a child process in a sandbox (temp HOME and XDG dirs, no inherited HUBLET_* settings); starts `serve`.
+// Runs hublet (bin/hublet through tsx, or dist/hublet when HUBLET_TEST_BIN=dist, as `make test` sets) as a child process in a sandbox (temp HOME and XDG dirs, no inherited HUBLET_* settings); starts `serve`; a test server with local- and remote-mode runners beside it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import type { TestServer } from './server.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /**
@@ -152,4 +154,66 @@ export async function startServe(args: string[], opts: { env: Env; extraEnv?: En
 /** Runs `serve` to its exit (for starts that must fail). */
 export function runServe(args: string[], opts: { env: Env; extraEnv?: Env }): Promise<CliResult> {
   return runCli(['serve', ...args], opts);
+}
+
+/** Runs tasks with at most `n` at a time (each is a process; the machine has two cores). */
+export async function pool<T>(tasks: (() => Promise<T>)[], n = 4): Promise<T[]> {
+  const out: T[] = new Array(tasks.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(n, tasks.length) }, async () => {
+      while (next < tasks.length) {
+        const i = next++;
+        out[i] = await tasks[i]();
+      }
+    }),
+  );
+  return out;
+}
+
+/** Expects a clean run (exit 0, nothing on stderr) and returns it. */
+export function ok(r: CliResult): CliResult {
+  expect(r.stderr, r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return r;
+}
+
+export type RunOptions = { stdin?: string; extraEnv?: Env };
+
+/** A test server, a sandbox, and hublet run against both ways: in local mode and in remote mode. */
+export interface CliServer {
+  server: TestServer;
+  sandbox: Sandbox;
+  /** Local mode's environment: the sandbox's, with the server's public URL for links. */
+  localEnv: Env;
+  /** `hublet --data DIR --database URL ARGS…`: in-process over the server's own data dir and database. */
+  local(args: string[], opts?: RunOptions): Promise<CliResult>;
+  /** `hublet --server URL [--token TOKEN] ARGS…`: over HTTP against the server. */
+  remote(token: string | null, args: string[], opts?: RunOptions): Promise<CliResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a test server (with an anonymous rate limit high enough that it never answers for many anonymous calls) and a
+ * sandbox beside it. `timeoutMs` is each process's limit (runCli's default when not given).
+ */
+export async function startCliServer(opts: { timeoutMs?: number } = {}): Promise<CliServer> {
+  // Loaded here, not at the top: the serve and bin tests use this file without needing the app.
+  const { startServer } = await import('./server.js');
+  const server = await startServer({ config: { rateLimitAnonymous: 100_000 } });
+  const sb = sandbox();
+  const localEnv: Env = { ...sb.env, HUBLET_BASE_URL: server.url };
+  const { timeoutMs } = opts;
+  return {
+    server,
+    sandbox: sb,
+    localEnv,
+    local: (args, o = {}) => runCli(['--data', server.dataDir, '--database', server.databaseUrl, ...args], { env: localEnv, timeoutMs, ...o }),
+    remote: (token, args, o = {}) =>
+      runCli(['--server', server.url, ...(token ? ['--token', token] : []), ...args], { env: sb.env, timeoutMs, ...o }),
+    async close() {
+      await server.close();
+      sb.cleanup();
+    },
+  };
 }

@@ -4,31 +4,29 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, runCli, sandbox, type Env, type Sandbox } from '../helpers/cli.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { BIN, ROOT, runCli, startCliServer, type CliServer, type Sandbox } from '../helpers/cli.js';
+import type { TestServer } from '../helpers/server.js';
 import { repoWithHistory, tar } from './support.js';
 
+let cli: CliServer;
 let s: TestServer;
 let sb: Sandbox;
-let localEnv: Env;
 let mona: { token: string };
 
 beforeAll(async () => {
-  s = await startServer({ config: { rateLimitAnonymous: 100_000 } });
-  sb = sandbox();
-  localEnv = { ...sb.env, HUBLET_BASE_URL: s.url };
+  cli = await startCliServer({ timeoutMs: 60_000 });
+  ({ server: s, sandbox: sb } = cli);
   mona = await s.userWithToken('mona', ['repo', 'admin:org', 'user']);
   await s.createOrg('octo-org', 'mona');
   await repoWithHistory(s, mona.token, { org: 'octo-org' }, 'alpha');
   await repoWithHistory(s, mona.token, {}, 'mine');
 });
 afterAll(async () => {
-  await s?.close();
-  sb?.cleanup();
+  await cli?.close();
 });
 
-const local = (args: string[]) => runCli(['--data', s.dataDir, '--database', s.databaseUrl, '--as', 'mona', ...args], { env: localEnv, timeoutMs: 60_000 });
-const remote = (args: string[]) => runCli(['--server', s.url, '--token', mona.token, ...args], { env: sb.env, timeoutMs: 60_000 });
+const local = (args: string[]) => cli.local(['--as', 'mona', ...args]);
+const remote = (args: string[]) => cli.remote(mona.token, args);
 
 function archiveOnDisk(guid: string): Buffer {
   return fs.readFileSync(path.join(s.dataDir, 'archives', 'migrations', `${guid}.tar.gz`));

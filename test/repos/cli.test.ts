@@ -3,54 +3,35 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, sandbox, type CliResult, type Env, type Sandbox } from '../helpers/cli.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { ok, pool as poolOf, startCliServer, type CliServer } from '../helpers/cli.js';
+import type { TestServer } from '../helpers/server.js';
 import { gitOk, tempDir, workingCopy } from './helpers.js';
-
-let s: TestServer;
-let sb: Sandbox;
-let localEnv: Env;
-let alice: { login: string; id: number; token: string };
-const tmp = tempDir();
-
-beforeAll(async () => {
-  s = await startServer({ config: { rateLimitAnonymous: 100_000 } });
-  sb = sandbox();
-  localEnv = { ...sb.env, HUBLET_BASE_URL: s.url };
-  alice = await s.userWithToken('alice', ['repo', 'delete_repo', 'admin:org']);
-  await s.createOrg('acme', 'alice');
-});
-afterAll(async () => {
-  await s?.close();
-  sb?.cleanup();
-  tmp.cleanup();
-});
 
 /** CLI processes start slowly on a busy two-core machine: generous limits, so only a real hang fails a test. */
 const PROCESS_MS = 120_000;
 const TEST_MS = 300_000;
-const local = (args: string[], opts: { stdin?: string } = {}) =>
-  runCli(['--data', s.dataDir, '--database', s.databaseUrl, ...args], { env: localEnv, timeoutMs: PROCESS_MS, ...opts });
-const remote = (token: string, args: string[]) => runCli(['--server', s.url, '--token', token, ...args], { env: sb.env, timeoutMs: PROCESS_MS });
+
+let cli: CliServer;
+let s: TestServer;
+let alice: { login: string; id: number; token: string };
+const tmp = tempDir();
+
+beforeAll(async () => {
+  cli = await startCliServer({ timeoutMs: PROCESS_MS });
+  s = cli.server;
+  alice = await s.userWithToken('alice', ['repo', 'delete_repo', 'admin:org']);
+  await s.createOrg('acme', 'alice');
+});
+afterAll(async () => {
+  await cli?.close();
+  tmp.cleanup();
+});
+
+const local = (args: string[], opts: { stdin?: string } = {}) => cli.local(args, opts);
+const remote = (token: string, args: string[]) => cli.remote(token, args);
 
 /** Runs CLI processes two at a time (the machine has two cores). */
-async function pool<T>(tasks: (() => Promise<T>)[]): Promise<T[]> {
-  const out: T[] = new Array(tasks.length);
-  let next = 0;
-  await Promise.all([0, 1].map(async () => {
-    while (next < tasks.length) {
-      const i = next++;
-      out[i] = await tasks[i]();
-    }
-  }));
-  return out;
-}
-
-const ok = (r: CliResult) => {
-  expect(r.stderr, r.stderr).toBe('');
-  expect(r.code).toBe(0);
-  return r;
-};
+const pool = <T>(tasks: (() => Promise<T>)[]): Promise<T[]> => poolOf(tasks, 2);
 
 describe('hublet repo create', () => {
   it('creates in the acting user’s account locally and in an organization remotely; the server serves both over git', async () => {

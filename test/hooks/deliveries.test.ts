@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emitEvent } from '../../src/events/emit.js';
 import { checkSchema } from '../helpers/openapi.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { expectHookPayload } from './payload-schemas.js';
+import { expectWebhookPayload } from '../helpers/webhook-schemas.js';
 import { signaturesValid, startReceiver, type Received, type Receiver } from './receiver.js';
 
 const VERSION = (JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -76,7 +76,7 @@ describe('ping on creation', () => {
       sender: expect.objectContaining({ login: 'octo', id: owner.id, type: 'User' }),
     });
     expect(got.body.toString('utf8')).not.toContain('everybody');
-    expectHookPayload('ping', got.payload);
+    expectWebhookPayload('ping', got.payload);
 
     const [item] = await deliveriesOf(hook.id);
     expect(item).toEqual({
@@ -179,7 +179,7 @@ describe('meta on deletion', () => {
       organization: expect.objectContaining({ login: 'Acme' }),
       sender: expect.objectContaining({ login: 'octo' }),
     });
-    expectHookPayload('meta', meta.payload);
+    expectWebhookPayload('meta', meta.payload);
     // Its history went with it.
     expect((await s.api('GET', `/orgs/acme/hooks/${hook.id}/deliveries`, { token: owner.token })).status).toBe(404);
   });

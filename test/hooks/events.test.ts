@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkSchema } from '../helpers/openapi.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { authUrl, commitFiles, gitOk, tempDir } from '../repos/helpers.js';
-import { expectWebhookPayload } from '../repos/webhook-schemas.js';
+import { expectWebhookPayload } from '../helpers/webhook-schemas.js';
 import { signaturesValid, startReceiver, type Received, type Receiver } from './receiver.js';
 
 let s: TestServer;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkSchema } from '../helpers/openapi.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { eventsSince, gitOk, lastEventId, tempDir } from './helpers.js';
-import { expectWebhookPayload } from './webhook-schemas.js';
+import { expectWebhookPayload } from '../helpers/webhook-schemas.js';
 
 let s: TestServer;
 let alice: { login: string; id: number; token: string };

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { authUrl, commitFiles, eventsSince, gitOk, lastEventId, tempDir, workingCopy } from './helpers.js';
-import { expectWebhookPayload } from './webhook-schemas.js';
+import { expectWebhookPayload } from '../helpers/webhook-schemas.js';
 
 // Real git processes: a loaded two-core machine needs more than the default per-test time.
 vi.setConfig({ testTimeout: 120_000 });

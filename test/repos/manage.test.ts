@@ -6,7 +6,7 @@ import { lockRepositories, unlockRepository } from '../../src/repos/locks.js';
 import { checkSchema } from '../helpers/openapi.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { eventsSince, lastEventId } from './helpers.js';
-import { expectWebhookPayload } from './webhook-schemas.js';
+import { expectWebhookPayload } from '../helpers/webhook-schemas.js';
 
 let s: TestServer;
 let alice: { login: string; id: number; token: string };

@@ -3,26 +3,22 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkSchema } from '../helpers/openapi.js';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { repoWithHistory, tar, tempDir, waitForState } from './support.js';
+import type { TestServer } from '../helpers/server.js';
+import { offsetClock, serverWithMonasRepos, tar, waitForState, type MonaServer } from './support.js';
 
 /** The server's clock: real time plus an offset the tests move forward. */
-let offsetMs = 0;
-const clock = { now: () => new Date(Date.now() + offsetMs) };
+const clock = offsetClock();
+let setup: MonaServer;
 let server: TestServer;
 let mona: { token: string };
 let tmp: string;
 
 beforeAll(async () => {
-  server = await startServer({ clock });
-  tmp = tempDir();
-  mona = await server.userWithToken('mona', ['repo', 'user']);
-  await repoWithHistory(server, mona.token, {}, 'one');
-  await repoWithHistory(server, mona.token, {}, 'two');
+  setup = await serverWithMonasRepos(clock, ['one', 'two']);
+  ({ server, mona, tmp } = setup);
 });
 afterAll(async () => {
-  await server?.close();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  await setup?.close();
 });
 
 async function exported(): Promise<number> {
@@ -113,14 +109,14 @@ describe('the signed archive URL', () => {
   });
 
   it('stops working once the URL expires (403); a fresh redirect works', async () => {
-    offsetMs += 301_000;
+    clock.offsetMs += 301_000;
     try {
       const r = await fetch(url);
       expect(r.status).toBe(403);
       expect(await r.json()).toMatchObject({ message: 'Request has expired' });
       expect((await fetch(await signedUrl(id))).status).toBe(200);
     } finally {
-      offsetMs -= 301_000;
+      clock.offsetMs -= 301_000;
     }
   });
 });
@@ -149,12 +145,12 @@ describe('archive expiry', () => {
   it('deletes archives seven days after the export, by a job on the injected clock', async () => {
     const id = await exported();
     const file = await archiveFile(id);
-    offsetMs += 6 * 86_400_000;
+    clock.offsetMs += 6 * 86_400_000;
     await new Promise((r) => setTimeout(r, 600));
     expect(fs.existsSync(file)).toBe(true);
     expect((await fetch(await signedUrl(id))).status).toBe(200);
 
-    offsetMs += 86_400_000 + 60_000;
+    clock.offsetMs += 86_400_000 + 60_000;
     const deadline = Date.now() + 10_000;
     while (fs.existsSync(file) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(fs.existsSync(file)).toBe(false);

@@ -4,21 +4,18 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { downloadArchive, repoWithHistory, tar, tempDir, waitForState } from './support.js';
+import type { TestServer } from '../helpers/server.js';
+import { downloadArchive, offsetClock, serverWithMonasRepos, tar, waitForState, type MonaServer } from './support.js';
 
-let offsetMs = 0;
-const clock = { now: () => new Date(Date.now() + offsetMs) };
+const clock = offsetClock();
+let setup: MonaServer;
 let server: TestServer;
 let mona: { token: string };
 let tmp: string;
 
 beforeAll(async () => {
-  server = await startServer({ clock });
-  tmp = tempDir();
-  mona = await server.userWithToken('mona', ['repo', 'user']);
-  await repoWithHistory(server, mona.token, {}, 'work');
-  await repoWithHistory(server, mona.token, {}, 'broken');
+  setup = await serverWithMonasRepos(clock, ['work', 'broken']);
+  ({ server, mona, tmp } = setup);
   // The test server's own worker stays off: each test starts "the server after a restart", a second app on the same
   // database and data directory with a worker of its own.
   await server.app.hublet.jobs.stop();
@@ -29,8 +26,7 @@ afterEach(async () => {
   restarted = undefined;
 });
 afterAll(async () => {
-  await server?.close();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  await setup?.close();
 });
 
 /** A new app over the same database and data dir, as after a restart, with its worker running. */
@@ -108,7 +104,7 @@ describe('an export that cannot be written', () => {
     const deadline = Date.now() + 30_000;
     let m = r.body;
     while (m.state !== 'failed' && Date.now() < deadline) {
-      offsetMs += 120_000;
+      clock.offsetMs += 120_000;
       await new Promise((res) => setTimeout(res, 300));
       m = (await server.api('GET', `/user/migrations/${r.body.id}`, { token: mona.token })).body;
     }

@@ -1,10 +1,11 @@
-// Shared steps of the migration tests: repositories with real git history, waiting for exports, downloading and extracting archives.
+// Shared steps of the migration tests: a server on a movable clock with mona's repositories, repositories with real git history, waiting for exports, downloading and extracting archives.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { TestServer } from '../helpers/server.js';
+import type { Clock } from '../../src/server/context.js';
+import { startServer, type TestServer } from '../helpers/server.js';
 
 const run = promisify(execFile);
 
@@ -30,6 +31,39 @@ export async function tar(args: string[], cwd: string): Promise<string> {
 
 export function tempDir(prefix = 'hublet-mig-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Real time plus an offset the tests move (`clock.offsetMs += …`). */
+export function offsetClock(): Clock & { offsetMs: number } {
+  const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
+  return clock;
+}
+
+export interface MonaServer {
+  server: TestServer;
+  /** mona's classic token, scopes repo and user. */
+  mona: { token: string };
+  /** A scratch dir, removed by close(). */
+  tmp: string;
+  close(): Promise<void>;
+}
+
+/** A test server on `clock`, a scratch dir, and mona owning the named repositories, each with git history. */
+export async function serverWithMonasRepos(clock: Clock, repos: string[]): Promise<MonaServer> {
+  const server = await startServer({ clock });
+  const tmp = tempDir();
+  const close = async () => {
+    await server.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  };
+  try {
+    const mona = await server.userWithToken('mona', ['repo', 'user']);
+    for (const name of repos) await repoWithHistory(server, mona.token, {}, name);
+    return { server, mona, tmp, close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
 }
 
 /** A URL git can push to with the token (Basic auth, token as password). */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import git from 'isomorphic-git';
 import type { Config } from '../config.js';
 import { gitDir, initBare, removeRepo } from '../git/bare.js';
+import { keyedLock, type KeyedLock } from '../git/keyed-lock.js';
 
 /** The one branch a gist has. */
 export const GIST_BRANCH = 'main';
@@ -196,19 +197,4 @@ export async function firstParentChain(dir: string, tip: string, stop: (sha: str
 }
 
 /** Per-gist serialisation of writes in this process (API writes, pushes, deletes); other processes meet the database's check. */
-const locks = new Map<string, Promise<void>>();
-
-export async function withGistLock<T>(id: string, run: () => Promise<T>): Promise<T> {
-  const previous = locks.get(id) ?? Promise.resolve();
-  let release!: () => void;
-  const mine = new Promise<void>((r) => (release = r));
-  const chain = previous.then(() => mine);
-  locks.set(id, chain);
-  await previous;
-  try {
-    return await run();
-  } finally {
-    release();
-    if (locks.get(id) === chain) locks.delete(id);
-  }
-}
+export const withGistLock: KeyedLock = keyedLock();

@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceUnavailable } from '../server/http/errors.js';
 import { diffRefs, readRefs, type RefUpdate } from './bare.js';
+import { keyedLock } from './keyed-lock.js';
 
 let gitChecked: boolean | undefined;
 
@@ -47,22 +48,7 @@ export function gitRefusal(reply: FastifyReply, status: 401 | 403 | 404, message
 }
 
 /** Per-repository push serialisation, so a before/after ref snapshot belongs to exactly one push. */
-const pushLocks = new Map<string, Promise<void>>();
-
-async function withPushLock<T>(repoDir: string, run: () => Promise<T>): Promise<T> {
-  const previous = pushLocks.get(repoDir) ?? Promise.resolve();
-  let release!: () => void;
-  const mine = new Promise<void>((r) => (release = r));
-  const chain = previous.then(() => mine);
-  pushLocks.set(repoDir, chain);
-  await previous;
-  try {
-    return await run();
-  } finally {
-    release();
-    if (pushLocks.get(repoDir) === chain) pushLocks.delete(repoDir);
-  }
-}
+const withPushLock = keyedLock();
 
 export interface ServeGitOptions {
   repoDir: string;

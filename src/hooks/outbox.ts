@@ -5,18 +5,12 @@ import { enqueueMany } from '../jobs/queue.js';
 import { HOOK_SCOPED_EVENTS, subscribes } from './event-names.js';
 import { activeHooks, findHook } from './store.js';
 import type { HookRow } from './tables.js';
+import type { HookConfigInput } from './validate.js';
 
 export const DELIVER_QUEUE = 'hooks.deliver';
 
-/** Where a delivery goes and how it is signed (a snapshot rides in the job when the hook is about to be deleted). */
-export interface Destination {
-  url: string;
-  contentType: 'json' | 'form';
-  insecureSsl: '0' | '1';
-  secret: string | null;
-  username: string | null;
-  password: string | null;
-}
+/** Where a delivery goes and how it is signed: a hook's config (a snapshot rides in the job when the hook is about to be deleted). */
+export type Destination = HookConfigInput;
 
 export interface DeliverJob {
   hookId: number;

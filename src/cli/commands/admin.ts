@@ -1,14 +1,8 @@
 // `hublet admin …`: users, tokens and organizations, through the admin API (locally: as the site admin, no server needed).
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { expectOk, printJson } from '../output.js';
+import { commaList as csv, positiveInteger } from './option-values.js';
 import { withClient } from './with-client.js';
-
-function positiveInteger(v: string): number {
-  if (!/^[1-9]\d*$/.test(v)) throw new InvalidArgumentError('expected a positive integer');
-  return Number(v);
-}
-
-const csv = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
 
 /** `gists=write,organization_hooks=read` → `{gists: 'write', organization_hooks: 'read'}` */
 function permissionsList(v: string): Record<string, string> {

@@ -2,13 +2,10 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { CliExit, EXIT, expectOk, printJson } from '../output.js';
+import { repeatable } from './option-values.js';
 import { withClient } from './with-client.js';
 
 /** `-f key=value` fields; `key:=json` sends a typed JSON value (numbers, booleans, arrays). */
-function collectField(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
-
 function fieldsToBody(fields: string[]): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const f of fields) {
@@ -33,8 +30,8 @@ export function registerApi(program: Command): void {
     .command('api <path>')
     .description('call any API endpoint and print the response')
     .option('-X, --method <method>', 'HTTP method (default GET, or POST with fields or input)')
-    .option('-f, --field <key=value>', 'add a body field (repeatable; key:=JSON for typed values)', collectField)
-    .option('-H, --header <key:value>', 'add a request header (repeatable)', collectField)
+    .option('-f, --field <key=value>', 'add a body field (repeatable; key:=JSON for typed values)', repeatable)
+    .option('-H, --header <key:value>', 'add a request header (repeatable)', repeatable)
     .option('--input <file>', 'read the request body from a file (- for stdin)')
     .option('-i, --include', 'print the status line and headers first')
     .action(async (path: string, opts: { method?: string; field?: string[]; header?: string[]; input?: string; include?: boolean }, command: Command) => {

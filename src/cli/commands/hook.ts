@@ -1,7 +1,8 @@
 // `hublet hook …`: organization webhooks and their deliveries through the API (locally, deliveries run before returning).
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { LocalClient, type Client } from '../client.js';
 import { CliExit, EXIT, expectOk, printJson, printTable } from '../output.js';
+import { commaList as csv, positiveIntegerText as hookId } from './option-values.js';
 import { withClient } from './with-client.js';
 
 interface Hook {
@@ -31,12 +32,6 @@ interface Delivery {
 
 const DELIVER_QUEUE = 'hooks.deliver';
 
-function hookId(v: string): string {
-  if (!/^[1-9]\d*$/.test(v)) throw new InvalidArgumentError('expected a positive integer');
-  return v;
-}
-
-const csv = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
 const enc = encodeURIComponent;
 const hooksPath = (org: string) => `/orgs/${enc(org)}/hooks`;
 

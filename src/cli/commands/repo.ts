@@ -1,9 +1,10 @@
 // `hublet repo …`: create, list, view and delete repositories through the API; registers `admin repo import` too.
 import readline from 'node:readline/promises';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import type { Client } from '../client.js';
 import { CliExit, EXIT, expectOk, printJson, printTable } from '../output.js';
 import { registerAdminRepo } from './admin-repo.js';
+import { positiveInteger } from './option-values.js';
 import { printRepo, repoSpec, type Repo } from './repo-format.js';
 import { withClient } from './with-client.js';
 
@@ -29,11 +30,6 @@ async function collect(client: Client, path: string, limit: number): Promise<Rep
     if (batch.length < 100) break;
   }
   return out.slice(0, limit);
-}
-
-function positiveInteger(v: string): number {
-  if (!/^[1-9]\d*$/.test(v)) throw new InvalidArgumentError('expected a positive integer');
-  return Number(v);
 }
 
 /** Asks for the repository's full name on a terminal; refuses without one (scripts pass --yes). */

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
+import { repeatable } from '../option-values.js';
 import { withClient } from '../with-client.js';
 import { getGist, gistPath, readTextFile, type Gist } from './shared.js';
 
@@ -17,8 +18,6 @@ interface Plan {
   add: { filename: string; content: string }[];
   remove: string[];
 }
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** Reads the named files and checks the command line alone (nothing to change, a name twice): exit 2. */
 export function editPlan(files: string[], opts: EditOptions): Plan {
@@ -63,8 +62,8 @@ export function registerEdit(gist: Command): void {
     .command('edit <id>')
     .description('change a gist: each FILE replaces the gist file of the same base name')
     .argument('[files...]', 'files whose content replaces the gist file of the same name')
-    .option('-a, --add <file>', 'add a file (repeatable)', collect)
-    .option('-r, --remove <name>', 'remove a file by name (repeatable)', collect)
+    .option('-a, --add <file>', 'add a file (repeatable)', repeatable)
+    .option('-r, --remove <name>', 'remove a file by name (repeatable)', repeatable)
     .option('-d, --desc <description>', 'new description')
     .action(async (id: string, files: string[], opts: EditOptions, command: Command) => {
       const plan = editPlan(files, opts);

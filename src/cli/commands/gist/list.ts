@@ -1,7 +1,8 @@
 // `hublet gist list`: your gists (or starred ones), filtered by visibility, following pages up to --limit.
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Client } from '../../client.js';
 import { printJson, printTable } from '../../output.js';
+import { positiveInteger } from '../option-values.js';
 import { withClient } from '../with-client.js';
 import { collectPages, fileCount, type Gist } from './shared.js';
 
@@ -10,11 +11,6 @@ export interface ListOptions {
   secret?: boolean;
   starred?: boolean;
   limit: number;
-}
-
-export function positiveInteger(v: string): number {
-  if (!/^[1-9]\d*$/.test(v)) throw new InvalidArgumentError('expected a positive integer');
-  return Number(v);
 }
 
 export async function runList(client: Client, opts: ListOptions, json: boolean): Promise<void> {

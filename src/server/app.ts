@@ -55,6 +55,20 @@ export interface BuildOptions {
 
 const API_PREFIX = '/api/v3';
 
+/**
+ * Stops the app: no new connections, idle keep-alive sockets closed, requests in flight finish, jobs stop claiming.
+ * A response that cannot finish (a download whose client stopped reading) is cut after `graceMs`, so a stop never hangs.
+ */
+export async function closeApp(app: FastifyInstance, graceMs = 10_000): Promise<void> {
+  const cut = setTimeout(() => app.server.closeAllConnections(), graceMs);
+  cut.unref();
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(cut);
+  }
+}
+
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: requestLogger(options.local ? 'silent' : options.config.logLevel),
@@ -63,7 +77,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
     return503OnClosing: true,
-    forceCloseConnections: false,
+    // On close: idle keep-alive sockets are closed at once, requests in flight finish (SIGTERM's contract).
+    forceCloseConnections: 'idle',
     // Long gist file names travel in raw URLs: allow long path segments (find-my-way's default is 100).
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 2048 },
     // GitHub Enterprise's prefix answers exactly like the root.

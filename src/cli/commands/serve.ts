@@ -32,7 +32,7 @@ export function registerServe(program: Command): void {
 
 export async function serve(flags: ConfigInput, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   // Loaded here, not at program start, so that other commands start quickly.
-  const [{ openRuntime }, { buildApp }] = await Promise.all([import('../runtime.js'), import('../../server/app.js')]);
+  const [{ openRuntime }, { buildApp, closeApp }] = await Promise.all([import('../runtime.js'), import('../../server/app.js')]);
   const runtime = await openRuntime(flags, env);
   const token = await bootstrapAdminToken(runtime.db, new Date(), runtime.config.adminToken);
   const app = await buildApp({ config: runtime.config, db: runtime.db });
@@ -55,7 +55,7 @@ export async function serve(flags: ConfigInput, env: NodeJS.ProcessEnv = process
     stopping = true;
     app.log.info({ signal }, 'stopping: finishing in-flight requests');
     // Fastify's close stops accepting, waits for in-flight requests, then runs onClose hooks (workers stop there).
-    await app.close();
+    await closeApp(app);
     await runtime.close();
     process.exit(0);
   };

@@ -70,16 +70,66 @@ export type TokenLookup =
   | { ok: true; token: TokenRow; user: UserRow }
   | { ok: false };
 
-/** Finds the live token for a presented secret; revoked, expired or unknown tokens are not ok. */
+/**
+ * Finds the live token for a presented secret; revoked, expired or unknown tokens are not ok. Every authenticated
+ * request calls it, so the token and its user come back in one query (a join; token columns prefixed `t_`).
+ */
 export async function lookupToken(db: Db, presented: string, now: Date): Promise<TokenLookup> {
   const hash = hashToken(presented);
-  const token = await db.selectFrom('tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+  const row = await db
+    .selectFrom('tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .selectAll('u')
+    .select([
+      't.id as t_id',
+      't.user_id as t_user_id',
+      't.kind as t_kind',
+      't.token_hash as t_token_hash',
+      't.token_last_eight as t_token_last_eight',
+      't.scopes as t_scopes',
+      't.permissions as t_permissions',
+      't.app_id as t_app_id',
+      't.note as t_note',
+      't.created_at as t_created_at',
+      't.expires_at as t_expires_at',
+      't.revoked_at as t_revoked_at',
+    ])
+    .where('t.token_hash', '=', hash)
+    .executeTakeFirst();
   // The index finds the row by hash; compare again in constant time so the decision never depends on a byte-wise compare.
-  if (!token || !crypto.timingSafeEqual(Buffer.from(token.token_hash, 'hex'), Buffer.from(hash, 'hex'))) return { ok: false };
+  if (!row || !crypto.timingSafeEqual(Buffer.from(row.t_token_hash, 'hex'), Buffer.from(hash, 'hex'))) return { ok: false };
+  const token: TokenRow = {
+    id: row.t_id,
+    user_id: row.t_user_id,
+    kind: row.t_kind,
+    token_hash: row.t_token_hash,
+    token_last_eight: row.t_token_last_eight,
+    scopes: row.t_scopes,
+    permissions: row.t_permissions,
+    app_id: row.t_app_id,
+    note: row.t_note,
+    created_at: row.t_created_at,
+    expires_at: row.t_expires_at,
+    revoked_at: row.t_revoked_at,
+  };
   if (token.revoked_at) return { ok: false };
   if (token.expires_at && Date.parse(token.expires_at) <= now.getTime()) return { ok: false };
-  const user = await db.selectFrom('users').selectAll().where('id', '=', token.user_id).executeTakeFirst();
-  if (!user) return { ok: false };
+  const user: UserRow = {
+    id: row.id,
+    login: row.login,
+    login_lower: row.login_lower,
+    type: row.type,
+    name: row.name,
+    email: row.email,
+    company: row.company,
+    blog: row.blog,
+    location: row.location,
+    bio: row.bio,
+    site_admin: row.site_admin,
+    members_can_create_repositories: row.members_can_create_repositories,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
   return { ok: true, token, user };
 }
 

@@ -57,16 +57,27 @@ async function parentView(ctx: ServiceContext, gist: GistRow): Promise<SingleGis
   return { gist: parent, owner: await ownerOf(ctx, parent), files };
 }
 
-/** Everything the single form shows: files with bytes, full history, forks and the parent. */
+/**
+ * Everything the single form shows: files with bytes, full history, forks and the parent. The hot read: the owner is
+ * fetched beside files, history and forks (one round of parallel queries), and the history's authors are looked up
+ * only when someone other than the owner wrote a revision.
+ */
 export async function singleView(ctx: ServiceContext, gist: GistRow): Promise<SingleGist> {
-  const [files, revisions, forks] = await Promise.all([filesWithContent(ctx.db, gist.id), listRevisions(ctx.db, gist.id), allForks(ctx.db, gist.id)]);
+  const [files, revisions, forks, users] = await Promise.all([
+    filesWithContent(ctx.db, gist.id),
+    listRevisions(ctx.db, gist.id),
+    allForks(ctx.db, gist.id),
+    usersByIds(ctx.db, [gist.owner_id]),
+  ]);
+  const others = revisions.map((r) => r.user_id).filter((u): u is number => u !== null && !users.has(u));
+  if (others.length) for (const [id, user] of await usersByIds(ctx.db, others)) users.set(id, user);
   return {
     gist,
-    owner: await ownerOf(ctx, gist),
+    owner: users.get(gist.owner_id)!,
     files,
-    history: await historyViews(ctx, revisions),
-    forks: await forkViews(ctx, forks),
-    forkOf: await parentView(ctx, gist),
+    history: revisions.map((revision) => ({ revision, user: revision.user_id === null ? null : users.get(revision.user_id) ?? null })),
+    forks: forks.length ? await forkViews(ctx, forks) : [],
+    forkOf: gist.fork_of ? await parentView(ctx, gist) : null,
   };
 }
 
@@ -116,7 +127,7 @@ async function page(ctx: ServiceContext, filter: GistFilter, paging: Paging, ord
 export async function listPublic(ctx: ServiceContext, paging: Paging, since?: string): Promise<ListPage> {
   if (paging.offset >= PUBLIC_LISTING_DEPTH) throw new Unprocessable(PAGINATION_LIMITED);
   const limit = Math.min(paging.perPage, PUBLIC_LISTING_DEPTH - paging.offset);
-  const { rows, total } = await listGists(ctx.db, { publicOnly: true, since }, { offset: paging.offset, limit });
+  const { rows, total } = await listGists(ctx.db, { publicOnly: true, since }, { offset: paging.offset, limit }, 'updated', PUBLIC_LISTING_DEPTH);
   return { items: await listViews(ctx, rows), total: Math.min(total, PUBLIC_LISTING_DEPTH) };
 }
 

@@ -62,17 +62,28 @@ function conditions(filter: GistFilter) {
   };
 }
 
-/** One page of gists (newest updated first, or oldest created first for forks) and the number of all that match. */
-export async function listGists(db: Db, filter: GistFilter, page: Page, order: 'updated' | 'created' = 'updated'): Promise<{ rows: GistRow[]; total: number }> {
+/**
+ * One page of gists (newest updated first, or oldest created first for forks) and the number of all that match, or
+ * at most `maxCount` of them: counting stops there (the public listing pages only 3,000 deep, and counting all of
+ * 100,000 public gists cost 7 ms of SQLite per request).
+ */
+export async function listGists(
+  db: Db,
+  filter: GistFilter,
+  page: Page,
+  order: 'updated' | 'created' = 'updated',
+  maxCount?: number,
+): Promise<{ rows: GistRow[]; total: number }> {
   const where = conditions(filter);
   let q = db.selectFrom('gists as g').selectAll('g').where(where);
   q = order === 'updated' ? q.orderBy('g.updated_at', 'desc').orderBy('g.id', 'desc') : q.orderBy('g.created_at', 'asc').orderBy('g.id', 'asc');
-  const rows = page.limit > 0 ? await q.limit(page.limit).offset(page.offset).execute() : [];
-  const counted = await db
-    .selectFrom('gists as g')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where(where)
-    .executeTakeFirstOrThrow();
+  const counting =
+    maxCount === undefined
+      ? db.selectFrom('gists as g').select((eb) => eb.fn.countAll<number>().as('n')).where(where)
+      : db
+          .selectFrom((eb) => eb.selectFrom('gists as g').select('g.id').where(where).limit(maxCount).as('capped'))
+          .select((eb) => eb.fn.countAll<number>().as('n'));
+  const [rows, counted] = await Promise.all([page.limit > 0 ? q.limit(page.limit).offset(page.offset).execute() : [], counting.executeTakeFirstOrThrow()]);
   return { rows, total: Number(counted.n) };
 }
 

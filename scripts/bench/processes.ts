@@ -13,11 +13,46 @@ export interface Served {
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 
-/** The executable to measure: dist/hublet when built (what ships), else bin/hublet through tsx. */
+/**
+ * The executable to measure: dist/hublet when built (what ships), else bin/hublet through tsx (also with
+ * HUBLET_BENCH_BIN=tsx). HUBLET_BENCH_PROFILE=DIR runs bin/hublet under `node --cpu-prof` (Node 20 refuses the flag in
+ * NODE_OPTIONS, and the single executable takes no node flags), writing a .cpuprofile into DIR when it stops.
+ */
 export function hubletCommand(): { cmd: string; args: string[]; label: string } {
+  const bin = path.join(root, 'bin', 'hublet');
+  const profile = process.env.HUBLET_BENCH_PROFILE;
+  if (profile) return { cmd: process.execPath, args: ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profile)}`, bin], label: 'bin/hublet (tsx, --cpu-prof)' };
   const dist = path.join(root, 'dist', 'hublet');
-  if (fs.existsSync(dist)) return { cmd: dist, args: [], label: 'dist/hublet' };
-  return { cmd: path.join(root, 'bin', 'hublet'), args: [], label: 'bin/hublet (tsx)' };
+  if (fs.existsSync(dist) && process.env.HUBLET_BENCH_BIN !== 'tsx') return { cmd: dist, args: [], label: 'dist/hublet' };
+  return { cmd: bin, args: [], label: 'bin/hublet (tsx)' };
+}
+
+/** Children and data dirs still alive: killed and removed when the bench exits early (Ctrl-C, a crash). */
+const live = new Set<ChildProcess>();
+const dirs = new Set<string>();
+
+export function track(child: ChildProcess): void {
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+}
+
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
+/** Waits for a line in a log file the child writes (from byte `from` on); returns the pattern's first group. */
+async function waitForLog(child: ChildProcess, file: string, from: number, pattern: RegExp, timeoutMs: number): Promise<string> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const text = fs.readFileSync(file).subarray(from).toString();
+    const m = pattern.exec(text);
+    if (m) return m[1];
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited with ${child.exitCode ?? child.signalCode} before ready:\n${text}`);
+    if (Date.now() > end) throw new Error(`no ${pattern} within ${timeoutMs} ms; output:\n${text}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
 function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
@@ -52,39 +87,11 @@ function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): P
   });
 }
 
-/** Children and data dirs still alive: killed and removed when the bench exits early (Ctrl-C, a crash). */
-const live = new Set<ChildProcess>();
-const dirs = new Set<string>();
-
-export function track(child: ChildProcess): void {
-  live.add(child);
-  child.once('exit', () => live.delete(child));
-}
-
-process.once('exit', () => {
-  for (const child of live) child.kill('SIGKILL');
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
-});
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
-
-/** Waits for a line in a log file the child writes (from byte `from` on); returns the pattern's first group. */
-async function waitForLog(child: ChildProcess, file: string, from: number, pattern: RegExp, timeoutMs: number): Promise<string> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const text = fs.readFileSync(file).subarray(from).toString();
-    const m = pattern.exec(text);
-    if (m) return m[1];
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited with ${child.exitCode ?? child.signalCode} before ready:\n${text}`);
-    if (Date.now() > end) throw new Error(`no ${pattern} within ${timeoutMs} ms; output:\n${text}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 /** Stops a child (SIGTERM, then SIGKILL after 10 s) and resolves when it has exited. */
 export function stopperOf(child: ChildProcess): () => Promise<void> {
   return () =>
     new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve();
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
       setTimeout(() => child.kill('SIGKILL'), 10_000).unref();

@@ -1,5 +1,7 @@
 // `make bench`: runs every case against a real `hublet serve` and a same-run baseline; prints a markdown table and
-// writes the same as JSON under bench/results/. Usage: run.ts [--quick] [--database postgres://…] [--only SUBSTRING] [--label NAME]
+// writes the same as JSON under bench/results/.
+// Usage: run.ts [--quick] [--database postgres://…] [--only SUBSTRING] [--label NAME] [--profile DIR]
+// HUBLET_BENCH_BIN=tsx measures bin/hublet (sources through tsx) instead of dist/hublet.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +25,9 @@ const database = arg('--database');
 const only = arg('--only');
 /** Writes bench/results/<label>.json instead of latest*.json (runs kept for before/after comparisons). */
 const label = arg('--label');
+/** Servers run under `node --cpu-prof` into this directory (summarise with profile-summary.ts). */
+const profileDir = arg('--profile');
+if (profileDir) process.env.HUBLET_BENCH_PROFILE = path.resolve(profileDir);
 // QUICK keeps every case brief (under 60 s in all): it proves the harness works, its numbers are not judged.
 const settings = quick ? { connections: 50, durationSec: 1, warmupSec: 0.5 } : { connections: 50, durationSec: 10, warmupSec: 3 };
 

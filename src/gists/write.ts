@@ -115,7 +115,8 @@ export async function writeFiles(ctx: ServiceContext, input: WriteFilesInput): P
       {
         gist_id: input.gistId,
         version: head,
-        position: await nextPosition(trx, input.gistId),
+        // A new gist (no parent) has no revisions yet: its first is 0, without asking the database.
+        position: input.parent === null ? 0 : await nextPosition(trx, input.gistId),
         user_id: input.author.id,
         committed_at: input.when.toISOString(),
         ...change,

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
+import { syncFs } from './sync-fs.js';
 
 /** Where an area keeps its bare repositories, e.g. gitDir(data, 'gists', id) → <data>/git/gists/<id>.git. */
 export function gitDir(dataDir: string, area: 'gists' | 'repos', ...names: string[]): string {
@@ -12,13 +13,13 @@ export function gitDir(dataDir: string, area: 'gists' | 'repos', ...names: strin
   return path.join(dataDir, 'git', area, ...names.map((n, i) => (i === last ? `${n}.git` : n)));
 }
 
-/** Creates an empty bare repository (idempotent). */
+/** Creates an empty bare repository (idempotent). Its few small files are written in place (syncFs: no thread-pool hops). */
 export async function initBare(dir: string, defaultBranch = 'main'): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
-  await git.init({ fs, dir, gitdir: dir, bare: true, defaultBranch });
+  await git.init({ fs: syncFs, dir, gitdir: dir, bare: true, defaultBranch });
   // Let stock git serve it over smart HTTP and accept pushes we authorised ourselves.
-  await git.setConfig({ fs, gitdir: dir, path: 'http.receivepack', value: true });
-  await git.setConfig({ fs, gitdir: dir, path: 'receive.denyNonFastForwards', value: false });
+  await git.setConfig({ fs: syncFs, gitdir: dir, path: 'http.receivepack', value: true });
+  await git.setConfig({ fs: syncFs, gitdir: dir, path: 'receive.denyNonFastForwards', value: false });
 }
 
 export function removeRepo(dir: string): void {

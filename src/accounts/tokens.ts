@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '../db/connect.js';
 import type { TokenRow, UserRow } from '../db/schema.js';
+import { writeVersions, type WriteVersions } from '../db/write-observer.js';
 
 export const TOKEN_KINDS = {
   classic: 'hlp_',
@@ -70,12 +71,8 @@ export type TokenLookup =
   | { ok: true; token: TokenRow; user: UserRow }
   | { ok: false };
 
-/**
- * Finds the live token for a presented secret; revoked, expired or unknown tokens are not ok. Every authenticated
- * request calls it, so the token and its user come back in one query (a join; token columns prefixed `t_`).
- */
-export async function lookupToken(db: Db, presented: string, now: Date): Promise<TokenLookup> {
-  const hash = hashToken(presented);
+/** The token row with this hash and its user, in one query (a join; token columns prefixed `t_`). */
+async function readToken(db: Db, hash: string): Promise<{ token: TokenRow; user: UserRow } | undefined> {
   const row = await db
     .selectFrom('tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
@@ -97,7 +94,7 @@ export async function lookupToken(db: Db, presented: string, now: Date): Promise
     .where('t.token_hash', '=', hash)
     .executeTakeFirst();
   // The index finds the row by hash; compare again in constant time so the decision never depends on a byte-wise compare.
-  if (!row || !crypto.timingSafeEqual(Buffer.from(row.t_token_hash, 'hex'), Buffer.from(hash, 'hex'))) return { ok: false };
+  if (!row || !crypto.timingSafeEqual(Buffer.from(row.t_token_hash, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
   const token: TokenRow = {
     id: row.t_id,
     user_id: row.t_user_id,
@@ -112,8 +109,6 @@ export async function lookupToken(db: Db, presented: string, now: Date): Promise
     expires_at: row.t_expires_at,
     revoked_at: row.t_revoked_at,
   };
-  if (token.revoked_at) return { ok: false };
-  if (token.expires_at && Date.parse(token.expires_at) <= now.getTime()) return { ok: false };
   const user: UserRow = {
     id: row.id,
     login: row.login,
@@ -130,6 +125,63 @@ export async function lookupToken(db: Db, presented: string, now: Date): Promise
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+  return { token, user };
+}
+
+/**
+ * Tokens looked up lately, per database: every authenticated request needs its token and user, and this saves that
+ * query (one in six of GET /gists/{id}). An entry counts only while no write this process committed to `tokens` or
+ * `users` since the lookup began (write-observer.ts), so a revocation, a deleted or renamed user through this server
+ * is seen by the very next request; writes by other processes on the same database (more servers, the CLI's local
+ * mode) are seen within TOKEN_CACHE_TTL_MS.
+ */
+const TOKEN_CACHE_TTL_MS = 2000;
+const TOKEN_CACHE_MAX = 10_000;
+
+interface CachedToken {
+  /** When it was read (the request clock, ms). */
+  at: number;
+  /** tokens + users write versions taken before the read. */
+  version: number;
+  token: TokenRow;
+  user: UserRow;
+}
+
+const tokenCaches = new WeakMap<Db, Map<string, CachedToken>>();
+
+function accountsVersion(versions: WriteVersions): number {
+  return versions.version('tokens') + versions.version('users');
+}
+
+async function readTokenCached(db: Db, hash: string, now: Date): Promise<{ token: TokenRow; user: UserRow } | undefined> {
+  const versions = writeVersions(db);
+  if (!versions) return readToken(db, hash);
+  let cache = tokenCaches.get(db);
+  if (!cache) tokenCaches.set(db, (cache = new Map()));
+  const version = accountsVersion(versions);
+  const t = now.getTime();
+  const hit = cache.get(hash);
+  if (hit && hit.version === version && hit.at <= t && t - hit.at < TOKEN_CACHE_TTL_MS) {
+    // Copies: callers hold them as the request's actor, and nothing may change the cached rows.
+    return { token: { ...hit.token }, user: { ...hit.user } };
+  }
+  const found = await readToken(db, hash);
+  cache.delete(hash);
+  if (found) {
+    if (cache.size >= TOKEN_CACHE_MAX) cache.delete(cache.keys().next().value as string);
+    cache.set(hash, { at: t, version, token: found.token, user: found.user });
+    return { token: { ...found.token }, user: { ...found.user } };
+  }
+  return undefined;
+}
+
+/** Finds the live token for a presented secret; revoked, expired or unknown tokens are not ok. */
+export async function lookupToken(db: Db, presented: string, now: Date): Promise<TokenLookup> {
+  const found = await readTokenCached(db, hashToken(presented), now);
+  if (!found) return { ok: false };
+  const { token, user } = found;
+  if (token.revoked_at) return { ok: false };
+  if (token.expires_at && Date.parse(token.expires_at) <= now.getTime()) return { ok: false };
   return { ok: true, token, user };
 }
 

@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { Sqlite3Dialect } from './sqlite-dialect.js';
 import type { Database } from './schema.js';
+import { observeWrites, registerWriteVersions, WriteVersions } from './write-observer.js';
 
 export type Db = Kysely<Database>;
 
@@ -19,6 +20,14 @@ export function sqliteFilename(url: string): string {
 }
 
 export function connect(url: string): Db {
+  // Committed writes are counted per table (write-observer.ts), so in-process caches can drop what a write changed.
+  const versions = new WriteVersions();
+  const db = open(url, versions);
+  registerWriteVersions(db, versions);
+  return db;
+}
+
+function open(url: string, versions: WriteVersions): Db {
   if (isPostgresUrl(url)) {
     // int8 (count(*)) comes back as a JS number, as it does on SQLite.
     pg.types.setTypeParser(20, (v) => Number(v));
@@ -26,9 +35,9 @@ export function connect(url: string): Db {
     // An idle connection the server drops (restart, admin termination) is replaced on next use; without a listener
     // pg would raise it as an uncaught error and take the whole process down.
     pool.on('error', (err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`));
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return new Kysely<Database>({ dialect: observeWrites(new PostgresDialect({ pool }), versions) });
   }
   const filename = sqliteFilename(url);
   if (filename !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
-  return new Kysely<Database>({ dialect: new Sqlite3Dialect({ filename }) });
+  return new Kysely<Database>({ dialect: observeWrites(new Sqlite3Dialect({ filename }), versions) });
 }

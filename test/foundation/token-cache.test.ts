@@ -1,0 +1,73 @@
+// The token lookup's cache never outlives a change this server made, and another process's change by at most 2 s.
+import { afterEach, describe, expect, it } from 'vitest';
+import { connect } from '../../src/db/connect.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+let s: TestServer | undefined;
+afterEach(async () => {
+  await s?.close();
+  s = undefined;
+});
+
+/** A clock the test moves by hand. */
+function manualClock(start = Date.parse('2026-11-22T10:00:00.000Z')) {
+  let t = start;
+  return { now: () => new Date(t), advance: (ms: number) => (t += ms) };
+}
+
+describe('token lookups through the cache', () => {
+  it('a token revoked through the API is refused by the very next request', async () => {
+    s = await startServer();
+    const { token } = await s.userWithToken('rita', ['gist']);
+    for (let i = 0; i < 3; i++) expect((await s.api('GET', '/user', { token })).status).toBe(200);
+    expect((await s.api('DELETE', '/admin/users/rita/authorizations', { token: s.adminToken })).status).toBe(204);
+    const refused = await s.api('GET', '/user', { token });
+    expect(refused.status).toBe(401);
+    expect(refused.body.message).toBe('Bad credentials');
+  });
+
+  it('a user deleted through the API takes their tokens along at once', async () => {
+    s = await startServer();
+    const { token } = await s.userWithToken('dora', ['gist']);
+    expect((await s.api('GET', '/user', { token })).body.login).toBe('dora');
+    expect((await s.api('DELETE', '/admin/users/dora', { token: s.adminToken })).status).toBe(204);
+    expect((await s.api('GET', '/user', { token })).status).toBe(401);
+  });
+
+  it('a change this server writes to the user is in the next response', async () => {
+    s = await startServer();
+    const { token, id } = await s.userWithToken('sam', ['gist']);
+    expect((await s.api('GET', '/user', { token })).body.site_admin).toBe(false);
+    await s.db.updateTable('users').set({ site_admin: 1 }).where('id', '=', id).execute();
+    expect((await s.api('GET', '/user', { token })).body.site_admin).toBe(true);
+  });
+
+  it('a revocation written by another process is seen within 2 seconds', async () => {
+    const clock = manualClock();
+    s = await startServer({ clock });
+    const { token, id } = await s.userWithToken('otto', ['gist']);
+    expect((await s.api('GET', '/user', { token })).status).toBe(200);
+
+    // Another process on the same database (a second connection: its writes are not this server's).
+    const other = connect(s.databaseUrl);
+    try {
+      await other.updateTable('tokens').set({ revoked_at: clock.now().toISOString() }).where('user_id', '=', id).execute();
+    } finally {
+      await other.destroy();
+    }
+    clock.advance(1000);
+    expect((await s.api('GET', '/user', { token })).status).toBe(200); // still the lookup from a second ago
+    clock.advance(1000);
+    expect((await s.api('GET', '/user', { token })).status).toBe(401);
+  });
+
+  it('an expired token is refused even while its lookup is cached', async () => {
+    const clock = manualClock();
+    s = await startServer({ clock });
+    await s.createUser('exa');
+    const token = await s.createToken('exa', { scopes: ['gist'], expires_at: new Date(clock.now().getTime() + 500).toISOString() });
+    expect((await s.api('GET', '/user', { token })).status).toBe(200);
+    clock.advance(600);
+    expect((await s.api('GET', '/user', { token })).status).toBe(401);
+  });
+});

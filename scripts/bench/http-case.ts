@@ -26,6 +26,16 @@ export function roundRatio(n: number): number {
   return n >= 0.1 ? round2(n) : Number(n.toPrecision(2));
 }
 
+/** The response headers a server may send again as they are (node sets the framing and the date itself). */
+function replayableHeaders(headers: Headers): Record<string, string> {
+  const skip = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+  const kept: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    if (!skip.has(name)) kept[name] = value;
+  });
+  return kept;
+}
+
 export function httpCase(spec: HttpCaseSpec): BenchCase {
   return {
     name: spec.name,
@@ -39,14 +49,14 @@ export function httpCase(spec: HttpCaseSpec): BenchCase {
         connections: spec.connections ?? ctx.settings.connections,
         durationSec: spec.durationSec ? (ctx.quick ? spec.durationSec.quick : spec.durationSec.full) : ctx.settings.durationSec,
       };
-      // The baseline answers with exactly the bytes hublet answers the first request with.
+      // The baseline answers with exactly the bytes (headers and body) hublet answers the first request with.
       const first = requests[0];
       const firstRaw = first.setupRequest ? first.setupRequest({ method: first.method ?? 'GET', path: first.path, headers: first.headers, body: first.body }) : first;
       const sample = await fetch(ctx.server.url + firstRaw.path, { method: firstRaw.method ?? 'GET', headers: firstRaw.headers, body: firstRaw.body as string | undefined });
       const bytes = Buffer.from(await sample.arrayBuffer());
       if (sample.status >= 400) throw new Error(`${spec.name}: ${first.path} answered ${sample.status}: ${bytes.toString()}`);
       const hublet = await measure(ctx.server.url, requests, settings);
-      const baselineServer = await startBaseline(bytes, sample.headers.get('content-type') ?? 'application/json');
+      const baselineServer = await startBaseline(bytes, replayableHeaders(sample.headers));
       let baselineRps = 0;
       try {
         // The baseline replays the same requests without their per-request rewriting (it answers every one alike).

@@ -193,25 +193,30 @@ export async function startHublet(opts: HubletOptions = {}): Promise<HubletServe
   return server;
 }
 
-/** The baseline: node:http in its own process answering every request with the given bytes. */
-export async function startBaseline(body: Buffer, contentType: string): Promise<Served> {
+/**
+ * The baseline: node:http in its own process answering every request with the given bytes: the body and the headers
+ * hublet sent with it (rate-limit, version, ETag, …), so both put the same bytes on the wire.
+ */
+export async function startBaseline(body: Buffer, headers: Record<string, string>): Promise<Served> {
   const script = `
     const http = require('node:http');
+    const headers = JSON.parse(process.env.BASELINE_HEADERS);
     const chunks = [];
     process.stdin.on('data', (c) => chunks.push(c));
     process.stdin.on('end', () => {
       const body = Buffer.concat(chunks);
+      headers['content-length'] = body.length;
       const server = http.createServer((req, res) => {
         req.resume();
         req.on('end', () => {
-          res.writeHead(200, { 'content-type': ${JSON.stringify(contentType)}, 'content-length': body.length });
+          res.writeHead(200, headers);
           res.end(body);
         });
       });
       server.keepAliveTimeout = 60000;
       server.listen(0, '127.0.0.1', () => console.log('baseline listening on http://127.0.0.1:' + server.address().port));
     });`;
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, BASELINE_HEADERS: JSON.stringify(headers) } });
   track(child);
   child.stdin!.end(body);
   const m = await waitForLine(child, /baseline listening on (http:\/\/\S+)/, 10_000);

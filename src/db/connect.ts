@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { registerStampHeader } from './change-stamp.js';
 import { Sqlite3Dialect } from './sqlite-dialect.js';
 import type { Database } from './schema.js';
 import { observeWrites, registerWriteVersions, WriteVersions } from './write-observer.js';
@@ -39,5 +40,8 @@ function open(url: string, versions: WriteVersions): Db {
   }
   const filename = sqliteFilename(url);
   if (filename !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
-  return new Kysely<Database>({ dialect: observeWrites(new Sqlite3Dialect({ filename }), versions) });
+  const dialect = new Sqlite3Dialect({ filename });
+  const db = new Kysely<Database>({ dialect: observeWrites(dialect, versions) });
+  registerStampHeader(db, () => dialect.walIndexHeader());
+  return db;
 }

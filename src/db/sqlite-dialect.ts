@@ -1,5 +1,6 @@
 // Kysely dialect over the `sqlite3` package: one writer connection behind a mutex, a few read-only connections for
 // plain SELECTs, a prepared-statement cache per connection, WAL and busy_timeout.
+import fs from 'node:fs';
 import * as sqlite3 from './sqlite3-module.js';
 import {
   CompiledQuery,
@@ -15,6 +16,11 @@ import {
   type TransactionSettings,
 } from 'kysely';
 
+/** The one statement routed to a fixed connection (see Sqlite3Driver.run). */
+export const DATA_VERSION_SQL = 'PRAGMA data_version';
+/** The first copy of the WAL-index header. */
+const WAL_INDEX_HEADER_BYTES = 48;
+
 export interface SqliteDialectOptions {
   filename: string;
   busyTimeoutMs?: number;
@@ -24,12 +30,18 @@ export interface SqliteDialectOptions {
 }
 
 export class Sqlite3Dialect implements Dialect {
+  private driver?: Sqlite3Driver;
   constructor(private readonly options: SqliteDialectOptions) {}
   createAdapter() {
     return new SqliteAdapter();
   }
   createDriver(): Driver {
-    return new Sqlite3Driver(this.options);
+    this.driver = new Sqlite3Driver(this.options);
+    return this.driver;
+  }
+  /** See Sqlite3Driver.walIndexHeader; undefined before the first query opened the database. */
+  walIndexHeader(): Buffer | undefined {
+    return this.driver?.walIndexHeader();
   }
   createIntrospector(db: Kysely<any>) {
     return new SqliteIntrospector(db);
@@ -80,7 +92,30 @@ class Sqlite3Driver implements Driver {
   private writer?: Sqlite3Connection;
   private readonly readers: { conn: Sqlite3Connection; db: sqlite3.Database; busy: number }[] = [];
   private readonly mutex = new Mutex();
+  /** A descriptor of the `-shm` file, open from the first walIndexHeader() until destroy(). */
+  private shm?: number;
+  private readonly header = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
   constructor(private readonly options: SqliteDialectOptions) {}
+
+  /**
+   * The WAL-index header (https://sqlite.org/walformat.html, 2.1), read straight from the `-shm` file every connection
+   * of every process maps: its iChange counter grows with each committed transaction, and a commit becomes visible to
+   * readers exactly when this header is rewritten, so equal bytes mean nothing was committed in between. One pread
+   * (the page cache is the mapping SQLite uses): a hot read learns whether anything changed without a query.
+   * The descriptor stays open until destroy(): closing any descriptor of the file would drop this process's POSIX
+   * locks on it, SQLite's included. Undefined without a `-shm` file (`:memory:`, not yet opened).
+   */
+  walIndexHeader(): Buffer | undefined {
+    if (!this.db || this.options.filename === ':memory:' || this.options.filename === '') return undefined;
+    if (this.shm === undefined) {
+      try {
+        this.shm = fs.openSync(`${this.options.filename}-shm`, 'r');
+      } catch {
+        return undefined;
+      }
+    }
+    return fs.readSync(this.shm, this.header, 0, WAL_INDEX_HEADER_BYTES, 0) === WAL_INDEX_HEADER_BYTES ? this.header : undefined;
+  }
 
   async init(): Promise<void> {
     this.db = await open(this.options.filename);
@@ -139,6 +174,9 @@ class Sqlite3Driver implements Driver {
 
   /** Runs a query outside a transaction: SELECTs on the least busy reader, everything else on the writer. */
   async run<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    // data_version counts commits by *other* connections, per connection: always ask the same reader, which sees the
+    // writer's commits and other processes' alike (change-stamp.ts). Without readers (`:memory:`) the writer answers.
+    if (compiled.sql === DATA_VERSION_SQL && this.readers.length) return this.readers[0].conn.executeQuery<R>(compiled);
     if (this.readers.length && SelectQueryNode.is(compiled.query)) {
       let reader = this.readers[0];
       for (const r of this.readers) if (r.busy < reader.busy) reader = r;
@@ -170,6 +208,8 @@ class Sqlite3Driver implements Driver {
       await conn.finalizeAll();
       await new Promise<void>((resolve, reject) => db.close((err) => (err ? reject(err) : resolve())));
     }
+    if (this.shm !== undefined) fs.closeSync(this.shm);
+    this.shm = undefined;
   }
 }
 

@@ -23,6 +23,12 @@ import {
 export class WriteVersions {
   private readonly tables = new Map<string, number>();
   private unknown = 0;
+  private all = 0;
+
+  /** Changes (only ever grows) whenever this process commits a write to any table. */
+  total(): number {
+    return this.all;
+  }
 
   /** Changes (only ever grows) whenever a committed write in this process may have changed `table`. */
   version(table: string): number {
@@ -31,6 +37,7 @@ export class WriteVersions {
 
   committed(tables: Iterable<string>): void {
     for (const t of tables) {
+      this.all++;
       if (t === '*') this.unknown++;
       else this.tables.set(t, (this.tables.get(t) ?? 0) + 1);
     }
@@ -61,7 +68,7 @@ export function writtenTables(query: CompiledQuery): string[] {
   if (InsertQueryNode.is(node)) return [tableName(node.into)];
   if (UpdateQueryNode.is(node)) return [tableName(node.table)];
   if (DeleteQueryNode.is(node)) return node.from.froms.map(tableName);
-  if (RawNode.is(node) && /^\s*select\b/i.test(query.sql)) return [];
+  if (RawNode.is(node) && /^\s*(select\b|pragma data_version\s*$)/i.test(query.sql)) return [];
   return ['*'];
 }
 

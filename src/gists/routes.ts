@@ -9,6 +9,7 @@ import { absentBodyIsEmpty } from '../accounts/routes.js';
 import { lastModified } from '../server/http/conditional.js';
 import { NotFound } from '../server/http/errors.js';
 import { parsePaging, setPageLinks } from '../server/http/pagination.js';
+import { cacheKey } from '../server/http/response-cache.js';
 import { commitItem, gistListItem, gistMedia, gistSingle } from './present.js';
 import { createBody, gistParams, listQuery, pagedQuery, parseSince, revisionParams, updateBody, type CreateBody, type UpdateBody } from './schemas.js';
 import { listCommits, listForks, listForUser, listMine, listPublic, listStarred, revisionView, singleView, type ListPage } from './reads.js';
@@ -48,9 +49,12 @@ export async function gistRoutes(app: FastifyInstance): Promise<void> {
     return sendList(request, reply, await listMine(request.ctx, paging, parseSince(request.query.since)), paging);
   });
 
+  // The same for every caller: answered from the response cache while nothing changed.
   app.get<{ Querystring: ListQuery }>('/gists/public', { schema: { querystring: listQuery } }, async (request, reply) => {
-    const paging = parsePaging(request.query);
-    return sendList(request, reply, await listPublic(request.ctx, paging, parseSince(request.query.since)), paging);
+    return request.ctx.responses.respond(request, reply, cacheKey(request), async () => {
+      const paging = parsePaging(request.query);
+      return sendList(request, reply, await listPublic(request.ctx, paging, parseSince(request.query.since)), paging);
+    });
   });
 
   app.get<{ Querystring: ListQuery }>('/gists/starred', { schema: { querystring: listQuery }, config: { auth: 'required' } }, async (request, reply) => {
@@ -78,8 +82,13 @@ export async function gistRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
+  // Anyone with the id sees the same gist (secret ones too, as on GitHub): answered from the response cache.
   app.get<{ Params: IdParams }>('/gists/:gist_id', { schema: { params: gistParams } }, async (request, reply) => {
-    return sendSingle(request, reply, await requireGist(request.ctx, request.params.gist_id));
+    return request.ctx.responses.respond(request, reply, cacheKey(request), async () => {
+      const gist = await requireGist(request.ctx, request.params.gist_id);
+      reply.header('last-modified', lastModified(gist.updated_at));
+      return gistSingle(await singleView(request.ctx, gist), request.ctx.urls, gistMedia(request.mediaParam));
+    });
   });
 
   // `gh gist edit` sends POST; GitHub treats it as PATCH.

@@ -13,6 +13,7 @@ import { registerJsonBody } from './http/body.js';
 import { registerConditional } from './http/conditional.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { RateLimiter, registerRateLimit } from './http/rate-limit.js';
+import { ResponseCache } from './http/response-cache.js';
 import { makeUrls } from './http/urls.js';
 import { registerVersioning } from './http/versioning.js';
 import { logResponse, requestLogger } from './logging.js';
@@ -96,6 +97,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     log: app.log,
   } as AppContext;
   ctx.jobs = new JobWorker(ctx);
+  ctx.responses = new ResponseCache();
   app.addHook('onClose', () => ctx.jobs.stop());
   app.decorate('hublet', ctx);
   app.decorateRequest('ctx', null as unknown as ServiceContext);

@@ -4,6 +4,7 @@ import type { Actor } from '../accounts/actor.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
 import type { JobWorker } from '../jobs/worker.js';
+import type { ResponseCache } from './http/response-cache.js';
 import type { Urls } from './http/urls.js';
 
 export interface Clock {
@@ -20,6 +21,8 @@ export interface AppContext {
   log: FastifyBaseLogger;
   /** The durable job worker: areas register queue handlers on it; `serve` starts it. */
   jobs: JobWorker;
+  /** Hot reads answered from memory while the database is unchanged. */
+  responses: ResponseCache;
 }
 
 export interface ServiceContext extends AppContext {

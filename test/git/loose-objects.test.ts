@@ -27,18 +27,18 @@ describe('loose objects', () => {
     const entries: { filename: string; oid: string }[] = [];
     for (const [i, filename] of NAMES.entries()) {
       const content = Buffer.from(`${filename}\n${'x'.repeat(i * 37)}\n`);
-      const oid = writeLooseObject(ours, 'blob', content);
+      const oid = await writeLooseObject(ours, 'blob', content);
       expect(oid).toBe(await git.writeBlob({ fs, gitdir: theirs, blob: content }));
       entries.push({ filename, oid });
     }
-    const tree = writeLooseObject(ours, 'tree', serializeFlatTree(entries));
+    const tree = await writeLooseObject(ours, 'tree', serializeFlatTree(entries));
     expect(tree).toBe(await git.writeTree({ fs, gitdir: theirs, tree: entries.map((e) => ({ mode: '100644', path: e.filename, oid: e.oid, type: 'blob' as const })) }));
 
     const signature = { name: 'monalisa', email: '7+monalisa@users.noreply.localhost', timestamp: 1_795_000_000 };
     const stamp = { ...signature, timezoneOffset: 0 };
-    const first = writeLooseObject(ours, 'commit', serializeCommit({ tree, parents: [], signature }));
+    const first = await writeLooseObject(ours, 'commit', serializeCommit({ tree, parents: [], signature }));
     expect(first).toBe(await git.writeCommit({ fs, gitdir: theirs, commit: { message: '', tree, parent: [], author: stamp, committer: stamp } }));
-    const second = writeLooseObject(ours, 'commit', serializeCommit({ tree, parents: [first], signature }));
+    const second = await writeLooseObject(ours, 'commit', serializeCommit({ tree, parents: [first], signature }));
     expect(second).toBe(await git.writeCommit({ fs, gitdir: theirs, commit: { message: '', tree, parent: [first], author: stamp, committer: stamp } }));
 
     // isomorphic-git reads what was written in place.
@@ -52,19 +52,19 @@ describe('loose objects', () => {
   it('writes an object once: a second write of the same bytes leaves the file alone', async () => {
     const dir = await repo('twice');
     const content = Buffer.from('same bytes\n');
-    const oid = writeLooseObject(dir, 'blob', content);
+    const oid = await writeLooseObject(dir, 'blob', content);
     const file = path.join(dir, 'objects', oid.slice(0, 2), oid.slice(2));
     const before = fs.statSync(file);
-    expect(writeLooseObject(dir, 'blob', content)).toBe(oid);
+    expect(await writeLooseObject(dir, 'blob', content)).toBe(oid);
     expect(fs.statSync(file).mtimeMs).toBe(before.mtimeMs);
     expect(oid).toBe(objectId('blob', content));
   });
 
   it('writes objects git reads and fsck accepts', async () => {
     const dir = await repo('fsck');
-    const blob = writeLooseObject(dir, 'blob', Buffer.from('hello\n'));
-    const tree = writeLooseObject(dir, 'tree', serializeFlatTree([{ filename: 'hello.txt', oid: blob }]));
-    const commit = writeLooseObject(dir, 'commit', serializeCommit({ tree, parents: [], signature: { name: 'a', email: 'a@example.com', timestamp: 1_700_000_000 } }));
+    const blob = await writeLooseObject(dir, 'blob', Buffer.from('hello\n'));
+    const tree = await writeLooseObject(dir, 'tree', serializeFlatTree([{ filename: 'hello.txt', oid: blob }]));
+    const commit = await writeLooseObject(dir, 'commit', serializeCommit({ tree, parents: [], signature: { name: 'a', email: 'a@example.com', timestamp: 1_700_000_000 } }));
     fs.writeFileSync(path.join(dir, 'refs', 'heads', 'main'), `${commit}\n`);
     expect(execFileSync('git', ['--git-dir', dir, 'hash-object', '--stdin'], { input: 'hello\n' }).toString().trim()).toBe(blob);
     expect(execFileSync('git', ['--git-dir', dir, 'cat-file', '-p', `${commit}:hello.txt`]).toString()).toBe('hello\n');

@@ -14,15 +14,22 @@ export interface Actor {
   appId: number | null;
 }
 
+/** Actors of the token rows the token cache shares (frozen, so one actor serves every request with that row). */
+const actors = new WeakMap<TokenRow, Actor>();
+
 export function actorFromToken(user: UserRow, token: TokenRow): Actor {
-  return {
+  const known = actors.get(token);
+  if (known && known.user === user) return known;
+  const actor: Actor = Object.freeze({
     user,
     kind: token.kind as TokenKind,
     token,
-    scopes: JSON.parse(token.scopes) as string[],
-    permissions: JSON.parse(token.permissions) as Record<string, string>,
+    scopes: Object.freeze(JSON.parse(token.scopes) as string[]) as string[],
+    permissions: Object.freeze(JSON.parse(token.permissions) as Record<string, string>),
     appId: token.app_id,
-  };
+  });
+  if (Object.isFrozen(token)) actors.set(token, actor);
+  return actor;
 }
 
 export function localActor(user: UserRow): Actor {

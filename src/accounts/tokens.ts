@@ -28,7 +28,7 @@ export function generateToken(kind: TokenKind): string {
 }
 
 export function hashToken(token: string): string {
-  return crypto.createHash('sha256').update(token, 'utf8').digest('hex');
+  return crypto.hash('sha256', token, 'hex');
 }
 
 export interface NewTokenInput {
@@ -161,18 +161,15 @@ async function readTokenCached(db: Db, hash: string, now: Date): Promise<{ token
   const version = accountsVersion(versions);
   const t = now.getTime();
   const hit = cache.get(hash);
-  if (hit && hit.version === version && hit.at <= t && t - hit.at < TOKEN_CACHE_TTL_MS) {
-    // Copies: callers hold them as the request's actor, and nothing may change the cached rows.
-    return { token: { ...hit.token }, user: { ...hit.user } };
-  }
+  // The rows are frozen: every request holding them shares them, and nothing may change a cached row.
+  if (hit && hit.version === version && hit.at <= t && t - hit.at < TOKEN_CACHE_TTL_MS) return hit;
   const found = await readToken(db, hash);
   cache.delete(hash);
-  if (found) {
-    if (cache.size >= TOKEN_CACHE_MAX) cache.delete(cache.keys().next().value as string);
-    cache.set(hash, { at: t, version, token: found.token, user: found.user });
-    return { token: { ...found.token }, user: { ...found.user } };
-  }
-  return undefined;
+  if (!found) return undefined;
+  if (cache.size >= TOKEN_CACHE_MAX) cache.delete(cache.keys().next().value as string);
+  const entry = { at: t, version, token: Object.freeze(found.token), user: Object.freeze(found.user) };
+  cache.set(hash, entry);
+  return entry;
 }
 
 /** Finds the live token for a presented secret; revoked, expired or unknown tokens are not ok. */

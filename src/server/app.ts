@@ -106,7 +106,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.setValidatorCompiler(createValidatorCompiler());
 
   app.addHook('onRequest', async (request) => {
-    request.ctx = { ...app.hublet, actor: null as Actor | null };
+    // The app's context as prototype (not copied per request): what it holds is read through, the actor is the request's.
+    const ctx = Object.create(app.hublet) as ServiceContext;
+    ctx.actor = null as Actor | null;
+    request.ctx = ctx;
   });
   registerVersioning(app);
   registerAuth(app, Boolean(options.local));

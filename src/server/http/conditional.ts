@@ -13,7 +13,7 @@ const digests = new WeakMap<Buffer, string>();
 function bodyDigest(body: Buffer): string {
   let digest = digests.get(body);
   if (digest === undefined) {
-    digest = crypto.createHash('sha256').update(body).digest('hex').slice(0, 40);
+    digest = crypto.hash('sha256', body, 'hex').slice(0, 40);
     digests.set(body, digest);
   }
   return digest;

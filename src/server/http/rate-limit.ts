@@ -44,9 +44,9 @@ export class RateLimiter {
   /** Counts one request; `ok` is false when the key is already over its limit. */
   take(key: string, limit: number): RateState & { ok: boolean } {
     const w = this.window(key);
-    if (w.used >= limit) return { ...this.peek(key, limit), ok: false };
-    w.used += 1;
-    return { ...this.peek(key, limit), ok: true };
+    const ok = w.used < limit;
+    if (ok) w.used += 1;
+    return { limit, used: w.used, remaining: Math.max(0, limit - w.used), reset: w.resetAt, resource: 'core', ok };
   }
 }
 

@@ -16,7 +16,7 @@ import { RateLimiter, registerRateLimit } from './http/rate-limit.js';
 import { ResponseCache } from './http/response-cache.js';
 import { makeUrls } from './http/urls.js';
 import { registerVersioning } from './http/versioning.js';
-import { logResponse, requestLogger } from './logging.js';
+import { accessLogger, logResponse, requestLogger } from './logging.js';
 import { metaRoutes } from './meta-routes.js';
 import { createValidatorCompiler } from './validation.js';
 import { JobWorker } from '../jobs/worker.js';
@@ -120,7 +120,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   registerErrorHandler(app);
 
   await app.register(metaRoutes(limiter));
-  app.addHook('onResponse', logResponse);
+  app.addHook('onResponse', logResponse(accessLogger(options.local ? 'silent' : options.config.logLevel)));
   await app.register(accountRoutes);
   await app.register(adminRoutes);
   await app.register(repositories);

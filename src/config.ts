@@ -172,7 +172,7 @@ function hookSettings(pick: (key: keyof Config) => string | undefined, integer: 
     deliveryRetentionDays: integer('deliveryRetentionDays', 30, 1, 36_500),
     hookTimeoutMs,
     hookLeaseMs,
-    hookConcurrency: integer('hookConcurrency', 32, 1, 1024),
+    hookConcurrency: integer('hookConcurrency', 100, 1, 1024),
     hookRetries: integer('hookRetries', 0, 0, 20),
     hookRetryBaseMs: integer('hookRetryBaseMs', 10_000, 10, 3_600_000),
     hookThrottlePerMinute: integer('hookThrottlePerMinute', 0, 0, 1_000_000),

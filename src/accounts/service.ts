@@ -13,6 +13,7 @@ import {
   deleteAccount,
   findAccount,
   insertAccount,
+  findAccountWithRole,
   membershipRole,
   removeMembership,
   setMembership,
@@ -53,9 +54,10 @@ export async function roleIn(ctx: ServiceContext, org: UserRow, user: UserRow): 
 /** The organization, when the caller owns it; 404 otherwise (GitHub hides what you may not manage). */
 export async function requireOrgOwner(ctx: ServiceContext, orgLogin: string): Promise<UserRow> {
   const actor = requireActor(ctx.actor);
-  const org = await requireOrganization(ctx, orgLogin);
-  if ((await membershipRole(ctx.db, org.id, actor.user.id)) !== 'admin') throw new NotFound();
-  return org;
+  const found = await findAccountWithRole(ctx.db, orgLogin, actor.user.id);
+  if (!found || found.account.type !== 'Organization') throw new NotFound();
+  if (found.role !== 'admin') throw new NotFound();
+  return found.account;
 }
 
 async function assertLoginFree(db: Db, login: string, resource: 'User' | 'Organization'): Promise<void> {

@@ -9,6 +9,21 @@ export async function findAccount(db: Db, login: string): Promise<UserRow | unde
   return db.selectFrom('users').selectAll().where('login_lower', '=', login.toLowerCase()).executeTakeFirst();
 }
 
+/** An account by login and the role `userId` holds in it (undefined: none), in one query (every org-owner check). */
+export async function findAccountWithRole(db: Db, login: string, userId: number): Promise<{ account: UserRow; role: 'admin' | 'member' | undefined } | undefined> {
+  if (login.length > 39 || login.includes('\0')) return undefined;
+  const row = await db
+    .selectFrom('users')
+    .leftJoin('memberships', (join) => join.onRef('memberships.org_id', '=', 'users.id').on('memberships.user_id', '=', userId))
+    .selectAll('users')
+    .select('memberships.role as member_role')
+    .where('users.login_lower', '=', login.toLowerCase())
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { member_role, ...account } = row;
+  return { account: account as UserRow, role: member_role ?? undefined };
+}
+
 export async function findAccountById(db: Db, id: number): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }

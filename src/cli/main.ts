@@ -1,4 +1,5 @@
 // The `hublet` program: one executable that is the server (`serve`) and its command-line client.
+import './threadpool.js';
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { VERSION } from '../version.js';

@@ -28,20 +28,19 @@ export function onEvent(listener: EventListener): void {
  * The guid is shared by every delivery of this event.
  */
 export async function emitEvent(trx: Db, event: NewEvent, now: Date): Promise<EventRow> {
-  const row = await trx
-    .insertInto('events')
-    .values({
-      guid: crypto.randomUUID(),
-      name: event.name,
-      action: event.action ?? (typeof event.payload.action === 'string' ? event.payload.action : null),
-      org_id: event.orgId ?? null,
-      repository_id: event.repositoryId ?? null,
-      sender_id: event.senderId ?? null,
-      payload: JSON.stringify(event.payload),
-      created_at: now.toISOString(),
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const values = {
+    guid: crypto.randomUUID(),
+    name: event.name,
+    action: event.action ?? (typeof event.payload.action === 'string' ? event.payload.action : null),
+    org_id: event.orgId ?? null,
+    repository_id: event.repositoryId ?? null,
+    sender_id: event.senderId ?? null,
+    payload: JSON.stringify(event.payload),
+    created_at: now.toISOString(),
+  };
+  // Only the id comes back: the row is what was written (the payload need not travel back from the database).
+  const { id } = await trx.insertInto('events').values(values).returning('id').executeTakeFirstOrThrow();
+  const row: EventRow = { id, ...values };
   for (const listener of listeners) await listener(trx, row, now);
   return row;
 }

@@ -44,20 +44,23 @@ export function destinationOf(hook: HookRow): Destination {
  */
 export async function fanOut(trx: Db, event: EventRow, now: Date): Promise<void> {
   if (event.org_id === null) return;
-  let targets: HookRow[];
+  const job = (hookId: number, target?: Destination) => {
+    const payload: DeliverJob = { hookId, eventId: event.id };
+    if (target) payload.target = target;
+    return { queue: DELIVER_QUEUE, payload, maxAttempts: DELIVER_MAX_ATTEMPTS };
+  };
   if (HOOK_SCOPED_EVENTS.has(event.name)) {
     const hookId = (JSON.parse(event.payload) as { hook_id?: unknown }).hook_id;
-    const hook = typeof hookId === 'number' ? await findHook(trx, event.org_id, hookId, null) : undefined;
-    targets = hook ? [hook] : [];
-  } else {
-    targets = (await activeHooks(trx, event.org_id)).filter((h) => subscribes(JSON.parse(h.events) as string[], event.name));
+    if (typeof hookId !== 'number') return;
+    // A ping's caller found the hook a moment ago; were it deleted before the delivery runs, the delivery finds nothing
+    // to send and stops (Deliverer.handle), so no read is needed in this transaction. `meta` carries the hook's config.
+    if (event.name === 'ping') return void (await enqueueMany(trx, [job(hookId)], now));
+    const hook = await findHook(trx, event.org_id, hookId, null);
+    if (hook) await enqueueMany(trx, [job(hook.id, destinationOf(hook))], now);
+    return;
   }
-  const jobs = targets.map((h) => {
-    const payload: DeliverJob = { hookId: h.id, eventId: event.id };
-    if (event.name === 'meta') payload.target = destinationOf(h);
-    return { queue: DELIVER_QUEUE, payload, maxAttempts: DELIVER_MAX_ATTEMPTS };
-  });
-  await enqueueMany(trx, jobs, now);
+  const targets = (await activeHooks(trx, event.org_id)).filter((h) => subscribes(JSON.parse(h.events) as string[], event.name));
+  await enqueueMany(trx, targets.map((h) => job(h.id)), now);
 }
 
 /** Sends an event again to one hook (redelivery), as a new job. */

@@ -147,12 +147,12 @@ function runBackend(request: FastifyRequest, reply: FastifyReply, opts: ServeGit
     child.on('error', reject);
     child.on('close', (code) => {
       if (!headersDone) {
-        request.log.error({ code, stderr }, 'git http-backend failed');
+        request.log.error({ reqId: request.id, code, stderr }, 'git http-backend failed');
         reply.code(500).header('content-type', 'text/plain').send('git http-backend failed\n');
         resolve();
         return;
       }
-      if (code !== 0) request.log.warn({ code, stderr }, 'git http-backend exited with an error');
+      if (code !== 0) request.log.warn({ reqId: request.id, code, stderr }, 'git http-backend exited with an error');
       resolve();
     });
   });

@@ -76,7 +76,7 @@ function handler(endpoint: GitEndpoint) {
           await ctx.db.transaction().execute((trx) => writePush(trx, ctx, prepared, now));
         } catch (err) {
           // The refs moved already; the push stands even when recording it failed.
-          request.log.error({ err, repository: repoId }, 'recording a push failed');
+          request.log.error({ reqId: request.id, err, repository: repoId }, 'recording a push failed');
         }
       },
     });

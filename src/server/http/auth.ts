@@ -24,6 +24,14 @@ export function presentedToken(header: string | undefined): string | undefined {
 
 export const LOCAL_ACTOR_HEADER = 'x-hublet-local-as';
 
+/** Scope lists as header values, joined once per list: cached actors and route grants keep the same arrays. */
+const joinedLists = new WeakMap<readonly string[], string>();
+function joined(list: readonly string[]): string {
+  let value = joinedLists.get(list);
+  if (value === undefined) joinedLists.set(list, (value = list.join(', ')));
+  return value;
+}
+
 /**
  * @param local when set, the app is the CLI's in-process app: the login named in LOCAL_ACTOR_HEADER acts without a token.
  * A listening server never sets it, so the header means nothing over the network.
@@ -61,8 +69,8 @@ export function registerAuth(app: FastifyInstance, local: boolean): void {
     const actor = request.ctx.actor;
     const grant = request.routeOptions.config?.grant;
     if (actor && (actor.kind === 'classic' || actor.kind === 'oauth')) {
-      reply.header('x-oauth-scopes', actor.scopes.join(', '));
-      reply.header('x-accepted-oauth-scopes', (grant?.scopes ?? []).join(', '));
+      reply.header('x-oauth-scopes', joined(actor.scopes));
+      reply.header('x-accepted-oauth-scopes', grant ? joined(grant.scopes) : '');
     } else if (actor && actor.kind !== 'local' && grant?.fineGrained) {
       reply.header('x-accepted-service-permissions', `${grant.fineGrained.permission}=${grant.fineGrained.level}`);
     }

@@ -43,7 +43,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       return reply.code(status).send(new HttpError(status, error.message).body());
     }
-    request.log.error({ err: error }, 'unhandled error');
+    request.log.error({ reqId: request.id, err: error }, 'unhandled error');
     return reply.code(500).send(new HttpError(500, 'Server Error').body());
   });
 

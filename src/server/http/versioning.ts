@@ -12,6 +12,9 @@ export function mediaParam(accept: string | undefined): string | undefined {
   return m ? m[1].toLowerCase() : undefined;
 }
 
+/** What each Accept header seen asks for, parsed once. */
+const mediaTypes = new Map<string | undefined, { param: string | undefined; header: string }>();
+
 export function registerVersioning(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
     const header = request.headers['x-service-api-version'];
@@ -22,9 +25,16 @@ export function registerVersioning(app: FastifyInstance): void {
       );
     }
     request.apiVersion = requested ?? DEFAULT_API_VERSION;
-    request.mediaParam = mediaParam(request.headers.accept);
+    const accept = request.headers.accept;
+    let media = mediaTypes.get(accept);
+    if (!media) {
+      const param = mediaParam(accept);
+      media = { param, header: `service.v3; ${param && param !== 'v3' ? `param=${param}; ` : ''}format=json` };
+      // Clients send few distinct Accept headers; a hostile stream of them is simply not remembered past the bound.
+      if (mediaTypes.size < 1000) mediaTypes.set(accept, media);
+    }
+    request.mediaParam = media.param;
     reply.header('x-service-api-version-selected', request.apiVersion);
-    const param = request.mediaParam && request.mediaParam !== 'v3' ? `param=${request.mediaParam}; ` : '';
-    reply.header('x-service-media-type', `service.v3; ${param}format=json`);
+    reply.header('x-service-media-type', media.header);
   });
 }

@@ -7,7 +7,7 @@ import type { EventRow } from '../events/tables.js';
 import { completeRunsIn, type JobRun } from '../jobs/worker.js';
 import type { AppContext } from '../server/context.js';
 import { VERSION } from '../version.js';
-import { Batcher } from './batch.js';
+import { Batcher } from '../db/batch.js';
 import { destinationOf, enqueueDelivery, type DeliverJob, type Destination } from './outbox.js';
 import { signatureHeaders } from './sign.js';
 import { deliveriesSince, insertDeliveries, recentDeliveries, updateHook } from './store.js';

@@ -3,7 +3,7 @@ import { requireActor, type Actor } from '../accounts/actor.js';
 import { requireOrgOwner } from '../accounts/service.js';
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
-import { emitEvent } from '../events/emit.js';
+import { emitEvent, emitEventAlone } from '../events/emit.js';
 import type { ServiceContext } from '../server/context.js';
 import { BadRequest, NotFound, ValidationFailed, type FieldError } from '../server/http/errors.js';
 import { ALL_EVENTS, HOOK_EVENT_NAMES, subscribes } from './event-names.js';
@@ -247,8 +247,5 @@ export async function redeliverHookDelivery(ctx: ServiceContext, orgLogin: strin
 export async function pingOrgHook(ctx: ServiceContext, orgLogin: string, hookId: string | number): Promise<void> {
   const o = await owner(ctx, orgLogin);
   const hook = await visibleHook(ctx, o, hookId);
-  const now = ctx.clock.now();
-  await ctx.db.transaction().execute(async (trx) => {
-    await emitEvent(trx, { name: 'ping', orgId: o.org.id, senderId: o.actor.user.id, payload: pingPayload(hook, o.org, o.actor.user, ctx.urls) }, now);
-  });
+  await emitEventAlone(ctx.db, { name: 'ping', orgId: o.org.id, senderId: o.actor.user.id, payload: pingPayload(hook, o.org, o.actor.user, ctx.urls) }, ctx.clock.now());
 }

@@ -162,6 +162,22 @@ describe('ping on creation', () => {
   });
 });
 
+describe('pings sent at the same moment', () => {
+  it('share a transaction but each is its own event: 40 concurrent pings, 40 deliveries with 40 guids, all recorded', async () => {
+    const path = nextPath();
+    const hook = await createHook({ url: rcv.url + path, content_type: 'json' });
+    await rcv.waitFor(1, onPath(path)); // the creation ping
+    const answers = await Promise.all(Array.from({ length: 40 }, () => s.api('POST', `/orgs/acme/hooks/${hook.id}/pings`, { token: owner.token })));
+    expect(answers.map((a) => a.status)).toEqual(Array(40).fill(204));
+    const got = await rcv.waitFor(41, onPath(path));
+    const guids = new Set(got.map((r) => r.headers['x-service-delivery']));
+    expect(guids.size).toBe(41);
+    const recorded = await deliveriesOf(hook.id, '?per_page=100');
+    expect(recorded.filter((d) => d.event === 'ping')).toHaveLength(41);
+    expect(new Set(recorded.map((d) => d.guid))).toEqual(guids);
+  });
+});
+
 describe('meta on deletion', () => {
   it('sends a signed meta event with action deleted to the hook as it goes', async () => {
     const path = nextPath();

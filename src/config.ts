@@ -42,6 +42,8 @@ export interface Config {
   gistMaxDescription: number;
   /** Largest request body accepted by gist create and update (bytes; larger: 413). */
   gistBodyLimitBytes: number;
+  /** Memory for whole responses of hot reads (MiB; 0 turns the response cache off). */
+  responseCacheMiB: number;
 }
 
 export type ConfigInput = Partial<Record<keyof Config, string | number | undefined>>;
@@ -57,6 +59,7 @@ const ENV: Record<keyof Config, string> = {
   rateLimitAuthenticated: 'HUBLET_RATE_LIMIT',
   rateLimitAnonymous: 'HUBLET_RATE_LIMIT_ANONYMOUS',
   rateLimitWindowSeconds: 'HUBLET_RATE_LIMIT_WINDOW',
+  responseCacheMiB: 'HUBLET_RESPONSE_CACHE_MB',
   adminToken: 'HUBLET_ADMIN_TOKEN',
   hookAllowedHosts: 'HUBLET_HOOK_ALLOWED_HOSTS',
   hookLimitPerEvent: 'HUBLET_HOOK_LIMIT_PER_EVENT',
@@ -151,6 +154,7 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     gistMaxFiles: integer('gistMaxFiles', 1000, 1, 100_000),
     gistMaxDescription: integer('gistMaxDescription', 1000, 1, 1_000_000),
     gistBodyLimitBytes: integer('gistBodyLimitBytes', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    responseCacheMiB: integer('responseCacheMiB', 32, 0, 65_536),
   };
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze(config);

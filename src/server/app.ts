@@ -100,7 +100,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     log: app.log,
   } as AppContext;
   ctx.jobs = new JobWorker(ctx);
-  ctx.responses = new ResponseCache();
+  ctx.responses = new ResponseCache(options.config.responseCacheMiB * 1024 * 1024);
   app.addHook('onClose', () => ctx.jobs.stop());
   app.decorate('hublet', ctx);
   app.decorateRequest('ctx', null as unknown as ServiceContext);

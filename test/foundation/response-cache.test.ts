@@ -96,6 +96,20 @@ describe('GET /gists/{id} through the response cache', () => {
   });
 });
 
+describe('HUBLET_RESPONSE_CACHE_MB=0', () => {
+  it('builds every response afresh, with the same bytes, headers and ETag as the cache would give', async () => {
+    s = await startServer({ config: { responseCacheMiB: 0 } });
+    const { token } = await s.userWithToken('hal', ['gist']);
+    const id = (await s.api('POST', '/gists', { token, body: { files: FILES } })).body.id;
+    const [a, b] = [await s.api('GET', `/gists/${id}`), await s.api('GET', `/gists/${id}`)];
+    expect(b.text).toBe(a.text);
+    expect(b.headers.get('etag')).toBe(a.headers.get('etag'));
+    expect(b.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect((await s.api('GET', `/gists/${id}`, { headers: { 'if-none-match': a.headers.get('etag')! } })).status).toBe(304);
+    expect((await s.api('GET', '/gists/public')).body.map((g: { id: string }) => g.id)).toEqual([]);
+  });
+});
+
 describe('GET /gists/public through the response cache', () => {
   it('keeps each page with its Link header, and a new gist is at the top of the next read', async () => {
     s = await startServer();

@@ -18,6 +18,7 @@ export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
 
+  /** @param maxBytes memory for bodies and keys; 0 keeps nothing (every request builds its response). */
   constructor(private readonly maxBytes = 32 * 1024 * 1024) {}
 
   /**
@@ -26,6 +27,7 @@ export class ResponseCache {
    * callers use cacheKey(). Only for responses that are the same for every caller who may see them.
    */
   async respond(request: FastifyRequest, reply: FastifyReply, key: string, build: () => Promise<unknown>): Promise<FastifyReply> {
+    if (this.maxBytes === 0) return reply.type(JSON_TYPE).send(Buffer.from(JSON.stringify(await build())));
     const pending = changeStamp(request.ctx.db);
     const stamp = typeof pending === 'string' ? pending : await pending;
     let entry = this.entries.get(key);

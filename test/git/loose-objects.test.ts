@@ -71,3 +71,22 @@ describe('loose objects', () => {
     execFileSync('git', ['--git-dir', dir, 'fsck', '--strict', '--no-dangling'], { stdio: 'pipe' });
   });
 });
+
+describe('the gist ref', () => {
+  it('is created, moved in place, and cut back to 41 bytes when something longer was there', async () => {
+    const { setHead, readHead, GIST_REF } = await import('../../src/gists/git.js');
+    const dir = path.join(root, 'refs.git');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, GIST_REF);
+    const [a, b, c] = ['a', 'b', 'c'].map((x) => x.repeat(40));
+    await setHead(dir, a);
+    expect(fs.readFileSync(file, 'utf8')).toBe(`${a}\n`);
+    await setHead(dir, b);
+    expect(fs.readFileSync(file, 'utf8')).toBe(`${b}\n`);
+    expect(await readHead(dir)).toBe(b);
+    fs.writeFileSync(file, `${a}\n# something longer left by another tool\n`);
+    await setHead(dir, c);
+    expect(fs.readFileSync(file, 'utf8')).toBe(`${c}\n`);
+    await expect(setHead(dir, 'not-a-sha')).rejects.toThrow(/not a commit id/);
+  });
+});

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { scratchPostgresDatabase } from '../../test/helpers/database.js';
 
 export interface Served {
   url: string;
@@ -104,33 +105,6 @@ export interface HubletOptions {
   env?: Record<string, string>;
 }
 
-/** A fresh database for one server on the PostgreSQL server the URL names; SQLite lives in the data dir. */
-async function freshPostgres(url: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const { default: pg } = await import('pg');
-  const name = `hublet_bench_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      try {
-        await c.query(`drop database if exists ${name} with (force)`);
-      } finally {
-        await c.end();
-      }
-    },
-  };
-}
-
 export interface HubletServer extends Served {
   adminToken: string;
   dataDir: string;
@@ -144,7 +118,8 @@ export async function startHublet(opts: HubletOptions = {}): Promise<HubletServe
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hublet-bench-'));
   dirs.add(dataDir);
   const adminToken = `hlp_bench${Math.random().toString(36).slice(2)}`;
-  const pgDb = opts.database ? await freshPostgres(opts.database) : undefined;
+  // A fresh database for each server on the PostgreSQL server the URL names; SQLite lives in the data dir.
+  const pgDb = opts.database ? await scratchPostgresDatabase(opts.database, 'hublet_bench') : undefined;
   const databaseUrl = pgDb?.url ?? path.join(dataDir, 'hublet.sqlite');
   const { cmd, args } = hubletCommand();
   // The server logs at its default level (info: a line per request, as deployed) into a file, as a service would.

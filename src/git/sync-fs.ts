@@ -1,5 +1,5 @@
-// A promise-shaped file system over Node's synchronous calls, for isomorphic-git's many tiny writes (new repositories,
-// loose objects of a revision, refs).
+// A promise-shaped file system over Node's synchronous calls, for isomorphic-git's many tiny writes when it creates a
+// bare repository (gist revisions write their objects and refs themselves: loose-objects.ts, gists/git.ts).
 //
 // Why: creating a gist made ~40 fs.promises calls, each a hop through libuv's four-thread pool, where they queued with
 // the SQLite queries of every other request; under 50 concurrent POST /gists the server idled half the time

@@ -18,27 +18,23 @@ export interface TestDatabase {
 
 export async function createTestDatabase(dataDir: string): Promise<TestDatabase> {
   if (!onPostgres) return { url: path.join(dataDir, 'hublet.sqlite'), drop: async () => {} };
-  const adminUrl = postgresAdminUrl();
-  const name = `hublet_t_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
+  return scratchPostgresDatabase(postgresAdminUrl(), 'hublet_t');
+}
+
+/** A new, empty database on the PostgreSQL server `adminUrl` names, and how to drop it (tests and `make bench`). */
+export async function scratchPostgresDatabase(adminUrl: string, prefix: string): Promise<TestDatabase> {
+  const name = `${prefix}_${crypto.randomBytes(6).toString('hex')}`;
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`create database ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      try {
-        await c.query(`drop database if exists ${name} with (force)`);
-      } finally {
-        await c.end();
-      }
-    },
-  };
+  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
 }

@@ -2,10 +2,11 @@
 import type { UserRow } from '../db/schema.js';
 import type { ServiceContext } from '../server/context.js';
 import { NotFound } from '../server/http/errors.js';
+import { idFrom } from '../server/http/ids.js';
 import type { Paging } from '../server/http/pagination.js';
 import { parseCommentBody } from './schemas.js';
 import { requireGist, requireWriter } from './service.js';
-import { deleteComment, findComment, insertComment, listComments, plausibleCommentId, updateCommentBody, usersByIds } from './store.js';
+import { deleteComment, findComment, insertComment, listComments, updateCommentBody, usersByIds } from './store.js';
 import type { GistCommentRow, GistRow } from './tables.js';
 
 export interface CommentView {
@@ -21,7 +22,7 @@ async function views(ctx: ServiceContext, gist: GistRow, comments: GistCommentRo
 
 async function requireComment(ctx: ServiceContext, gistId: string, commentId: string): Promise<{ gist: GistRow; comment: GistCommentRow }> {
   const gist = await requireGist(ctx, gistId);
-  const id = plausibleCommentId(commentId);
+  const id = idFrom(commentId);
   const comment = id === undefined ? undefined : await findComment(ctx.db, gist.id, id);
   if (!comment) throw new NotFound();
   return { gist, comment };

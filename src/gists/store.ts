@@ -231,12 +231,6 @@ export async function removeStar(db: Db, gistId: string, userId: number): Promis
 
 // Comments.
 
-export function plausibleCommentId(id: string): number | undefined {
-  if (!/^\d{1,10}$/.test(id)) return undefined;
-  const n = Number(id);
-  return n >= 1 && n <= 2_147_483_647 ? n : undefined;
-}
-
 export async function findComment(db: Db, gistId: string, id: number): Promise<GistCommentRow | undefined> {
   return db.selectFrom('gist_comments').selectAll().where('gist_id', '=', gistId).where('id', '=', id).executeTakeFirst();
 }

@@ -6,6 +6,7 @@ import type { UserRow } from '../db/schema.js';
 import { emitEvent, emitEventAlone } from '../events/emit.js';
 import type { ServiceContext } from '../server/context.js';
 import { BadRequest, NotFound, ValidationFailed, type FieldError } from '../server/http/errors.js';
+import { parseId } from '../server/http/ids.js';
 import { ALL_EVENTS, HOOK_EVENT_NAMES, subscribes } from './event-names.js';
 import { enqueueDelivery } from './outbox.js';
 import { metaDeletedPayload, pingPayload } from './payloads.js';
@@ -35,13 +36,6 @@ async function owner(ctx: ServiceContext, orgLogin: string): Promise<Owner> {
   const actor = requireActor(ctx.actor);
   const org = await requireOrgOwner(ctx, orgLogin);
   return { org, actor, who: { appId: actor.kind === 'oauth' ? actor.appId : null } };
-}
-
-/** A path id: a positive 32-bit integer, or the resource is simply not found. */
-export function parseId(raw: string | number): number {
-  const s = String(raw);
-  if (!/^[1-9]\d{0,9}$/.test(s) || Number(s) > 2_147_483_647) throw new NotFound();
-  return Number(s);
 }
 
 async function visibleHook(ctx: ServiceContext, o: Owner, rawId: string | number, db: Db = ctx.db): Promise<HookRow> {

@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Grant } from '../accounts/actor.js';
 import { absentBodyIsEmpty } from '../accounts/routes.js';
+import { parseId } from '../server/http/ids.js';
 import { pagingQuery, parsePaging, setPageLinks } from '../server/http/pagination.js';
 import { archiveDownloadRoutes } from './download.js';
 import { registerMigrationJobs } from './jobs.js';
@@ -49,10 +50,6 @@ export function excludesRepositories(query: unknown, body?: string[]): boolean {
   return [...values.map((v) => v.trim()), ...(body ?? [])].includes('repositories');
 }
 
-function migrationId(raw: string): number {
-  return /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : NaN;
-}
-
 type ScopeOf = (request: FastifyRequest) => Promise<MigrationScope>;
 
 /** The scope is settled before the body is validated: someone who may not start a migration learns nothing from a 422. */
@@ -89,18 +86,18 @@ function routesFor(prefix: string, grant: Grant, scopeOf: ScopeOf) {
     );
 
     app.get<{ Params: { migration_id: string } }>(`${prefix}/:migration_id`, { config, preValidation: resolveScope }, async (request) => {
-      const m = await getMigration(request.ctx, scope(request), migrationId(request.params.migration_id));
+      const m = await getMigration(request.ctx, scope(request), parseId(request.params.migration_id));
       const repos = excludesRepositories(request.query) ? undefined : (await repositoriesOf(request.ctx, [m])).get(m.id);
       return present(request, m, repos);
     });
 
     app.get<{ Params: { migration_id: string } }>(`${prefix}/:migration_id/archive`, { config, preValidation: resolveScope }, async (request, reply) => {
-      const url = await archiveUrl(request.ctx, scope(request), migrationId(request.params.migration_id));
+      const url = await archiveUrl(request.ctx, scope(request), parseId(request.params.migration_id));
       return reply.redirect(url, 302);
     });
 
     app.delete<{ Params: { migration_id: string } }>(`${prefix}/:migration_id/archive`, { config, preValidation: resolveScope }, async (request, reply) => {
-      await deleteArchive(request.ctx, scope(request), migrationId(request.params.migration_id));
+      await deleteArchive(request.ctx, scope(request), parseId(request.params.migration_id));
       return reply.code(204).send();
     });
 
@@ -108,7 +105,7 @@ function routesFor(prefix: string, grant: Grant, scopeOf: ScopeOf) {
       `${prefix}/:migration_id/repos/:repo_name/lock`,
       { config, preValidation: resolveScope },
       async (request, reply) => {
-        await unlockMigrationRepository(request.ctx, scope(request), migrationId(request.params.migration_id), request.params.repo_name);
+        await unlockMigrationRepository(request.ctx, scope(request), parseId(request.params.migration_id), request.params.repo_name);
         return reply.code(204).send();
       },
     );
@@ -118,7 +115,7 @@ function routesFor(prefix: string, grant: Grant, scopeOf: ScopeOf) {
       { config, preValidation: resolveScope, schema: { querystring: { type: 'object', properties: pagingQuery } } },
       async (request, reply) => {
         const paging = parsePaging(request.query);
-        const { repositories, total } = await listMigrationRepositories(request.ctx, scope(request), migrationId(request.params.migration_id), paging);
+        const { repositories, total } = await listMigrationRepositories(request.ctx, scope(request), parseId(request.params.migration_id), paging);
         setPageLinks(request, reply, paging, total);
         return repositories.map((r) => presentRepository(r, request.ctx.urls, request.apiVersion));
       },

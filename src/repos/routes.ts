@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireGrant, type Grant } from '../accounts/actor.js';
 import { hasPermission } from '../accounts/scopes.js';
 import { lastModified } from '../server/http/conditional.js';
+import { parseId } from '../server/http/ids.js';
 import { pagingQuery, parsePaging, setPageLinks } from '../server/http/pagination.js';
 import { listForAuthenticatedUser, listForOrg, listForUser, type ListResult, type OrgReposQuery, type UserReposForQuery, type UserReposQuery } from './listing.js';
 import { fullRepository, repositoryListItem } from './present.js';
@@ -127,8 +128,7 @@ export async function repositoryRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: { id: string } }>('/repositories/:id', async (request) => {
     checkReadGrant(request);
-    const id = /^\d{1,10}$/.test(request.params.id) ? Number(request.params.id) : NaN;
-    return full(request, await resolveRepositoryById(request.ctx, id));
+    return full(request, await resolveRepositoryById(request.ctx, parseId(request.params.id)));
   });
 
   app.patch<{ Params: OwnerRepo; Body: RepositoryInput }>(

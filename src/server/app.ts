@@ -11,7 +11,7 @@ import { systemClock, type AppContext, type Clock, type ServiceContext } from '.
 import { registerAuth } from './http/auth.js';
 import { registerJsonBody } from './http/body.js';
 import { registerConditional } from './http/conditional.js';
-import { registerErrorHandler } from './http/error-handler.js';
+import { clientErrorHandler, frameworkErrors, registerErrorHandler } from './http/error-handler.js';
 import { RateLimiter, registerRateLimit } from './http/rate-limit.js';
 import { ResponseCache } from './http/response-cache.js';
 import { makeUrls } from './http/urls.js';
@@ -56,6 +56,13 @@ export interface BuildOptions {
 
 const API_PREFIX = '/api/v3';
 
+/** GitHub Enterprise's prefix answers exactly like the root: `/api/v3`, `/api/v3/`, `/api/v3?x` and `/api/v3/?x` are `/`. */
+export function withoutApiPrefix(url: string): string {
+  if (url !== API_PREFIX && !url.startsWith(`${API_PREFIX}/`) && !url.startsWith(`${API_PREFIX}?`)) return url;
+  const rest = url.slice(API_PREFIX.length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
 /**
  * Stops the app: no new connections, idle keep-alive sockets closed, requests in flight finish, jobs stop claiming.
  * A response that cannot finish (a download whose client stopped reading) is cut after `graceMs`, so a stop never hangs.
@@ -85,12 +92,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     forceCloseConnections: 'idle',
     // Long gist file names travel in raw URLs: allow long path segments (find-my-way's default is 100).
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 2048 },
-    // GitHub Enterprise's prefix answers exactly like the root.
-    rewriteUrl: (req) => {
-      const url = req.url ?? '/';
-      if (url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`)) return url.slice(API_PREFIX.length) || '/';
-      return url;
-    },
+    rewriteUrl: (req) => withoutApiPrefix(req.url ?? '/'),
+    // Errors before any route (a path that does not decode, a segment too long) and Node's parser errors: GitHub bodies.
+    frameworkErrors,
+    clientErrorHandler,
   });
   const ctx = {
     db: options.db,

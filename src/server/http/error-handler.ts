@@ -1,5 +1,7 @@
-// One error handler: coded errors, schema failures (422 as GitHub answers), framework errors and bugs become GitHub bodies.
-import type { FastifyError, FastifyInstance } from 'fastify';
+// One error handler: coded errors, schema failures (422 as GitHub answers), framework errors, Node's parser errors and bugs become GitHub bodies.
+import http from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, NotFound, type FieldError } from './errors.js';
 
 interface AjvError {
@@ -50,4 +52,34 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setNotFoundHandler((_request, reply) => {
     reply.code(404).send(new NotFound().body());
   });
+}
+
+/** Fastify's `frameworkErrors` (before any route runs): a path it cannot decode is 400, a path segment too long 414. */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const [status, message] =
+    error.code === 'FST_ERR_BAD_URL' ? [400, 'Bad Request'] : error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? [414, 'URI Too Long'] : [500, 'Server Error'];
+  void reply.code(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(new HttpError(status, message).body()));
+}
+
+/**
+ * The server's `clientError` (Node's HTTP parser refused the request: bad chunk size, Content-Length with
+ * Transfer-Encoding, NUL in a header, an unknown method, headers too large, too slow): a GitHub body, then the
+ * connection is closed, as Node does. Nothing is written once a response on this socket has started.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large']
+    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout']
+    : error.code === 'HPE_URI_TOO_LONG' ? [414, 'URI Too Long']
+    : [400, 'Bad Request'];
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
+    const body = JSON.stringify(new HttpError(status, message).body());
+    socket.write(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

@@ -13,15 +13,32 @@ export const pagingQuery = {
   per_page: { type: 'string' },
 } as const;
 
-/** GitHub is lenient here: bad values fall back to the default and per_page is capped at 100. */
+/** The largest `per_page` any list serves. */
+export const MAX_PER_PAGE = 100;
+
+/**
+ * The deepest page a list reads: beyond it every page is empty anyway, and the offset stays a safe integer that binds
+ * as an integer on SQLite and PostgreSQL (a larger one overflowed the driver or BIGINT and answered 500).
+ */
+export const MAX_PAGE = Math.floor(Number.MAX_SAFE_INTEGER / MAX_PER_PAGE);
+
+/** A positive integer written in digits (leading zeros allowed), capped at `max`; anything else is undefined. */
+function positiveInt(v: unknown, max: number): number | undefined {
+  if (Array.isArray(v)) return positiveInt(v[v.length - 1], max);
+  if (typeof v !== 'string' || !/^\d+$/.test(v)) return undefined;
+  const digits = v.replace(/^0+/, '');
+  if (digits === '') return undefined;
+  return digits.length > 16 ? max : Math.min(Number(digits), max);
+}
+
+/**
+ * GitHub is lenient here: bad values fall back to the default and per_page is capped at 100. A page past the end is
+ * an empty list, however far: pages beyond MAX_PAGE read as MAX_PAGE (empty too), so no offset overflows.
+ */
 export function parsePaging(query: unknown, defaultPerPage = 30): Paging {
   const q = (query ?? {}) as Record<string, unknown>;
-  const int = (v: unknown) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : typeof v === 'number' && Number.isInteger(v) ? v : NaN);
-  let page = int(q.page);
-  if (!(page >= 1)) page = 1;
-  let perPage = int(q.per_page);
-  if (!(perPage >= 1)) perPage = defaultPerPage;
-  perPage = Math.min(perPage, 100);
+  const page = positiveInt(q.page, MAX_PAGE) ?? 1;
+  const perPage = positiveInt(q.per_page, MAX_PER_PAGE) ?? defaultPerPage;
   return { page, perPage, offset: (page - 1) * perPage };
 }
 

@@ -1,16 +1,18 @@
-// GitHub's repository name rules: [A-Za-z0-9._-], other characters become `-`, a `.git` suffix is dropped, at most 100.
+// GitHub's repository name rules: [A-Za-z0-9._-], other characters become `-`, `.git` suffixes are dropped, at most 100.
 import { ValidationFailed } from '../server/http/errors.js';
 
 export const MAX_NAME_LENGTH = 100;
 
 /**
  * The name a repository gets from the requested one, as GitHub derives it: every character outside
- * ASCII letters, digits, `.`, `-` and `_` becomes `-`, and a trailing `.git` is removed.
- * Throws 422 (resource Repository, field name) when nothing usable is left, or the name is reserved or too long.
+ * ASCII letters, digits, `.`, `-` and `_` becomes `-`, and trailing `.git` suffixes are removed (`a.git.git` is `a`: no
+ * stored name ends with `.git`, so `<owner>/<name>.git` always means one repository).
+ * Throws 422 (resource Repository, field name) when nothing usable is left (``, `.`, `..`, `.git`, `.git.git`, …), or
+ * the name is reserved or too long.
  */
 export function repositoryName(requested: string): string {
   let name = Array.from(requested, (ch) => (/^[A-Za-z0-9._-]$/.test(ch) ? ch : '-')).join('');
-  if (/\.git$/i.test(name)) name = name.slice(0, -4);
+  while (/\.git$/i.test(name)) name = name.slice(0, -4);
   const invalid = (message: string) => new ValidationFailed([{ resource: 'Repository', field: 'name', code: 'custom', message }]);
   if (requested === '') throw new ValidationFailed([{ resource: 'Repository', field: 'name', code: 'missing_field' }]);
   if (name.length > MAX_NAME_LENGTH) throw invalid(`name cannot be more than ${MAX_NAME_LENGTH} characters`);

@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import { gitDir, removeRepo } from '../git/bare.js';
 import { objectId, serializeCommit, serializeFlatTree, writeLooseObject } from '../git/loose-objects.js';
 import { keyedLock, type KeyedLock } from '../git/keyed-lock.js';
+import { writeRefSha } from '../git/refs.js';
 
 /** The one branch a gist has. */
 export const GIST_BRANCH = 'main';
@@ -141,36 +142,14 @@ export async function writeCommit(
   return commit;
 }
 
-/** A loose ref file's bytes: the commit id and a newline, always this long. */
-const REF_BYTES = 41;
-
 /**
- * Points the gist's branch at a commit: the loose ref file, as isomorphic-git's writeRef writes it (a loose ref wins
- * over packed-refs), without its lock and fs wrapping (3% of PATCH /gists under load in `make bench`).
- * An existing ref of the usual 41 bytes is overwritten in place, not truncated first: on ext4, truncating a file and
- * writing it again makes close() start writeback at once (auto_da_alloc), 1 ms or more of the event loop per update
- * (node --cpu-prof of PATCH /gists in `make bench`: writeFileSync was the top function). 41 bytes in one sector are
- * written whole.
+ * Points the gist's branch at a commit: the loose ref file (a loose ref wins over packed-refs), replaced whole through
+ * a temporary file and a rename (src/git/refs.ts), so neither a clone nor a crash ever sees it empty or half-written.
+ * Without isomorphic-git's lock and fs wrapping (3% of PATCH /gists under load in `make bench`); the file operations run
+ * on libuv's threads (a rename over a file makes ext4 start writeback, ~0.4 ms, which must not stall the event loop).
  */
 export async function setHead(dir: string, sha: string): Promise<void> {
-  if (!/^[0-9a-f]{40}$/.test(sha)) throw new Error(`not a commit id: ${JSON.stringify(sha)}`);
-  const file = path.join(dir, GIST_REF);
-  const bytes = Buffer.from(`${sha}\n`, 'latin1');
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r+');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, bytes);
-    return;
-  }
-  try {
-    fs.writeSync(fd, bytes, 0, REF_BYTES, 0);
-    if (fs.fstatSync(fd).size !== REF_BYTES) fs.ftruncateSync(fd, REF_BYTES);
-  } finally {
-    fs.closeSync(fd);
-  }
+  await writeRefSha(dir, GIST_REF, sha);
 }
 
 export async function readHead(dir: string): Promise<string | null> {

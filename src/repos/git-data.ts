@@ -2,7 +2,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
+import { replaceFile } from '../git/atomic-file.js';
 import { gitDir, initBare } from '../git/bare.js';
+import { serializeCommit, serializeFlatTree, writeLooseObject } from '../git/loose-objects.js';
+import { writeRefSha, writeSymbolicRef } from '../git/refs.js';
+import { syncFs } from '../git/sync-fs.js';
 
 /** isomorphic-git's object cache: share one per operation so pack indexes are parsed once. */
 export type GitCache = Record<string, unknown>;
@@ -50,16 +54,14 @@ export async function preparePushes(dir: string): Promise<void> {
   const file = path.join(dir, 'hooks', 'pre-receive');
   const current = await fs.promises.readFile(file, 'utf8').catch(() => undefined);
   if (current === PRE_RECEIVE) return;
-  await git.setConfig({ fs, gitdir: dir, path: 'receive.fsckObjects', value: true });
+  await git.setConfig({ fs: syncFs, gitdir: dir, path: 'receive.fsckObjects', value: true }); // config replaced whole
   await fs.promises.mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  await fs.promises.writeFile(tmp, PRE_RECEIVE, { mode: 0o755 });
-  await fs.promises.rename(tmp, file);
+  await replaceFile(file, PRE_RECEIVE, { tmpDir: path.dirname(file), prefix: 'pre-receive.tmp-', mode: 0o755 });
 }
 
-/** Points HEAD at a branch (which need not exist yet). */
+/** Points HEAD at a branch (which need not exist yet); the file is replaced whole (crash-safe). */
 export async function setHead(dir: string, branch: string): Promise<void> {
-  await git.writeRef({ fs, gitdir: dir, ref: 'HEAD', value: `refs/heads/${branch}`, symbolic: true, force: true });
+  await writeSymbolicRef(dir, 'HEAD', `refs/heads/${branch}`);
 }
 
 /** The branch HEAD names, or undefined when HEAD is detached or unreadable. */
@@ -78,14 +80,11 @@ export async function writeInitialCommit(
   input: { name: string; description: string | null; branch: string; author: Signature },
 ): Promise<string> {
   const readme = `# ${input.name}\n${input.description ? `${input.description}\n` : ''}`;
-  const blob = await git.writeBlob({ fs, gitdir: dir, blob: Buffer.from(readme, 'utf8') });
-  const tree = await git.writeTree({ fs, gitdir: dir, tree: [{ mode: '100644', path: 'README.md', oid: blob, type: 'blob' }] });
-  const oid = await git.writeCommit({
-    fs,
-    gitdir: dir,
-    commit: { message: 'Initial commit\n', tree, parent: [], author: input.author, committer: input.author },
-  });
-  await git.writeRef({ fs, gitdir: dir, ref: `refs/heads/${input.branch}`, value: oid, force: true });
+  // Written as crash-safe loose objects (src/git/loose-objects.ts): the same bytes isomorphic-git writes.
+  const blob = await writeLooseObject(dir, 'blob', Buffer.from(readme, 'utf8'));
+  const tree = await writeLooseObject(dir, 'tree', serializeFlatTree([{ filename: 'README.md', oid: blob }]));
+  const oid = await writeLooseObject(dir, 'commit', serializeCommit({ tree, parents: [], signature: input.author, message: 'Initial commit\n' }));
+  await writeRefSha(dir, `refs/heads/${input.branch}`, oid);
   return oid;
 }
 

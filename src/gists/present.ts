@@ -58,8 +58,12 @@ function fullFile(f: FileWithContent, owner: UserRow, gistId: string, urls: Urls
   return { ...listFile(f, owner, gistId, urls), truncated, content, encoding: media === 'base64' ? 'base64' : 'utf-8' };
 }
 
+/**
+ * The `files` object keyed by file name. Without a prototype: a file may be named `__proto__` (assigning that key on a
+ * plain object would set its prototype and drop the file) or `constructor`; JSON.stringify emits own keys alone.
+ */
 function fileMap<F extends { filename: string }, T>(files: F[], shape: (f: F) => T): Record<string, T> {
-  const out: Record<string, T> = {};
+  const out = Object.create(null) as Record<string, T>;
   for (const f of files.slice(0, FILES_LIMIT)) out[f.filename] = shape(f);
   return out;
 }

@@ -6,6 +6,7 @@ import { hasPermission } from '../accounts/scopes.js';
 import type { ServiceContext } from '../server/context.js';
 import { Conflict, Forbidden, NotFound, ValidationFailed } from '../server/http/errors.js';
 import { copyObjects, createRepo, gistRepoDir, removeRepo, withGistLock } from './git.js';
+import { untilHeadHolds } from './head-retry.js';
 import { parseCreate, planUpdate, type CreateBody, type GistLimits, type UpdateBody } from './schemas.js';
 import {
   addStar,
@@ -23,8 +24,6 @@ import {
 } from './store.js';
 import type { GistRow } from './tables.js';
 import { moveHeadAfterCommit, writeFiles } from './write.js';
-
-const WRITE_ATTEMPTS = 3;
 
 /** The configured limits on gist files and descriptions. */
 export function gistLimits(ctx: ServiceContext): GistLimits {
@@ -106,13 +105,14 @@ export async function createGist(ctx: ServiceContext, body: CreateBody): Promise
 }
 
 /**
- * Updates description and files; a change of files is a new revision (git commit). Concurrent writers meet at the
- * head's compare-and-set: the loser re-reads the gist and applies its change again.
+ * Updates description and files; a change of files is a new revision (git commit). Concurrent writers (of this
+ * process or of others on the same database) meet at the head's compare-and-set: the loser re-reads the gist and
+ * applies its change again, for as long as others keep winning (head-retry.ts), so no change is refused for that.
  */
 export async function updateGist(ctx: ServiceContext, id: string, body: UpdateBody): Promise<GistRow> {
   const { gist: first, actor } = await requireOwnGist(ctx, id);
-  return withGistLock(first.id, async () => {
-    for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
+  return withGistLock(first.id, () =>
+    untilHeadHolds<GistRow>(async () => {
       const gist = await findGist(ctx.db, first.id);
       if (!gist) throw new NotFound();
       const current = await filesWithContent(ctx.db, gist.id);
@@ -127,7 +127,7 @@ export async function updateGist(ctx: ServiceContext, id: string, body: UpdateBo
         if (description === gist.description) return gist;
         const changes = { description, updated_at: at };
         if (await advanceHead(ctx.db, gist.id, gist.head_sha, changes)) return { ...gist, ...changes };
-        continue;
+        return undefined; // the head moved: again on the new one
       }
       const written = await writeFiles(ctx, {
         gistId: gist.id,
@@ -140,9 +140,9 @@ export async function updateGist(ctx: ServiceContext, id: string, body: UpdateBo
         claimHead: (trx, head) => advanceHead(trx, gist.id, gist.head_sha, { head_sha: head, description, updated_at: at }),
       });
       if (written) return { ...gist, head_sha: written.head, description, updated_at: at };
-    }
-    throw new Conflict('The gist changed while it was being updated; try again.');
-  });
+      return undefined; // the head moved: re-read the gist and apply the change to it again
+    }, () => new Conflict('The gist changed while it was being updated; try again.')),
+  );
 }
 
 /** Deletes a gist, its rows and its repository. */

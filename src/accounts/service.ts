@@ -1,6 +1,7 @@
 // Account operations: users, organizations, memberships, tokens and the first site admin.
 import fs from 'node:fs';
 import type { Db } from '../db/connect.js';
+import { isUniqueViolation, lockRows } from '../db/dialect-helpers.js';
 import type { TokenRow, UserRow } from '../db/schema.js';
 import { NotFound, Unprocessable, ValidationFailed, Forbidden, type FieldError } from '../server/http/errors.js';
 import type { ServiceContext } from '../server/context.js';
@@ -15,6 +16,7 @@ import {
   insertAccount,
   findAccountWithRole,
   membershipRole,
+  ownedOrganizationIds,
   removeMembership,
   setMembership,
   soleOwnerships,
@@ -60,10 +62,24 @@ export async function requireOrgOwner(ctx: ServiceContext, orgLogin: string): Pr
   return found.account;
 }
 
+function loginTaken(resource: 'User' | 'Organization'): ValidationFailed {
+  return new ValidationFailed([{ resource, field: 'login', code: 'already_exists', message: 'login is already taken' }]);
+}
+
 async function assertLoginFree(db: Db, login: string, resource: 'User' | 'Organization'): Promise<void> {
   const problem = loginProblem(login, resource);
   if (problem) throw new ValidationFailed([problem]);
-  if (await findAccount(db, login)) throw new ValidationFailed([{ resource, field: 'login', code: 'already_exists', message: 'login is already taken' }]);
+  if (await findAccount(db, login)) throw loginTaken(resource);
+}
+
+/** Runs a transaction that inserts an account: two taking one login at once both pass the check, the unique index decides. */
+async function insertingLogin<T>(resource: 'User' | 'Organization', work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw loginTaken(resource);
+    throw err;
+  }
 }
 
 /** A free-text field: at most `max` characters and no NUL (PostgreSQL cannot store one in text). */
@@ -88,10 +104,12 @@ function throwProblems(problems: (FieldError | null)[]): void {
 export async function createUser(ctx: ServiceContext, input: { login: string; email?: string | null; siteAdmin?: boolean }): Promise<UserRow> {
   requireSiteAdmin(ctx.actor);
   throwProblems([emailProblem('User', input.email)]);
-  return ctx.db.transaction().execute(async (trx) => {
-    await assertLoginFree(trx, input.login, 'User');
-    return insertAccount(trx, { login: input.login, type: 'User', email: input.email, siteAdmin: input.siteAdmin }, ctx.clock.now());
-  });
+  return insertingLogin('User', () =>
+    ctx.db.transaction().execute(async (trx) => {
+      await assertLoginFree(trx, input.login, 'User');
+      return insertAccount(trx, { login: input.login, type: 'User', email: input.email, siteAdmin: input.siteAdmin }, ctx.clock.now());
+    }),
+  );
 }
 
 /** Deletes a user and everything that cascades from them; refused while they are the only owner of an organization. */
@@ -100,6 +118,10 @@ export async function deleteUser(ctx: ServiceContext, login: string): Promise<vo
   const user = await requireUser(ctx, login);
   if (user.id === actor.user.id) throw new Unprocessable('You cannot delete your own account.');
   const files = await ctx.db.transaction().execute(async (trx) => {
+    // The user's row, then every organization they own: no membership of theirs changes (that locks the member first)
+    // and no co-owner leaves those organizations (that locks the organization) until this ends, so the count holds.
+    if (!(await lockRows(trx, 'users', [user.id])).has(user.id)) throw new NotFound();
+    await lockRows(trx, 'users', await ownedOrganizationIds(trx, user.id));
     const orphaned = await soleOwnerships(trx, user.id);
     if (orphaned.length) {
       throw new Unprocessable(`${user.login} is the only owner of ${orphaned.join(', ')}; make someone else an owner first.`);
@@ -116,15 +138,20 @@ export async function deleteUser(ctx: ServiceContext, login: string): Promise<vo
 export async function createOrganization(ctx: ServiceContext, input: { login: string; admin: string; profileName?: string | null }): Promise<UserRow> {
   requireSiteAdmin(ctx.actor);
   throwProblems([textProblem('Organization', 'profile_name', input.profileName, 255)]);
-  return ctx.db.transaction().execute(async (trx) => {
-    await assertLoginFree(trx, input.login, 'Organization');
-    const owner = await findAccount(trx, input.admin);
-    if (!owner || owner.type !== 'User') throw new ValidationFailed([{ resource: 'Organization', field: 'admin', code: 'invalid', message: `no user named ${input.admin}` }]);
-    const now = ctx.clock.now();
-    const org = await insertAccount(trx, { login: input.login, type: 'Organization', name: input.profileName ?? null }, now);
-    await setMembership(trx, org.id, owner.id, 'admin', now);
-    return org;
-  });
+  const noSuchOwner = () => new ValidationFailed([{ resource: 'Organization', field: 'admin', code: 'invalid', message: `no user named ${input.admin}` }]);
+  return insertingLogin('Organization', () =>
+    ctx.db.transaction().execute(async (trx) => {
+      await assertLoginFree(trx, input.login, 'Organization');
+      const owner = await findAccount(trx, input.admin);
+      if (!owner || owner.type !== 'User') throw noSuchOwner();
+      // Held until the owner's membership is in: a delete of that user waits, then sees the organization it would orphan.
+      if (!(await lockRows(trx, 'users', [owner.id])).has(owner.id)) throw noSuchOwner();
+      const now = ctx.clock.now();
+      const org = await insertAccount(trx, { login: input.login, type: 'Organization', name: input.profileName ?? null }, now);
+      await setMembership(trx, org.id, owner.id, 'admin', now);
+      return org;
+    }),
+  );
 }
 
 export interface TokenRequest {
@@ -210,19 +237,36 @@ export async function getMembership(ctx: ServiceContext, orgLogin: string, login
 }
 
 /** Owners add members or change roles; site admins may too (they run the instance). */
-async function requireMembershipManager(ctx: ServiceContext, orgLogin: string): Promise<UserRow> {
+async function requireManagerRole(db: Db, ctx: ServiceContext, org: UserRow): Promise<void> {
   const actor = requireActor(ctx.actor);
-  const org = await requireOrganization(ctx, orgLogin);
-  const role = await membershipRole(ctx.db, org.id, actor.user.id);
-  if (role === 'admin' || actor.user.site_admin) return org;
+  const role = await membershipRole(db, org.id, actor.user.id);
+  if (role === 'admin' || actor.user.site_admin) return;
   if (role === 'member') throw new Forbidden('You must be an admin to manage organization memberships.');
   throw new NotFound();
+}
+
+async function requireMembershipManager(ctx: ServiceContext, orgLogin: string): Promise<UserRow> {
+  const org = await requireOrganization(ctx, orgLogin);
+  await requireManagerRole(ctx.db, ctx, org);
+  return org;
+}
+
+/**
+ * Starts a membership change: locks the member's row, then the organization's (the order every such change takes),
+ * and checks again under the locks that both still exist and that the caller still manages the organization. Changes
+ * to one organization's memberships then run one at a time, so its owner count is true until the change commits.
+ */
+async function lockMembership(trx: Db, ctx: ServiceContext, org: UserRow, user: UserRow): Promise<void> {
+  if (!(await lockRows(trx, 'users', [user.id])).has(user.id)) throw new NotFound();
+  if (!(await lockRows(trx, 'users', [org.id])).has(org.id)) throw new NotFound();
+  await requireManagerRole(trx, ctx, org);
 }
 
 export async function putMembership(ctx: ServiceContext, orgLogin: string, login: string, role: 'admin' | 'member') {
   const org = await requireMembershipManager(ctx, orgLogin);
   const user = await requireUser(ctx, login);
   await ctx.db.transaction().execute(async (trx) => {
+    await lockMembership(trx, ctx, org, user);
     const current = await membershipRole(trx, org.id, user.id);
     if (current === 'admin' && role === 'member' && (await countOwners(trx, org.id)) <= 1) {
       throw new Unprocessable('You cannot demote the last owner of an organization.');
@@ -236,6 +280,7 @@ export async function deleteMembership(ctx: ServiceContext, orgLogin: string, lo
   const org = await requireMembershipManager(ctx, orgLogin);
   const user = await requireUser(ctx, login);
   await ctx.db.transaction().execute(async (trx) => {
+    await lockMembership(trx, ctx, org, user);
     const current = await membershipRole(trx, org.id, user.id);
     if (!current) throw new NotFound();
     if (current === 'admin' && (await countOwners(trx, org.id)) <= 1) throw new Unprocessable('You cannot remove the last owner of an organization.');
@@ -245,10 +290,18 @@ export async function deleteMembership(ctx: ServiceContext, orgLogin: string, lo
 
 /** Makes sure the site admin `admin` exists (the CLI's local mode and `serve` both call this). */
 export async function ensureAdmin(db: Db, now: Date): Promise<UserRow> {
-  return db.transaction().execute(async (trx) => {
-    const existing = await findAccount(trx, ADMIN_LOGIN);
-    return existing ?? insertAccount(trx, { login: ADMIN_LOGIN, type: 'User', siteAdmin: true }, now);
-  });
+  const once = () =>
+    db.transaction().execute(async (trx) => {
+      const existing = await findAccount(trx, ADMIN_LOGIN);
+      return existing ?? insertAccount(trx, { login: ADMIN_LOGIN, type: 'User', siteAdmin: true }, now);
+    });
+  try {
+    return await once();
+  } catch (err) {
+    // Another process (a second server, the CLI) created it at the same moment: it is there now.
+    if (isUniqueViolation(err)) return once();
+    throw err;
+  }
 }
 
 /**
@@ -258,6 +311,8 @@ export async function ensureAdmin(db: Db, now: Date): Promise<UserRow> {
 export async function bootstrapAdminToken(db: Db, now: Date, fixed?: string): Promise<string | undefined> {
   const admin = await ensureAdmin(db, now);
   return db.transaction().execute(async (trx) => {
+    // Servers starting together on one database take turns, so the token is registered (or issued) once.
+    await lockRows(trx, 'users', [admin.id]);
     if (fixed) {
       const known = await trx.selectFrom('tokens').select('id').where('token_hash', '=', hashToken(fixed)).executeTakeFirst();
       if (!known) await createToken(trx, { userId: admin.id, kind: 'classic', scopes: ADMIN_SCOPES, note: 'HUBLET_ADMIN_TOKEN', now, token: fixed });

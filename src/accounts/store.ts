@@ -97,6 +97,12 @@ export async function countOwners(db: Db, orgId: number): Promise<number> {
   return Number(r.n);
 }
 
+/** Ids of the organizations this user owns (an admin membership). */
+export async function ownedOrganizationIds(db: Db, userId: number): Promise<number[]> {
+  const rows = await db.selectFrom('memberships').select('org_id').where('user_id', '=', userId).where('role', '=', 'admin').execute();
+  return rows.map((r) => r.org_id);
+}
+
 /** Logins of the organizations whose only owner is this user. */
 export async function soleOwnerships(db: Db, userId: number): Promise<string[]> {
   const rows = await db

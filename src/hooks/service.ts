@@ -2,6 +2,7 @@
 import { requireActor, type Actor } from '../accounts/actor.js';
 import { requireOrgOwner } from '../accounts/service.js';
 import type { Db } from '../db/connect.js';
+import { lockRows } from '../db/dialect-helpers.js';
 import type { UserRow } from '../db/schema.js';
 import { emitEvent, emitEventAlone } from '../events/emit.js';
 import type { ServiceContext } from '../server/context.js';
@@ -51,6 +52,11 @@ function isUniqueViolation(err: unknown): boolean {
   return e?.code === '23505' || (typeof e?.message === 'string' && e.message.includes('UNIQUE constraint failed'));
 }
 
+/** Hook writes of one organization take turns (its row locked first), so the checks below hold until they commit. */
+function lockHooksOf(trx: Db, o: Owner): Promise<unknown> {
+  return lockRows(trx, 'users', [o.org.id]);
+}
+
 /** The org's other hooks must not use the URL already, nor fill an event's quota (a `*` hook counts for every event). */
 async function checkRoom(trx: Db, ctx: ServiceContext, orgId: number, hook: { id?: number; url: string; events: string[] }): Promise<void> {
   const others = (await allHooks(trx, orgId)).filter((h) => h.id !== hook.id);
@@ -98,6 +104,7 @@ export async function createOrgHook(ctx: ServiceContext, orgLogin: string, body:
   const now = ctx.clock.now();
   const hook = await withUniqueUrl(() =>
     ctx.db.transaction().execute(async (trx) => {
+      await lockHooksOf(trx, o);
       await checkRoom(trx, ctx, o.org.id, { url: input.config.url, events: input.events });
       const row = await insertHook(trx, {
         org_id: o.org.id,
@@ -132,6 +139,7 @@ export async function updateOrgHook(ctx: ServiceContext, orgLogin: string, hookI
   const now = ctx.clock.now();
   const hook = await withUniqueUrl(() =>
     ctx.db.transaction().execute(async (trx) => {
+      await lockHooksOf(trx, o);
       const current = await visibleHook(ctx, o, existing.id, trx);
       const url = input.config?.url ?? current.url;
       const events = input.events ?? (JSON.parse(current.events) as string[]);
@@ -153,6 +161,7 @@ export async function deleteOrgHook(ctx: ServiceContext, orgLogin: string, hookI
   const existing = await visibleHook(ctx, o, hookId);
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {
+    await lockHooksOf(trx, o);
     const hook = await visibleHook(ctx, o, existing.id, trx);
     if (hook.active) await emitEvent(trx, { name: 'meta', action: 'deleted', orgId: o.org.id, senderId: o.actor.user.id, payload: metaDeletedPayload(hook, o.org, o.actor.user, ctx.urls) }, now);
     await deleteHook(trx, hook.id);
@@ -173,6 +182,7 @@ export async function updateHookConfig(ctx: ServiceContext, orgLogin: string, ho
   const now = ctx.clock.now();
   return withUniqueUrl(() =>
     ctx.db.transaction().execute(async (trx) => {
+      await lockHooksOf(trx, o);
       const current = await visibleHook(ctx, o, existing.id, trx);
       if (patch.url !== undefined && patch.url !== current.url) await checkRoom(trx, ctx, o.org.id, { id: current.id, url: patch.url, events: JSON.parse(current.events) as string[] });
       return updateHook(trx, current.id, {

@@ -1,5 +1,6 @@
 // Migration locks: a locked repository refuses pushes and setting changes and keeps serving reads. Used by migrations.
 import type { Db } from '../db/connect.js';
+import { lockRows } from '../db/dialect-helpers.js';
 import { Unprocessable } from '../server/http/errors.js';
 
 /** The message a push to a locked repository gets (over git and the API alike). */
@@ -7,11 +8,14 @@ export const LOCKED_MESSAGE = 'Repository is locked for migration';
 
 /**
  * Locks repositories for a migration, inside the migration's own transaction. Locking again for the same migration
- * changes nothing; a repository another migration holds is refused with 422 (nothing is locked then).
+ * changes nothing; a repository another migration holds is refused with 422 (nothing is locked then), also when the
+ * other migration is starting at the same moment.
  */
 export async function lockRepositories(trx: Db, repoIds: readonly number[], migrationId: number, now: Date = new Date()): Promise<void> {
   const ids = [...new Set(repoIds)];
   if (ids.length === 0) return;
+  // The repositories' rows first: two migrations locking one repository at once take turns, and the second sees the first's lock.
+  await lockRows(trx, 'repositories', ids);
   const held = await trx.selectFrom('repository_locks').selectAll().where('repository_id', 'in', ids).execute();
   const other = held.find((l) => l.migration_id !== migrationId);
   if (other) throw new Unprocessable(`Repository ${other.repository_id} is already locked by migration ${other.migration_id}`);

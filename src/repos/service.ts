@@ -6,6 +6,7 @@ import { requireActor } from '../accounts/actor.js';
 import { hasAnyScope } from '../accounts/scopes.js';
 import { findAccount, findAccountById, membershipRole } from '../accounts/store.js';
 import type { Db } from '../db/connect.js';
+import { isUniqueViolation, lockRows } from '../db/dialect-helpers.js';
 import type { UserRow } from '../db/schema.js';
 import { emitEvent } from '../events/emit.js';
 import { repositoryEventPayload, type RepositoryAction, type RepositoryChanges } from '../events/payloads/repository.js';
@@ -332,6 +333,8 @@ export async function updateRepository(ctx: ServiceContext, ownerLogin: string, 
   }
 
   const updated = await ctx.db.transaction().execute(async (trx) => {
+    await lockCurrent(trx, ctx, repo);
+    if (await isLocked(trx, repo.id)) throw new Forbidden(LOCKED_MESSAGE);
     if (changes.name && changes.name.toLowerCase() !== repo.name_lower) {
       if (await findRepository(trx, owner.id, changes.name)) {
         throw new ValidationFailed([{ resource: 'Repository', field: 'name', code: 'custom', message: 'name already exists on this account' }]);
@@ -347,9 +350,25 @@ export async function updateRepository(ctx: ServiceContext, ownerLogin: string, 
     if (changes.archived !== undefined) await emit(changes.archived ? 'archived' : 'unarchived');
     if (changes.default_branch) await setHead(dir, changes.default_branch);
     return row;
+  }).catch((err: unknown) => {
+    // Renamed onto a name another repository took at the same moment: the unique index decides, as for two creates.
+    if (isUniqueViolation(err)) throw new ValidationFailed([{ resource: 'Repository', field: 'name', code: 'custom', message: 'name already exists on this account' }]);
+    throw err;
   });
   const newAccess = await effectiveAccess(ctx.db, actor, updated, owner);
   return { repo: updated, owner, access: newAccess, permissions: permissionsFor(newAccess) };
+}
+
+/**
+ * Locks the repository's row for the rest of a change, so changes to one repository take turns (and a migration locking
+ * it waits too), and checks that it still answers to the name the request resolved: gone is a 404, renamed meanwhile is
+ * the redirect the request would now get.
+ */
+async function lockCurrent(trx: Db, ctx: ServiceContext, resolved: RepositoryRow): Promise<void> {
+  if (!(await lockRows(trx, 'repositories', [resolved.id])).has(resolved.id)) throw new NotFound();
+  const now = await findRepositoryById(trx, resolved.id);
+  if (!now) throw new NotFound();
+  if (now.name_lower !== resolved.name_lower || now.owner_id !== resolved.owner_id) throw new Moved(307, ctx.urls.api(`/repositories/${resolved.id}`));
 }
 
 /** Deletes a repository (admins only; locked repositories too, as GitHub lets migrated sources be deleted), and its git data. */
@@ -359,6 +378,7 @@ export async function deleteRepository(ctx: ServiceContext, ownerLogin: string, 
   if (!atLeast(access, 'admin')) throw new Forbidden('Must have admin rights to Repository.');
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {
+    await lockCurrent(trx, ctx, repo);
     await emitRepositoryEvent(trx, ctx, { action: 'deleted', repo, owner, sender: actor.user }, now);
     await deleteRow(trx, repo.id);
   });

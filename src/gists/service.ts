@@ -175,6 +175,9 @@ export async function forkGist(ctx: ServiceContext, id: string): Promise<GistRow
       // Locked (PostgreSQL) or serialised (SQLite) so the head, the files and the copied objects are one state.
       const p = await findGist(trx, parent.id, { forUpdate: true });
       if (!p) throw new NotFound();
+      // The same caller forking at the same moment: the fork made first is the one (the parent's lock orders them).
+      const made = await findFork(trx, p.id, actor.user.id);
+      if (made) return made;
       copyObjects(gistRepoDir(ctx.config, p.id), dir);
       const row: GistRow = { ...p, id: forkId, owner_id: actor.user.id, fork_of: p.id, comments: 0, created_at: when, updated_at: when };
       await insertGist(trx, row);
@@ -186,6 +189,10 @@ export async function forkGist(ctx: ServiceContext, id: string): Promise<GistRow
   } catch (err) {
     removeRepo(dir);
     throw err;
+  }
+  if (fork.id !== forkId) {
+    removeRepo(dir);
+    return fork;
   }
   await moveHeadAfterCommit(ctx, dir, fork.head_sha);
   return fork;

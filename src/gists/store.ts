@@ -217,12 +217,13 @@ export async function isStarred(db: Db, gistId: string, userId: number): Promise
   return Boolean(r);
 }
 
-/** Idempotent: starring twice leaves one star. */
+/** Idempotent: starring twice, also at the same moment, leaves one star (the first one's time). */
 export async function addStar(db: Db, gistId: string, userId: number, now: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    if (await isStarred(trx, gistId, userId)) return;
-    await trx.insertInto('gist_stars').values({ gist_id: gistId, user_id: userId, created_at: now }).execute();
-  });
+  await db
+    .insertInto('gist_stars')
+    .values({ gist_id: gistId, user_id: userId, created_at: now })
+    .onConflict((oc) => oc.columns(['gist_id', 'user_id']).doNothing())
+    .execute();
 }
 
 export async function removeStar(db: Db, gistId: string, userId: number): Promise<void> {

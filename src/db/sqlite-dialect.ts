@@ -229,6 +229,10 @@ class RoutingConnection implements DatabaseConnection {
 
 class Sqlite3Connection implements DatabaseConnection {
   private readonly cache = new Map<string, sqlite3.Statement>();
+  /** Statements being prepared: a reader runs queries at once, and two of one new SQL must share one statement. */
+  private readonly preparing = new Map<string, Promise<sqlite3.Statement>>();
+  /** Evicted statements still finalizing: the connection closes only after they are done. */
+  private readonly finalizing = new Set<Promise<void>>();
   constructor(private readonly db: sqlite3.Database, private readonly cacheSize: number) {}
 
   private statement(sql: string): Promise<sqlite3.Statement> {
@@ -239,18 +243,24 @@ class Sqlite3Connection implements DatabaseConnection {
       this.cache.set(sql, cached);
       return Promise.resolve(cached);
     }
-    return new Promise((resolve, reject) => {
+    const pending = this.preparing.get(sql);
+    if (pending) return pending;
+    const prepared = new Promise<sqlite3.Statement>((resolve, reject) => {
       const stmt = this.db.prepare(sql, (err) => {
+        this.preparing.delete(sql);
         if (err) return reject(err);
         this.cache.set(sql, stmt);
         if (this.cache.size > this.cacheSize) {
           const [oldestSql, oldest] = this.cache.entries().next().value as [string, sqlite3.Statement];
           this.cache.delete(oldestSql);
-          oldest.finalize();
+          const done: Promise<void> = new Promise<void>((r) => oldest.finalize(() => r())).then(() => void this.finalizing.delete(done));
+          this.finalizing.add(done);
         }
         resolve(stmt);
       });
     });
+    this.preparing.set(sql, prepared);
+    return prepared;
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
@@ -284,7 +294,9 @@ class Sqlite3Connection implements DatabaseConnection {
   }
 
   async finalizeAll(): Promise<void> {
+    await Promise.allSettled([...this.preparing.values()]);
     await Promise.all([...this.cache.values()].map((s) => new Promise<void>((r) => s.finalize(() => r()))));
+    await Promise.all([...this.finalizing]);
     this.cache.clear();
   }
 }

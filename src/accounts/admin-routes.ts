@@ -1,7 +1,7 @@
 // The GitHub Enterprise admin API (site admins only): users, organizations and users' tokens.
 import type { FastifyInstance } from 'fastify';
 import { pagingQuery, parsePaging, setPageLinks } from '../server/http/pagination.js';
-import { requireSiteAdmin } from './actor.js';
+import { SITE_ADMIN } from './actor.js';
 import { absentBodyIsEmpty } from './routes.js';
 import { authorization, simpleOrganization, simpleUser } from './present.js';
 import { createOrganization, createUser, createUserToken, deleteUser, listUserTokens, revokeTokens } from './service.js';
@@ -9,16 +9,9 @@ import { createOrganization, createUser, createUserToken, deleteUser, listUserTo
 const username = { type: 'object', properties: { username: { type: 'string' } }, required: ['username'] } as const;
 
 export async function adminRoutes(app: FastifyInstance): Promise<void> {
-  // Site admins only, checked before the body is validated: anyone else learns nothing (404, or 403 for a token without
-  // the site_admin scope). The services check again, for callers that do not come through these routes.
-  app.addHook('preValidation', async (request) => {
-    requireSiteAdmin(request.ctx.actor);
-  });
-  // The scope these routes accept, for clients reading X-Accepted-OAuth-Scopes (set for classic and OAuth tokens only).
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (reply.hasHeader('x-accepted-oauth-scopes')) reply.header('x-accepted-oauth-scopes', 'site_admin');
-    return payload;
-  });
+  // Site admins only (SITE_ADMIN), checked before the body is validated: anyone else learns nothing (404, or 403 for a
+  // token without the site_admin scope). The services check again, for callers that do not come through these routes.
+  const config = { grant: SITE_ADMIN };
 
   app.post<{ Body: { login: string; email?: string; site_admin?: boolean } }>(
     '/admin/users',
@@ -30,7 +23,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
           properties: { login: { type: 'string' }, email: { type: 'string' }, site_admin: { type: 'boolean' } },
         },
       },
-      config: { resource: 'User' },
+      config: { ...config, resource: 'User' },
     },
     async (request, reply) => {
       const user = await createUser(request.ctx, { login: request.body.login, email: request.body.email, siteAdmin: request.body.site_admin });
@@ -38,7 +31,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.delete<{ Params: { username: string } }>('/admin/users/:username', { schema: { params: username } }, async (request, reply) => {
+  app.delete<{ Params: { username: string } }>('/admin/users/:username', { schema: { params: username }, config }, async (request, reply) => {
     await deleteUser(request.ctx, request.params.username);
     return reply.code(204).send();
   });
@@ -53,7 +46,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
           properties: { login: { type: 'string' }, admin: { type: 'string' }, profile_name: { type: 'string' } },
         },
       },
-      config: { resource: 'Organization' },
+      config: { ...config, resource: 'Organization' },
     },
     async (request, reply) => {
       const org = await createOrganization(request.ctx, { login: request.body.login, admin: request.body.admin, profileName: request.body.profile_name });
@@ -81,7 +74,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
           },
         },
       },
-      config: { resource: 'OauthAccess' },
+      config: { ...config, resource: 'OauthAccess' },
       preValidation: absentBodyIsEmpty,
     },
     async (request, reply) => {
@@ -100,7 +93,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: { username: string }; Querystring: { page?: string; per_page?: string } }>(
     '/admin/users/:username/authorizations',
-    { schema: { params: username, querystring: { type: 'object', properties: pagingQuery } } },
+    { schema: { params: username, querystring: { type: 'object', properties: pagingQuery } }, config },
     async (request, reply) => {
       const paging = parsePaging(request.query);
       const { user, tokens, total } = await listUserTokens(request.ctx, request.params.username, paging);
@@ -109,7 +102,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.delete<{ Params: { username: string } }>('/admin/users/:username/authorizations', { schema: { params: username } }, async (request, reply) => {
+  app.delete<{ Params: { username: string } }>('/admin/users/:username/authorizations', { schema: { params: username }, config }, async (request, reply) => {
     await revokeTokens(request.ctx, request.params.username);
     return reply.code(204).send();
   });

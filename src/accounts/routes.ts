@@ -1,8 +1,7 @@
 // Account reads and organization memberships: GET /user, /users/{username}, /orgs/{org}, /orgs/{org}/memberships/{username}.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { lastModified } from '../server/http/conditional.js';
-import { Forbidden } from '../server/http/errors.js';
-import { requireActor } from './actor.js';
+import { PUBLIC, requireActor, type Grant } from './actor.js';
 import { accountCounts } from './counts.js';
 import { fullOrganization, membership, privateUser, publicUser } from './present.js';
 import { deleteMembership, getMembership, putMembership, requireAnyAccount, requireOrganization } from './service.js';
@@ -19,24 +18,28 @@ export async function absentBodyIsEmpty(request: FastifyRequest): Promise<void> 
   if (request.body === undefined) request.body = {};
 }
 
+/**
+ * The signed-in person: any token of theirs, no scope or permission needed; app user tokens too, but not installation
+ * tokens (an installation acts as its app: GitHub has no "authenticated user" for it).
+ */
+const SIGNED_IN: Grant = { scopes: [], apps: 'user' };
+
 export async function accountRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/user', { config: { auth: 'required' } }, async (request, reply) => {
+  app.get('/user', { config: { grant: SIGNED_IN } }, async (request, reply) => {
     const actor = requireActor(request.ctx.actor);
-    // An installation token acts as the app, not as a person: GitHub has no "authenticated user" for it.
-    if (actor.kind === 'installation') throw new Forbidden('Resource not accessible by integration');
     const counts = await accountCounts(request.ctx, actor.user, true);
     reply.header('last-modified', lastModified(actor.user.updated_at));
     return privateUser(actor.user, request.ctx.urls, counts);
   });
 
-  app.get<{ Params: { username: string } }>('/users/:username', { schema: { params: userParams } }, async (request, reply) => {
+  app.get<{ Params: { username: string } }>('/users/:username', { schema: { params: userParams }, config: { grant: PUBLIC } }, async (request, reply) => {
     const row = await requireAnyAccount(request.ctx, request.params.username);
     const counts = await accountCounts(request.ctx, row, false);
     reply.header('last-modified', lastModified(row.updated_at));
     return publicUser(row, request.ctx.urls, counts);
   });
 
-  app.get<{ Params: { org: string } }>('/orgs/:org', async (request, reply) => {
+  app.get<{ Params: { org: string } }>('/orgs/:org', { config: { grant: PUBLIC } }, async (request, reply) => {
     const org = await requireOrganization(request.ctx, request.params.org);
     const counts = await accountCounts(request.ctx, org, false);
     reply.header('last-modified', lastModified(org.updated_at));

@@ -57,10 +57,18 @@ export function expandScopes(granted: readonly string[]): Set<string> {
   return out;
 }
 
+/** Each known scope with everything it implies (itself included), computed once: checks allocate nothing. */
+const IMPLIED: ReadonlyMap<string, ReadonlySet<string>> = new Map(KNOWN_SCOPES.map((s) => [s, expandScopes([s])]));
+
 /** True when the granted scopes include at least one of the accepted ones. */
 export function hasAnyScope(granted: readonly string[], accepted: readonly string[]): boolean {
-  const all = expandScopes(granted);
-  return accepted.some((s) => all.has(s));
+  for (let i = 0; i < granted.length; i++) {
+    const implied = IMPLIED.get(granted[i]);
+    for (let j = 0; j < accepted.length; j++) {
+      if (accepted[j] === granted[i] || implied?.has(accepted[j])) return true;
+    }
+  }
+  return false;
 }
 
 /** Fine-grained token permissions (GitHub's names), each read < write < admin. */
@@ -83,7 +91,14 @@ export function isPermissionLevel(v: unknown): v is PermissionLevel {
   return v === 'read' || v === 'write' || v === 'admin';
 }
 
+/** Repository permissions: any of them implies metadata read, as GitHub adds that one implicitly. */
+const REPOSITORY_PERMISSIONS: readonly FineGrainedPermission[] = ['metadata', 'contents', 'administration'];
+
 export function hasPermission(granted: Record<string, string>, permission: string, level: PermissionLevel): boolean {
+  if (permission === 'metadata' && level === 'read') {
+    for (let i = 0; i < REPOSITORY_PERMISSIONS.length; i++) if (isPermissionLevel(granted[REPOSITORY_PERMISSIONS[i]])) return true;
+    return false;
+  }
   const have = granted[permission];
   return isPermissionLevel(have) && LEVEL_RANK[have] >= LEVEL_RANK[level];
 }

@@ -3,17 +3,18 @@ import type { FastifyInstance } from 'fastify';
 import { parsePaging, setPageLinks } from '../server/http/pagination.js';
 import { createGistComment, deleteGistComment, getGistComment, listGistComments, updateGistComment } from './comments.js';
 import { gistComment } from './present.js';
-import { GIST_WRITE } from './routes.js';
+import { GIST_READ, GIST_WRITE } from './routes.js';
 import { commentBody, commentParams, gistParams, pagedQuery } from './schemas.js';
 
 type CommentParams = { gist_id: string; comment_id: string };
 
 export async function gistCommentRoutes(app: FastifyInstance): Promise<void> {
   const write = { grant: GIST_WRITE, resource: 'GistComment' };
+  const read = { grant: GIST_READ };
 
   app.get<{ Params: { gist_id: string }; Querystring: { page?: string; per_page?: string } }>(
     '/gists/:gist_id/comments',
-    { schema: { params: gistParams, querystring: pagedQuery } },
+    { schema: { params: gistParams, querystring: pagedQuery }, config: read },
     async (request, reply) => {
       const paging = parsePaging(request.query);
       const result = await listGistComments(request.ctx, request.params.gist_id, paging);
@@ -32,7 +33,7 @@ export async function gistCommentRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Params: CommentParams }>('/gists/:gist_id/comments/:comment_id', { schema: { params: commentParams } }, async (request) => {
+  app.get<{ Params: CommentParams }>('/gists/:gist_id/comments/:comment_id', { schema: { params: commentParams }, config: read }, async (request) => {
     const v = await getGistComment(request.ctx, request.params.gist_id, request.params.comment_id);
     return gistComment(v.comment, v.author, v.gist, request.ctx.urls);
   });

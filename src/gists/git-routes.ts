@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { exemptFromRateLimit } from '../server/http/rate-limit.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requireGrant } from '../accounts/actor.js';
+import { PUBLIC, requireGrant } from '../accounts/actor.js';
 import { gitOperation, gitRefusal, registerGitBodies, requireGit, serveGit, type GitEndpoint } from '../git/smart-http.js';
 import { HttpError } from '../server/http/errors.js';
 import { gistRepoDir, withGistLock, writeHook } from './git.js';
@@ -63,8 +63,10 @@ export async function gistGitRoutes(app: FastifyInstance): Promise<void> {
   exemptFromRateLimit(app);
   registerGitBodies(app);
   for (const prefix of ['/gist/:gist_id.git', '/gist/:gist_id']) {
-    app.get(`${prefix}/info/refs`, handler('info/refs'));
-    app.post(`${prefix}/git-upload-pack`, handler('git-upload-pack'));
-    app.post(`${prefix}/git-receive-pack`, handler('git-receive-pack'));
+    // Anyone clones; a push is checked in the handler against GIST_WRITE and the owner, answered the way git expects.
+    const config = { grant: PUBLIC };
+    app.get(`${prefix}/info/refs`, { config }, handler('info/refs'));
+    app.post(`${prefix}/git-upload-pack`, { config }, handler('git-upload-pack'));
+    app.post(`${prefix}/git-receive-pack`, { config }, handler('git-receive-pack'));
   }
 }

@@ -1,4 +1,5 @@
 // Raw file bytes at the `raw_url`s: `<base>/gist/<owner>/<id>/raw/<sha>/<file>` (blob or commit SHA), `…/raw/<file>` (latest), `…/raw` (first file).
+import { PUBLIC } from '../accounts/actor.js';
 import { exemptFromRateLimit } from '../server/http/rate-limit.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { gistRepoDir, readBlob, readTreeEntries } from './git.js';
@@ -41,17 +42,19 @@ function send(reply: FastifyReply, bytes: Buffer | null | undefined) {
 
 export async function gistRawRoutes(app: FastifyInstance): Promise<void> {
   exemptFromRateLimit(app);
-  app.get<{ Params: RawParams }>('/gist/:owner/:gist_id/raw', async (request, reply) => {
+  // Raw bytes are for anyone with the URL (GitHub serves them from a host that ignores tokens).
+  const config = { grant: PUBLIC };
+  app.get<{ Params: RawParams }>('/gist/:owner/:gist_id/raw', { config }, async (request, reply) => {
     const gist = await gistAt(request);
     return send(reply, gist ? (await filesWithContent(request.ctx.db, gist.id)).sort(byName)[0]?.content : null);
   });
 
-  app.get<{ Params: RawParams }>('/gist/:owner/:gist_id/raw/:filename', async (request, reply) => {
+  app.get<{ Params: RawParams }>('/gist/:owner/:gist_id/raw/:filename', { config }, async (request, reply) => {
     const gist = await gistAt(request);
     return send(reply, gist ? (await findFile(request.ctx.db, gist.id, { filename: request.params.filename! }))?.content : null);
   });
 
-  app.get<{ Params: RawParams }>('/gist/:owner/:gist_id/raw/:sha/:filename', async (request, reply) => {
+  app.get<{ Params: RawParams }>('/gist/:owner/:gist_id/raw/:sha/:filename', { config }, async (request, reply) => {
     const gist = await gistAt(request);
     return send(reply, gist ? await bytesAt(request, gist, request.params.sha!, request.params.filename!) : null);
   });

@@ -16,8 +16,15 @@ import { listCommits, listForks, listForUser, listMine, listPublic, listStarred,
 import { createGist, deleteGist, forkGist, isStarredByCaller, requireGist, starGist, unstarGist, updateGist } from './service.js';
 import type { GistRow } from './tables.js';
 
-/** Creating, changing, forking and starring gists: the `gist` scope, or the Gists permission (write) of a fine-grained token. */
-export const GIST_WRITE: Grant = { scopes: ['gist'], fineGrained: { permission: 'gists', level: 'write' }, apps: true };
+/**
+ * Creating, changing, forking and starring gists: the `gist` scope, or the Gists permission (write) of a fine-grained or
+ * app user token. Installation tokens never (GitHub serves no gist operation to an installation).
+ */
+export const GIST_WRITE: Grant = { scopes: ['gist'], fineGrained: { permission: 'gists', level: 'write' }, apps: 'user' };
+/** Reading gists: anyone, any personal token without a scope or permission (as GitHub), app user tokens, no installation. */
+export const GIST_READ: Grant = { scopes: [], anonymous: true, apps: 'user' };
+/** The caller's starred gists: a signed-in person. */
+const GIST_READ_SIGNED_IN: Grant = { scopes: [], apps: 'user' };
 
 type ListQuery = { page?: string; per_page?: string; since?: string };
 type IdParams = { gist_id: string };
@@ -42,29 +49,30 @@ async function gistDirsOf(db: Db, config: Readonly<Config>, ownerId: number): Pr
 export async function gistRoutes(app: FastifyInstance): Promise<void> {
   onAccountDeleted(gistDirsOf);
   const write = { grant: GIST_WRITE, resource: 'Gist' };
+  const read = { grant: GIST_READ };
   const bodyLimit = app.hublet.config.gistBodyLimitBytes;
 
-  app.get<{ Querystring: ListQuery }>('/gists', { schema: { querystring: listQuery } }, async (request, reply) => {
+  app.get<{ Querystring: ListQuery }>('/gists', { schema: { querystring: listQuery }, config: read }, async (request, reply) => {
     const paging = parsePaging(request.query);
     return sendList(request, reply, await listMine(request.ctx, paging, parseSince(request.query.since)), paging);
   });
 
   // The same for every caller: answered from the response cache while nothing changed.
-  app.get<{ Querystring: ListQuery }>('/gists/public', { schema: { querystring: listQuery } }, async (request, reply) => {
+  app.get<{ Querystring: ListQuery }>('/gists/public', { schema: { querystring: listQuery }, config: read }, async (request, reply) => {
     return request.ctx.responses.respond(request, reply, cacheKey(request), async () => {
       const paging = parsePaging(request.query);
       return sendList(request, reply, await listPublic(request.ctx, paging, parseSince(request.query.since)), paging);
     });
   });
 
-  app.get<{ Querystring: ListQuery }>('/gists/starred', { schema: { querystring: listQuery }, config: { auth: 'required' } }, async (request, reply) => {
+  app.get<{ Querystring: ListQuery }>('/gists/starred', { schema: { querystring: listQuery }, config: { grant: GIST_READ_SIGNED_IN } }, async (request, reply) => {
     const paging = parsePaging(request.query);
     return sendList(request, reply, await listStarred(request.ctx, paging, parseSince(request.query.since)), paging);
   });
 
   app.get<{ Params: { username: string }; Querystring: ListQuery }>(
     '/users/:username/gists',
-    { schema: { querystring: listQuery } },
+    { schema: { querystring: listQuery }, config: read },
     async (request, reply) => {
       const paging = parsePaging(request.query);
       const since = parseSince(request.query.since);
@@ -83,7 +91,7 @@ export async function gistRoutes(app: FastifyInstance): Promise<void> {
   );
 
   // Anyone with the id sees the same gist (secret ones too, as on GitHub): answered from the response cache.
-  app.get<{ Params: IdParams }>('/gists/:gist_id', { schema: { params: gistParams } }, async (request, reply) => {
+  app.get<{ Params: IdParams }>('/gists/:gist_id', { schema: { params: gistParams }, config: read }, async (request, reply) => {
     return request.ctx.responses.respond(request, reply, cacheKey(request), async () => {
       const gist = await requireGist(request.ctx, request.params.gist_id);
       reply.header('last-modified', lastModified(gist.updated_at));
@@ -111,7 +119,7 @@ export async function gistRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: IdParams; Querystring: ListQuery }>(
     '/gists/:gist_id/commits',
-    { schema: { params: gistParams, querystring: pagedQuery } },
+    { schema: { params: gistParams, querystring: pagedQuery }, config: read },
     async (request, reply) => {
       const paging = parsePaging(request.query);
       const result = await listCommits(request.ctx, request.params.gist_id, paging);
@@ -122,7 +130,7 @@ export async function gistRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: IdParams; Querystring: ListQuery }>(
     '/gists/:gist_id/forks',
-    { schema: { params: gistParams, querystring: pagedQuery } },
+    { schema: { params: gistParams, querystring: pagedQuery }, config: read },
     async (request, reply) => {
       const paging = parsePaging(request.query);
       return sendList(request, reply, await listForks(request.ctx, request.params.gist_id, paging), paging);
@@ -135,7 +143,7 @@ export async function gistRoutes(app: FastifyInstance): Promise<void> {
     return sendSingle(request, reply, fork, 201);
   });
 
-  app.get<{ Params: IdParams }>('/gists/:gist_id/star', { schema: { params: gistParams } }, async (request, reply) => {
+  app.get<{ Params: IdParams }>('/gists/:gist_id/star', { schema: { params: gistParams }, config: read }, async (request, reply) => {
     if (!(await isStarredByCaller(request.ctx, request.params.gist_id))) throw new NotFound();
     return reply.code(204).send();
   });
@@ -150,7 +158,7 @@ export async function gistRoutes(app: FastifyInstance): Promise<void> {
     return reply.code(204).send();
   });
 
-  app.get<{ Params: IdParams & { sha: string } }>('/gists/:gist_id/:sha', { schema: { params: revisionParams } }, async (request) => {
+  app.get<{ Params: IdParams & { sha: string } }>('/gists/:gist_id/:sha', { schema: { params: revisionParams }, config: read }, async (request) => {
     const view = await revisionView(request.ctx, request.params.gist_id, request.params.sha);
     return gistSingle(view, request.ctx.urls, gistMedia(request.mediaParam));
   });

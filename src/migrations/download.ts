@@ -1,5 +1,6 @@
 // Serves archives at their signed URLs (no Authorization needed): Content-Length, HEAD, Range for resumed downloads.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PUBLIC } from '../accounts/actor.js';
 import { archiveStore } from '../blob/index.js';
 import type { ByteRange } from '../blob/store.js';
 import { Forbidden, HttpError, NotFound } from '../server/http/errors.js';
@@ -72,5 +73,6 @@ async function serveArchive(request: FastifyRequest<{ Params: { file: string }; 
 
 /** The archive route: outside the API's paths, like a blob store's pre-signed URL on the same host. */
 export async function archiveDownloadRoutes(app: FastifyInstance): Promise<void> {
-  app.route({ method: ['GET', 'HEAD'], url: ARCHIVE_ROUTE, exposeHeadRoute: false, handler: serveArchive });
+  // Anyone holding a valid signed URL: the signature is the credential.
+  app.route({ method: ['GET', 'HEAD'], url: ARCHIVE_ROUTE, exposeHeadRoute: false, config: { grant: PUBLIC }, handler: serveArchive });
 }

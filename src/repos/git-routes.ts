@@ -1,6 +1,7 @@
 // Git over smart HTTP for repositories: /{owner}/{repo}[.git]/info/refs, git-upload-pack, git-receive-pack, behind our own auth.
 import { exemptFromRateLimit } from '../server/http/rate-limit.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PUBLIC } from '../accounts/actor.js';
 import { findAccount } from '../accounts/store.js';
 import { gitAvailable, gitOperation, gitRefusal, registerGitBodies, serveGit, type GitEndpoint } from '../git/smart-http.js';
 import type { RefUpdate } from '../git/bare.js';
@@ -88,6 +89,7 @@ export async function repositoryGitRoutes(app: FastifyInstance): Promise<void> {
   exemptFromRateLimit(app);
   registerGitBodies(app);
   for (const { endpoint, method } of ENDPOINTS) {
-    app.route<{ Params: Params }>({ method, url: `/:owner/:repo/${endpoint}`, handler: handler(endpoint) });
+    // Anyone may ask: the handler applies git's own rule (role and token, tokenAllowsGit) and answers the way git expects.
+    app.route<{ Params: Params }>({ method, url: `/:owner/:repo/${endpoint}`, config: { grant: PUBLIC }, handler: handler(endpoint) });
   }
 }

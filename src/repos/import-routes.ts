@@ -1,6 +1,6 @@
 // POST /admin/repos/import: a site admin imports a git repository from a path on the server's machine.
 import type { FastifyInstance } from 'fastify';
-import { requireSiteAdmin } from '../accounts/actor.js';
+import { SITE_ADMIN } from '../accounts/actor.js';
 import { fullRepository } from './present.js';
 import { importRepository, type ImportInput } from './import.js';
 
@@ -15,9 +15,8 @@ export async function repositoryImportRoutes(app: FastifyInstance): Promise<void
           properties: { owner: { type: 'string' }, name: { type: 'string' }, path: { type: 'string' }, private: { type: 'boolean' }, description: { type: ['string', 'null'] } },
         },
       },
-      config: { resource: 'Repository' },
       // Site admins only, decided before the body is validated (as the rest of the admin API).
-      preValidation: async (request) => void requireSiteAdmin(request.ctx.actor),
+      config: { grant: SITE_ADMIN, resource: 'Repository' },
     },
     async (request, reply) => {
       const r = await importRepository(request.ctx, request.body);

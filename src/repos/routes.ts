@@ -4,8 +4,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
 import { repositoryDir } from './git-data.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requireGrant, type Grant } from '../accounts/actor.js';
-import { hasPermission } from '../accounts/scopes.js';
+import type { Grant } from '../accounts/actor.js';
 import { lastModified } from '../server/http/conditional.js';
 import { parseId } from '../server/http/ids.js';
 import { pagingQuery, parsePaging, setPageLinks } from '../server/http/pagination.js';
@@ -13,9 +12,16 @@ import { listForAuthenticatedUser, listForOrg, listForUser, type ListResult, typ
 import { fullRepository, repositoryListItem } from './present.js';
 import { createRepository, deleteRepository, resolveRepository, resolveRepositoryById, updateRepository, type RepositoryInput, type ResolvedRepository } from './service.js';
 
-/** Reads: anyone for public repositories; a token, when one is presented, needs metadata read (fine-grained, apps). */
-const READ: Grant = { scopes: [], fineGrained: { permission: 'metadata', level: 'read' }, apps: true };
+/**
+ * Reads: anyone for public repositories; a fine-grained or app token needs metadata read, which any repository
+ * permission implies (as GitHub adds it implicitly).
+ */
+const READ: Grant = { scopes: [], fineGrained: { permission: 'metadata', level: 'read' }, apps: true, anonymous: true };
+/** The caller's own repositories: a signed-in person (not an installation, which acts as its app). */
+const READ_OWN: Grant = { scopes: [], fineGrained: { permission: 'metadata', level: 'read' }, apps: 'user' };
 const WRITE: Grant = { scopes: ['repo', 'public_repo'], fineGrained: { permission: 'administration', level: 'write' }, apps: true };
+/** Creating in the caller's own account: an installation has no account of its own to create in. */
+const CREATE_OWN: Grant = { ...WRITE, apps: 'user' };
 const DELETE: Grant = { scopes: ['delete_repo'], fineGrained: { permission: 'administration', level: 'write' }, apps: true, missingScope: 403 };
 
 const text = { type: ['string', 'null'] } as const;
@@ -72,19 +78,6 @@ const sortQuery = {
 
 type OwnerRepo = { owner: string; repo: string };
 
-/**
- * Reads: a presented token must carry the read grant. Fine-grained and app tokens get metadata read with any
- * repository permission, as GitHub adds it implicitly (a token with contents or administration may read metadata).
- */
-function checkReadGrant(request: FastifyRequest): void {
-  const actor = request.ctx.actor;
-  if (!actor) return;
-  if (actor.kind === 'fine_grained' || actor.kind === 'installation' || actor.kind === 'app_user') {
-    if (['metadata', 'contents', 'administration'].some((p) => hasPermission(actor.permissions, p, 'read'))) return;
-  }
-  requireGrant(actor, READ);
-}
-
 function full(request: FastifyRequest, r: ResolvedRepository) {
   return fullRepository(r.repo, r.owner, request.ctx.urls, { permissions: request.ctx.actor ? r.permissions : undefined, apiVersion: request.apiVersion });
 }
@@ -103,7 +96,7 @@ export async function repositoryRoutes(app: FastifyInstance): Promise<void> {
   onAccountDeleted(repositoryDirsOf);
   app.post<{ Body: RepositoryInput }>(
     '/user/repos',
-    { schema: { body: createBody }, config: { grant: WRITE, resource: 'Repository' } },
+    { schema: { body: createBody }, config: { grant: CREATE_OWN, resource: 'Repository' } },
     async (request, reply) => {
       const r = await createRepository(request.ctx, null, request.body);
       return reply.code(201).header('location', request.ctx.urls.api(`/repos/${r.owner.login}/${r.repo.name}`)).send(full(request, r));
@@ -119,15 +112,13 @@ export async function repositoryRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Params: OwnerRepo }>('/repos/:owner/:repo', { schema: { params: ownerRepo } }, async (request, reply) => {
-    checkReadGrant(request);
+  app.get<{ Params: OwnerRepo }>('/repos/:owner/:repo', { schema: { params: ownerRepo }, config: { grant: READ } }, async (request, reply) => {
     const r = await resolveRepository(request.ctx, request.params.owner, request.params.repo, 301);
     reply.header('last-modified', lastModified(r.repo.updated_at));
     return full(request, r);
   });
 
-  app.get<{ Params: { id: string } }>('/repositories/:id', async (request) => {
-    checkReadGrant(request);
+  app.get<{ Params: { id: string } }>('/repositories/:id', { config: { grant: READ } }, async (request) => {
     return full(request, await resolveRepositoryById(request.ctx, parseId(request.params.id)));
   });
 
@@ -159,10 +150,9 @@ export async function repositoryRoutes(app: FastifyInstance): Promise<void> {
           },
         },
       },
-      config: { auth: 'required', resource: 'Repository' },
+      config: { grant: READ_OWN, resource: 'Repository' },
     },
     async (request, reply) => {
-      checkReadGrant(request);
       const paging = parsePaging(request.query);
       const result = await listForAuthenticatedUser(request.ctx, request.query, paging);
       setPageLinks(request, reply, paging, result.total);
@@ -179,10 +169,9 @@ export async function repositoryRoutes(app: FastifyInstance): Promise<void> {
           properties: { ...pagingQuery, ...sortQuery, type: { type: 'string', enum: ['all', 'public', 'private', 'forks', 'sources', 'member'] } },
         },
       },
-      config: { resource: 'Repository' },
+      config: { grant: READ, resource: 'Repository' },
     },
     async (request, reply) => {
-      checkReadGrant(request);
       const paging = parsePaging(request.query);
       const result = await listForOrg(request.ctx, request.params.org, request.query, paging);
       setPageLinks(request, reply, paging, result.total);
@@ -196,10 +185,9 @@ export async function repositoryRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         querystring: { type: 'object', properties: { ...pagingQuery, ...sortQuery, type: { type: 'string', enum: ['all', 'owner', 'member'] } } },
       },
-      config: { resource: 'Repository' },
+      config: { grant: READ, resource: 'Repository' },
     },
     async (request, reply) => {
-      checkReadGrant(request);
       const paging = parsePaging(request.query);
       const result = await listForUser(request.ctx, request.params.username, request.query, paging);
       setPageLinks(request, reply, paging, result.total);

@@ -32,10 +32,8 @@ declare module 'fastify' {
     mediaParam: string | undefined;
   }
   interface FastifyContextConfig {
-    /** What a token must carry to call this route (checked before the handler). */
+    /** Who may call this route and what their token must carry (required on every route: see registerAuth). */
     grant?: Grant;
-    /** `required`: a signed-in caller, no particular scope. */
-    auth?: 'required';
     /** The `resource` named in 422 errors of this route. */
     resource?: string;
     /** false: not counted against the REST rate limit (see exemptFromRateLimit). */

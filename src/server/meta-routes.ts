@@ -1,5 +1,6 @@
 // Service-level endpoints: the API root, GET /rate_limit and GET /versions.
 import type { FastifyInstance } from 'fastify';
+import { PUBLIC } from '../accounts/actor.js';
 import { rateKey, type RateLimiter } from './http/rate-limit.js';
 import { SUPPORTED_API_VERSIONS } from './http/versioning.js';
 
@@ -9,7 +10,8 @@ const SEARCH_LIMIT_ANONYMOUS = 10;
 
 export function metaRoutes(limiter: RateLimiter) {
   return async (app: FastifyInstance): Promise<void> => {
-    app.get('/', async (request) => {
+    const config = { grant: PUBLIC };
+    app.get('/', { config }, async (request) => {
       const u = request.ctx.urls;
       return {
         current_user_url: u.api('/user'),
@@ -25,9 +27,9 @@ export function metaRoutes(limiter: RateLimiter) {
       };
     });
 
-    app.get('/versions', async () => [...SUPPORTED_API_VERSIONS]);
+    app.get('/versions', { config }, async () => [...SUPPORTED_API_VERSIONS]);
 
-    app.get('/rate_limit', async (request) => {
+    app.get('/rate_limit', { config }, async (request) => {
       const { key, limit } = rateKey(request);
       const s = limiter.peek(key, limit);
       const core = { limit: s.limit, used: s.used, remaining: s.remaining, reset: s.reset };

@@ -218,10 +218,18 @@ describe('grants: every shape a route can declare', () => {
     expect((await probeApi('GET', '/probe/no-fine-grained', t.classicGist)).status).toBe(200);
   });
 
-  it('lets installation and app-user tokens call only routes that allow apps', async () => {
+  it('lets installation and app-user tokens call only routes that allow apps, with the declared permission', async () => {
+    for (const kind of ['installation', 'app_user']) {
+      const withPermission = await s.createToken('olivia', { kind, permissions: { gists: 'write' } });
+      expect((await probeApi('GET', '/probe/apps', withPermission)).status, kind).toBe(200);
+      // A route that does not allow apps refuses them whatever they carry.
+      const r = await probeApi('GET', '/probe/default', withPermission);
+      expect(r.status).toBe(403);
+      expect(r.body.message).toBe(INTEGRATION);
+    }
     for (const token of [t.installation, t.appUser]) {
-      expect((await probeApi('GET', '/probe/apps', token)).status).toBe(200);
-      const r = await probeApi('GET', '/probe/default', token);
+      // Allowed as an app, but without the permission the route declares.
+      const r = await probeApi('GET', '/probe/apps', token);
       expect(r.status).toBe(403);
       expect(r.body.message).toBe(INTEGRATION);
     }

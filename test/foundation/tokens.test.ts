@@ -51,6 +51,29 @@ describe('sending a token', () => {
     }
   });
 
+  it('refuses an Authorization header with no usable credential with 401 Bad credentials, never serving it anonymously', async () => {
+    const b64 = (text: string) => Buffer.from(text).toString('base64');
+    for (const authorization of [
+      'Basic !!!!', // not base64
+      'Basic ====',
+      `Basic ${b64(':')}`, // neither user name nor password
+      'Basic',
+      'Digest username="alice"', // a scheme hublet does not take
+      'Negotiate abc',
+      ' ',
+    ]) {
+      // Public routes too: an anonymous caller would get 200 from each of them.
+      for (const p of ['/users/admin', '/gists/public', '/user']) {
+        const r = await s.api('GET', p, { headers: { authorization } });
+        expect(r.status, `${JSON.stringify(authorization)} ${p}`).toBe(401);
+        expect(r.body).toEqual(badCredentials);
+      }
+    }
+    expect((await s.api('GET', '/users/admin')).status).toBe(200);
+    // The same header with a real credential in it is accepted.
+    expect((await s.api('GET', '/user', { headers: { authorization: `Basic ${b64(`:${alice.token}`)}` } })).status).toBe(200);
+  });
+
   it('answers a route that needs a user with 401 Requires authentication when no token is sent', async () => {
     const r = await s.api('GET', '/user');
     expect(r.status).toBe(401);

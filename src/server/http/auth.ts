@@ -1,25 +1,45 @@
 // Authentication: reads the token (Bearer, `token`, or the Basic-auth password), sets request.actor, enforces route grants.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { actorFromToken, localActor, requireActor, requireGrant } from '../../accounts/actor.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
+import { actorFromToken, checkGrant, grantsEveryone, localActor, type Grant } from '../../accounts/actor.js';
 import { findAccount } from '../../accounts/store.js';
 import { lookupToken } from '../../accounts/tokens.js';
 import { Unauthorized } from './errors.js';
 
-/** The credential in an Authorization header, or undefined when there is none. */
-export function presentedToken(header: string | undefined): string | undefined {
-  if (!header) return undefined;
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route of the app with the grant it declares, in registration order (HEAD routes included). */
+    routeGrants: DeclaredRoute[];
+  }
+}
+
+export interface DeclaredRoute {
+  method: string;
+  url: string;
+  grant: Grant;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * The credential in an Authorization header: `undefined` when there is no header (an anonymous call), `null` when there
+ * is one but it carries nothing usable (an unknown scheme, Basic that is not base64 or has no password nor user name),
+ * which GitHub answers with 401 Bad credentials rather than serving the call anonymously.
+ */
+export function presentedToken(header: string | undefined): string | null | undefined {
+  if (header === undefined) return undefined;
   const m = /^\s*(\S+)\s+(.+?)\s*$/.exec(header);
-  if (!m) return header.trim() || undefined;
+  if (!m) return header.trim() || null;
   const scheme = m[1].toLowerCase();
   if (scheme === 'bearer' || scheme === 'token') return m[2];
   if (scheme === 'basic') {
+    if (!BASE64.test(m[2])) return null;
     const decoded = Buffer.from(m[2], 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     // git sends user:token; some clients send the token as the user name with an empty password.
     const password = colon >= 0 ? decoded.slice(colon + 1) : '';
-    return password || (colon >= 0 ? decoded.slice(0, colon) : decoded) || undefined;
+    return password || (colon >= 0 ? decoded.slice(0, colon) : decoded) || null;
   }
-  return undefined;
+  return null;
 }
 
 export const LOCAL_ACTOR_HEADER = 'x-hublet-local-as';
@@ -30,6 +50,45 @@ function joined(list: readonly string[]): string {
   let value = joinedLists.get(list);
   if (value === undefined) joinedLists.set(list, (value = list.join(', ')));
   return value;
+}
+
+function asArray<T>(hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+}
+
+/**
+ * The grant check of one route, before its body is validated (as GitHub: a caller who may not call the route learns
+ * nothing from a 422 about its body). A callback hook bound to the route's grant: no promise, no lookup per request.
+ */
+function grantCheck(grant: Grant) {
+  return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    try {
+      checkGrant(request.ctx.actor, grant);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    done();
+  };
+}
+
+/**
+ * GitHub's scope headers: what a classic or OAuth token carries and what the route accepts (`repo, user`); for
+ * fine-grained and app tokens, the permission the route accepts (X-Accepted-GitHub-Permissions, renamed).
+ */
+function scopeHeaders(grant: Grant) {
+  const accepted = joined(grant.scopes);
+  const permission = grant.fineGrained ? `${grant.fineGrained.permission}=${grant.fineGrained.level}` : undefined;
+  return (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, value?: unknown) => void): void => {
+    const actor = request.ctx.actor;
+    if (actor && (actor.kind === 'classic' || actor.kind === 'oauth')) {
+      reply.header('x-oauth-scopes', joined(actor.scopes));
+      reply.header('x-accepted-oauth-scopes', accepted);
+    } else if (actor && actor.kind !== 'local' && permission) {
+      reply.header('x-accepted-service-permissions', permission);
+    }
+    done(null, payload);
+  };
 }
 
 /**
@@ -50,30 +109,24 @@ export function registerAuth(app: FastifyInstance, local: boolean): void {
     }
     const presented = presentedToken(request.headers.authorization);
     if (presented === undefined) return;
+    if (presented === null) throw new Unauthorized('Bad credentials');
     const found = await lookupToken(request.ctx.db, presented, request.ctx.clock.now());
     if (!found.ok) throw new Unauthorized('Bad credentials');
     request.ctx.actor = actorFromToken(found.user, found.token);
   });
 
-  // A route that declares `config.grant` needs a signed-in caller whose token carries it. Checked before the body is
-  // validated, as GitHub does: a caller who may not call the route learns nothing from a 422 about its body.
-  app.addHook('preValidation', async (request: FastifyRequest) => {
-    const config = request.routeOptions.config;
-    if (config.grant) requireGrant(request.ctx.actor, config.grant);
-    else if (config.auth === 'required') requireActor(request.ctx.actor);
-  });
-
-  // GitHub's scope headers: what a classic or OAuth token carries and what the route accepts (`repo, user`); for
-  // fine-grained and app tokens, the permission the route accepts (X-Accepted-GitHub-Permissions, renamed).
-  app.addHook('onSend', async (request, reply, payload) => {
-    const actor = request.ctx.actor;
-    const grant = request.routeOptions.config?.grant;
-    if (actor && (actor.kind === 'classic' || actor.kind === 'oauth')) {
-      reply.header('x-oauth-scopes', joined(actor.scopes));
-      reply.header('x-accepted-oauth-scopes', grant ? joined(grant.scopes) : '');
-    } else if (actor && actor.kind !== 'local' && grant?.fineGrained) {
-      reply.header('x-accepted-service-permissions', `${grant.fineGrained.permission}=${grant.fineGrained.level}`);
+  // Every route declares its grant (PUBLIC when anyone may call it): a route without one cannot be registered. Its check
+  // runs first among the route's preValidation hooks; a grant that lets everyone through costs nothing per request.
+  const routes: DeclaredRoute[] = [];
+  app.decorate('routeGrants', routes);
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const grant = route.config?.grant;
+    const methods = asArray(route.method);
+    if (!grant) {
+      throw new Error(`${methods.join(',')} ${route.url} declares no grant: set config.grant (PUBLIC when anyone may call it)`);
     }
-    return payload;
+    for (const method of methods) routes.push({ method, url: route.url, grant });
+    if (!grantsEveryone(grant)) route.preValidation = [grantCheck(grant), ...asArray(route.preValidation)];
+    route.onSend = [scopeHeaders(grant), ...asArray(route.onSend)] as RouteOptions['onSend'];
   });
 }

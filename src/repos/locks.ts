@@ -15,12 +15,13 @@ export async function lockRepositories(trx: Db, repoIds: readonly number[], migr
   const ids = [...new Set(repoIds)];
   if (ids.length === 0) return;
   // The repositories' rows first: two migrations locking one repository at once take turns, and the second sees the first's lock.
-  await lockRows(trx, 'repositories', ids);
+  const alive = await lockRows(trx, 'repositories', ids);
   const held = await trx.selectFrom('repository_locks').selectAll().where('repository_id', 'in', ids).execute();
   const other = held.find((l) => l.migration_id !== migrationId);
   if (other) throw new Unprocessable(`Repository ${other.repository_id} is already locked by migration ${other.migration_id}`);
   const already = new Set(held.map((l) => l.repository_id));
-  const fresh = ids.filter((id) => !already.has(id));
+  // A repository deleted while the migration started has nothing left to lock (its export leaves it out).
+  const fresh = ids.filter((id) => alive.has(id) && !already.has(id));
   if (fresh.length) {
     await trx
       .insertInto('repository_locks')

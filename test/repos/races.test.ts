@@ -88,4 +88,17 @@ describe('POST /user/migrations with lock_repositories, at the same moment', () 
       expect((a.status === 422 ? a : b).body.message).toBe(`Repository ${winner.body.repositories[0].id} is already locked by migration ${winner.body.id}`);
     }
   });
+
+  it('starts a migration and deletes one of its repositories at the same moment without a 500', async () => {
+    for (const i of range(ROUNDS)) {
+      await createRepo(`fleeting${i}`, { auto_init: true });
+      const [start, del] = await Promise.all([
+        s.api('POST', '/user/migrations', { token: alice.token, body: { repositories: [`fleeting${i}`], lock_repositories: true, exclude_git_data: true } }),
+        call('DELETE', `/repos/alice/fleeting${i}`),
+      ]);
+      expect(del.status).toBe(204);
+      // The migration either started first (201) or no longer finds the repository (422 naming it).
+      expect([201, 422]).toContain(start.status);
+    }
+  });
 });

@@ -16,16 +16,23 @@ export interface ResolvedRepositories {
 
 /**
  * Resolves the names a start request gives: `name` or `owner/name`, where the owner must be the migration's owner.
- * Unknown and foreign names are GitHub's `invalid_value` errors, each with its index in the request. Duplicates count once.
+ * Unknown and foreign names are GitHub's `invalid_value` errors, each with its index in the request, and so is a
+ * repository the caller may not read (`readable` says false): to that caller it does not exist. Duplicates count once.
  */
-export async function resolveRepositories(db: Db, owner: UserRow, names: readonly string[]): Promise<ResolvedRepositories> {
+export async function resolveRepositories(
+  db: Db,
+  owner: UserRow,
+  names: readonly string[],
+  readable: (repo: RepositoryRow) => Promise<boolean>,
+): Promise<ResolvedRepositories> {
   const errors: FieldError[] = [];
   const found = new Map<number, RepositoryRow>();
   for (const [index, raw] of names.entries()) {
     const slash = raw.indexOf('/');
     const ownerPart = slash >= 0 ? raw.slice(0, slash) : owner.login;
     const name = slash >= 0 ? raw.slice(slash + 1) : raw;
-    const repo = ownerPart.toLowerCase() === owner.login.toLowerCase() ? await findRepository(db, owner.id, name) : undefined;
+    const named = ownerPart.toLowerCase() === owner.login.toLowerCase() ? await findRepository(db, owner.id, name) : undefined;
+    const repo = named && (await readable(named)) ? named : undefined;
     if (!repo) {
       errors.push({ resource: 'Migration', field: 'repositories', code: 'invalid_value', value: raw, index, message: `${raw} is not a repository of ${owner.login}` });
       continue;

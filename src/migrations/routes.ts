@@ -25,7 +25,12 @@ import {
 } from './service.js';
 import type { MigrationRow } from './tables.js';
 
-/** Migrations refuse fine-grained personal access tokens and GitHub App tokens (installation and user-to-server). */
+/**
+ * Migrations refuse fine-grained personal access tokens and GitHub App tokens (installation and user-to-server), as
+ * GitHub documents for every migration endpoint. A user migration accepts `repo` or `user`; `user` covers the account's
+ * profile only, so such a token exports public repositories only: the service checks each repository with GET /repos's
+ * read rule when the migration starts and again before the archive is handed out.
+ */
 const ORG_GRANT: Grant = { scopes: ['admin:org'], fineGrained: null, apps: false };
 const USER_GRANT: Grant = { scopes: ['repo', 'user'], fineGrained: null, apps: false, missingScope: 403 };
 

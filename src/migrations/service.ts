@@ -1,10 +1,11 @@
 // Migration operations: start an export, read and list migrations, hand out the archive, delete it, unlock repositories.
 import crypto from 'node:crypto';
-import { requireActor } from '../accounts/actor.js';
+import { requireActor, type Actor } from '../accounts/actor.js';
 import { requireOrgOwner } from '../accounts/service.js';
 import { archiveStore } from '../blob/index.js';
 import type { UserRow } from '../db/schema.js';
 import { enqueue } from '../jobs/queue.js';
+import { canRead, tokenSeesPrivate } from '../repos/access.js';
 import { lockRepositories, unlockRepository } from '../repos/locks.js';
 import { NotFound, Unprocessable, ValidationFailed } from '../server/http/errors.js';
 import type { ServiceContext } from '../server/context.js';
@@ -65,7 +66,9 @@ export async function startMigration(ctx: ServiceContext, scope: MigrationScope,
   }
   const now = ctx.clock.now();
   const row = await ctx.db.transaction().execute(async (trx) => {
-    const { repositories, errors } = await resolveRepositories(trx, scope.owner, input.repositories);
+    // An export never gives a token more than it can read: each repository passes GET /repos's read rule for this caller
+    // (a classic token without `repo` names no private repository, whatever the owner's role).
+    const { repositories, errors } = await resolveRepositories(trx, scope.owner, input.repositories, (repo) => canRead(trx, actor, repo, scope.owner));
     if (errors.length) throw new ValidationFailed(errors);
     const m = await insertMigration(trx, {
       guid: crypto.randomUUID(),
@@ -114,9 +117,22 @@ export async function listMigrationRepositories(ctx: ServiceContext, scope: Migr
   return { migration: m, repositories: repositories.slice(page.offset, page.offset + page.perPage), total: repositories.length };
 }
 
-/** A time-limited URL of the archive, once exported and until deleted or expired (404 otherwise). */
+/**
+ * Whether the caller may hold a migration's archive: it carries its repositories' data, so every one of them must pass
+ * GET /repos's read rule for this caller now (one deleted since: only a token that reaches private repositories).
+ */
+async function mayDownload(ctx: ServiceContext, actor: Actor | null, m: MigrationRow): Promise<boolean> {
+  const named = await migrationRepositories(ctx.db, m.id);
+  const live = await loadRepositories(ctx.db, named.map((r) => r.repository_id));
+  if (live.length < named.length && !tokenSeesPrivate(actor)) return false;
+  for (const r of live) if (!(await canRead(ctx.db, actor, r.row, r.owner))) return false;
+  return true;
+}
+
+/** A time-limited URL of the archive, once exported and until deleted or expired, for a caller who may read it all (404 otherwise). */
 export async function archiveUrl(ctx: ServiceContext, scope: MigrationScope, id: number): Promise<string> {
   const m = await getMigration(ctx, scope, id);
+  if (!(await mayDownload(ctx, ctx.actor, m))) throw new NotFound();
   const now = ctx.clock.now();
   const store = archiveStore(ctx.config);
   if (!archiveAvailable(m, now) || !store || !(await store.stat(m.archive_key!))) throw new NotFound();

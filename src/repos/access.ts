@@ -57,6 +57,11 @@ export async function effectiveAccess(db: Db, actor: Actor | null, repo: Reposit
   return role;
 }
 
+/** GET /repos/{owner}/{repo}'s read rule: the caller's role, cut down by their token, reaches at least read. */
+export async function canRead(db: Db, actor: Actor | null, repo: RepositoryRow, owner: UserRow): Promise<boolean> {
+  return atLeast(await effectiveAccess(db, actor, repo, owner), 'read');
+}
+
 /** Whether a token may use git on a repository: reading (clone, fetch) or writing (push). */
 export function tokenAllowsGit(actor: Actor | null, repo: RepositoryRow, op: 'read' | 'write'): boolean {
   const isPublic = repo.visibility === 'public';

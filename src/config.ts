@@ -2,6 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { allowedHostsProblem } from './hooks/allowed-hosts.js';
+import { parseKey, parseKeyList } from './secrets/secret-box.js';
 
 export interface Config {
   host: string;
@@ -44,6 +45,10 @@ export interface Config {
   gistBodyLimitBytes: number;
   /** Memory for whole responses of hot reads (MiB; 0 turns the response cache off). */
   responseCacheMiB: number;
+  /** The key that seals hook secrets at rest (32 bytes, base64 or hex); unset: `<data>/secret.key`, created on first start. */
+  secretKey?: string;
+  /** Earlier keys, comma-separated: values they sealed still open, and are sealed again with secretKey at start. */
+  secretKeyPrevious?: string;
 }
 
 export type ConfigInput = Partial<Record<keyof Config, string | number | undefined>>;
@@ -80,6 +85,8 @@ const ENV: Record<keyof Config, string> = {
   gistMaxFiles: 'HUBLET_GIST_MAX_FILES',
   gistMaxDescription: 'HUBLET_GIST_MAX_DESCRIPTION',
   gistBodyLimitBytes: 'HUBLET_GIST_BODY_LIMIT',
+  secretKey: 'HUBLET_SECRET_KEY',
+  secretKeyPrevious: 'HUBLET_SECRET_KEY_PREVIOUS',
 };
 
 /** Environment variable names per setting, for the README and `--help`. */
@@ -155,6 +162,7 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     gistMaxDescription: integer('gistMaxDescription', 1000, 1, 1_000_000),
     gistBodyLimitBytes: integer('gistBodyLimitBytes', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     responseCacheMiB: integer('responseCacheMiB', 32, 0, 65_536),
+    ...secretKeys(pick, problems),
   };
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze(config);
@@ -183,6 +191,16 @@ function hookSettings(pick: (key: keyof Config) => string | undefined, integer: 
     hookDisableAfterFailures: integer('hookDisableAfterFailures', 0, 0, 1_000_000),
     hookDisableWindowMinutes: integer('hookDisableWindowMinutes', 0, 0, 525_600),
   };
+}
+
+/** The secret keys, checked but never echoed in a problem (they are credentials). */
+function secretKeys(pick: (key: keyof Config) => string | undefined, problems: string[]): Pick<Config, 'secretKey' | 'secretKeyPrevious'> {
+  const secretKey = pick('secretKey');
+  const secretKeyPrevious = pick('secretKeyPrevious');
+  const format = 'expected 32 bytes as base64 or 64 hex digits (e.g. the output of `openssl rand -base64 32`)';
+  if (secretKey !== undefined && !parseKey(secretKey)) problems.push(`secretKey (${ENV.secretKey}): ${format}`);
+  if (secretKeyPrevious !== undefined && !parseKeyList(secretKeyPrevious)) problems.push(`secretKeyPrevious (${ENV.secretKeyPrevious}): ${format}, comma-separated`);
+  return { secretKey, secretKeyPrevious };
 }
 
 function archiveStorage(raw: string | undefined, problems: string[]): Config['archiveStorage'] {

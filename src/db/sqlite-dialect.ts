@@ -121,7 +121,9 @@ class Sqlite3Driver implements Driver {
     this.db = await open(this.options.filename);
     const busy = this.options.busyTimeoutMs ?? 10_000;
     this.db.configure('busyTimeout', busy);
-    await exec(this.db, `PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = ${busy};`);
+    // secure_delete: deleted content is overwritten with zeros (in its page and in freed pages), so a deleted secret does
+    // not linger in the file; what old WAL frames still hold goes with a truncating checkpoint (hooks/store.ts scrubWal).
+    await exec(this.db, `PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON; PRAGMA busy_timeout = ${busy};`);
     this.writer = new Sqlite3Connection(this.db, this.options.statementCacheSize ?? 200);
     const memory = this.options.filename === ':memory:' || this.options.filename === '';
     const count = memory ? 0 : this.options.readers ?? 3;
@@ -129,7 +131,7 @@ class Sqlite3Driver implements Driver {
       const db = await open(this.options.filename);
       db.configure('busyTimeout', busy);
       // query_only: a write that reached a reader by mistake fails loudly instead of bypassing the writer's mutex.
-      await exec(db, `PRAGMA query_only = 1; PRAGMA busy_timeout = ${busy};`);
+      await exec(db, `PRAGMA query_only = 1; PRAGMA secure_delete = ON; PRAGMA busy_timeout = ${busy};`);
       this.readers.push({ conn: new Sqlite3Connection(db, this.options.statementCacheSize ?? 200), db, busy: 0 });
     }
   }

@@ -8,9 +8,11 @@ import { completeRunsIn, type JobRun } from '../jobs/worker.js';
 import type { AppContext } from '../server/context.js';
 import { VERSION } from '../version.js';
 import { Batcher } from '../db/batch.js';
-import { destinationOf, enqueueDelivery, type DeliverJob, type Destination } from './outbox.js';
+import { enqueueDelivery, type DeliverJob, type Destination } from './outbox.js';
+import { OpenedCache } from '../secrets/opened-cache.js';
+import { openConfig } from './sealed-config.js';
 import { signatureHeaders } from './sign.js';
-import { deliveriesSince, insertDeliveries, recentDeliveries, updateHook } from './store.js';
+import { deleteFarewell, deliveriesSince, findFarewell, insertDeliveries, recentDeliveries, scrubWal, updateHook } from './store.js';
 import type { HookRow } from './tables.js';
 import type { Attempt, Transport } from './transport.js';
 
@@ -96,27 +98,36 @@ export class Deliverer {
   private readonly hooks: Batcher<number, HookRow | undefined>;
   private readonly events: Batcher<number, EventRow | undefined>;
   private readonly recorder: Batcher<Recording, void>;
+  /** Hook configs are opened at each delivery; AES-GCM once per sealed value is enough. */
+  private readonly secrets: OpenedCache;
 
   constructor(private readonly ctx: AppContext, private readonly transport: Transport) {
     this.hooks = new Batcher(async (ids) => byId(await ctx.db.selectFrom('hooks').selectAll().where('id', 'in', [...new Set(ids)]).execute(), ids));
     this.events = new Batcher(async (ids) => byId(await ctx.db.selectFrom('events').selectAll().where('id', 'in', [...new Set(ids)]).execute(), ids));
     this.recorder = new Batcher((entries) => this.record(entries));
+    this.secrets = new OpenedCache(ctx.secrets);
   }
 
   /** The job handler of the delivery queue. */
   readonly handle = async (job: DeliverJob, _row: JobRow, run: JobRun): Promise<void> => {
-    const hook = job.target ? undefined : await this.hooks.add(job.hookId);
-    if (!job.target && !hook) return; // deleted since: nothing to send, nowhere to record it
+    const hook = await this.hooks.add(job.hookId);
     const event = await this.events.add(job.eventId);
     if (!event || event.org_id === null) return;
-    const destination = job.target ?? destinationOf(hook!);
+    // Deleted since: nothing to send, nowhere to record it, except the `meta` event announcing the deletion.
+    if (!hook) return event.name === 'meta' ? this.farewell(job, event, run) : undefined;
     // An automatic retry stops once the hook is turned off.
-    if (hook && !hook.active && (job.attempt ?? 1) > 1) return;
+    if (!hook.active && (job.attempt ?? 1) > 1) return;
 
-    if (hook && (await this.throttled(job, hook.id, run))) return;
+    if (await this.throttled(job, hook.id, run)) return;
 
+    const sent = await this.send(job, event, openConfig(this.secrets, hook));
+    await this.recorder.add({ job, run, hookId: hook.id, event, ...sent });
+  };
+
+  /** Signs and posts one event with a hook's config (opened just now, dropped after). */
+  private async send(job: DeliverJob, event: EventRow, destination: Destination): Promise<Pick<Recording, 'deliveredAt' | 'attempt' | 'headers' | 'url'>> {
     const body = requestBody(destination.contentType, event.payload);
-    const headers = deliveryHeaders({ guid: event.guid, event: event.name, hookId: job.hookId, orgId: event.org_id, destination, body });
+    const headers = deliveryHeaders({ guid: event.guid, event: event.name, hookId: job.hookId, orgId: event.org_id!, destination, body });
     const { url, authorization } = splitCredentials(destination);
     const deliveredAt = this.ctx.clock.now();
     const attempt: Attempt =
@@ -124,9 +135,23 @@ export class Deliverer {
         ? { statusCode: 0, status: `Payload too large: ${body.length} bytes (the limit is 25 MB); not sent`, responseHeaders: {}, responseBody: null, duration: 0 }
         : await this.transport.post({ url, insecureSsl: destination.insecureSsl === '1', headers: authorization ? { ...headers, Authorization: authorization } : headers, body });
     this.ctx.log.debug({ hook: job.hookId, guid: event.guid, event: event.name, status: attempt.status }, 'webhook delivered');
-    if (!hook) return; // meta (deleted): the hook and its delivery history are gone
-    await this.recorder.add({ job, run, hookId: hook.id, event, deliveredAt, attempt, headers, url });
-  };
+    return { deliveredAt, attempt, headers, url };
+  }
+
+  /**
+   * The `meta` (deleted) delivery: the hook is gone, its sealed config waits in a farewell row. Sent once, not
+   * recorded (the hook's history went with it); the farewell is deleted with the job's completion.
+   */
+  private async farewell(job: DeliverJob, event: EventRow, run: JobRun): Promise<void> {
+    const row = await findFarewell(this.ctx.db, job.hookId);
+    if (!row) return;
+    await this.send(job, event, openConfig(this.secrets, row));
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await deleteFarewell(trx, job.hookId);
+      await run.completeIn(trx);
+    });
+    await scrubWal(this.ctx.db);
+  }
 
   /** Writes a batch of attempts and completes their jobs in one transaction. */
   private async record(entries: Recording[]): Promise<void[]> {

@@ -1,11 +1,13 @@
 // The only place that shapes hooks, hook configs and deliveries as JSON; secrets always show as `********`.
 import type { UserRow } from '../db/schema.js';
 import { isoUtc, type Urls } from '../server/http/urls.js';
+import { MASK } from './sealed-config.js';
 import type { DeliveryRow, HookRow } from './tables.js';
 
-export const MASK = '********';
-
-/** A hook's config as every response shows it: the secret (and a password) masked, present only when set. */
+/**
+ * A hook's config as every response shows it: the secret (and a password) masked, present only when set. `url` is the
+ * column kept for showing, with the credentials of its userinfo masked (sealed-config.ts).
+ */
 export function hookConfig(hook: HookRow) {
   const config: Record<string, string> = { content_type: hook.content_type, insecure_ssl: hook.insecure_ssl, url: hook.url };
   if (hook.secret) config.secret = MASK;

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { onEvent } from '../events/emit.js';
 import { Deliverer } from './deliver.js';
 import { DELIVER_QUEUE, fanOut } from './outbox.js';
+import { resealHookSecrets } from './reseal.js';
 import { PRUNE_QUEUE, pruneHandler, schedulePrune } from './retention.js';
 import { hookRoutes } from './routes.js';
 import { Transport } from './transport.js';
@@ -14,6 +15,8 @@ export async function registerHooks(app: FastifyInstance): Promise<void> {
   const deliverer = new Deliverer(ctx, transport);
   ctx.jobs.register(DELIVER_QUEUE, deliverer.handle, { concurrency: ctx.config.hookConcurrency, leaseMs: ctx.config.hookLeaseMs });
   ctx.jobs.register(PRUNE_QUEUE, pruneHandler(ctx), { concurrency: 1 });
+  // Before anything is delivered: configs sealed with the current key (a start with the wrong key stops here).
+  app.addHook('onReady', () => resealHookSecrets(ctx));
   app.addHook('onReady', () => schedulePrune(ctx));
   app.addHook('onClose', async () => {
     // Running deliveries finish first; only then do the connection pools close.

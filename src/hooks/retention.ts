@@ -3,7 +3,7 @@ import type { JobRow } from '../db/schema.js';
 import { deleteFinished, enqueue, hasPendingJob } from '../jobs/queue.js';
 import type { JobRun } from '../jobs/worker.js';
 import type { AppContext } from '../server/context.js';
-import { pruneDeliveries, pruneEvents } from './store.js';
+import { pruneDeliveries, pruneEvents, pruneFarewells } from './store.js';
 
 export const PRUNE_QUEUE = 'hooks.prune';
 /** How often the prune job runs. */
@@ -23,7 +23,9 @@ export function pruneHandler(ctx: AppContext) {
       const deliveries = await pruneDeliveries(trx, before);
       const jobs = await deleteFinished(trx, before);
       const events = await pruneEvents(trx, before);
-      if (deliveries || jobs || events) ctx.log.info({ deliveries, jobs, events, before: before.toISOString() }, 'pruned webhook delivery history');
+      // A deleted hook's sealed config whose `meta` delivery never ran (its job gave up): gone after a day.
+      const farewells = await pruneFarewells(trx, new Date(now.getTime() - 86_400_000));
+      if (deliveries || jobs || events || farewells) ctx.log.info({ deliveries, jobs, events, farewells, before: before.toISOString() }, 'pruned webhook delivery history');
       await enqueue(trx, { queue: PRUNE_QUEUE, payload: {}, runAt: new Date(now.getTime() + PRUNE_EVERY_MS) }, now);
       await run.completeIn(trx);
     });

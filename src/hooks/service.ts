@@ -5,12 +5,14 @@ import type { Db } from '../db/connect.js';
 import { lockRows } from '../db/dialect-helpers.js';
 import type { UserRow } from '../db/schema.js';
 import { emitEvent, emitEventAlone } from '../events/emit.js';
+import type { SecretBox } from '../secrets/secret-box.js';
 import type { ServiceContext } from '../server/context.js';
 import { BadRequest, NotFound, ValidationFailed, type FieldError } from '../server/http/errors.js';
 import { parseId } from '../server/http/ids.js';
 import { ALL_EVENTS, HOOK_EVENT_NAMES, subscribes } from './event-names.js';
 import { enqueueDelivery } from './outbox.js';
 import { metaDeletedPayload, pingPayload } from './payloads.js';
+import { sealConfig, sealSecret, sealUrl, shownUrl } from './sealed-config.js';
 import {
   allHooks,
   deleteHook,
@@ -20,6 +22,7 @@ import {
   latestDeliveries,
   listDeliveries,
   listHooks,
+  scrubWal,
   updateHook,
   type DeliveryStatusFilter,
   type Visibility,
@@ -79,8 +82,9 @@ async function withUniqueUrl<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-function configColumns(c: HookConfigInput) {
-  return { url: c.url, content_type: c.contentType, insecure_ssl: c.insecureSsl, secret: c.secret, username: c.username, password: c.password };
+/** The columns of a config: its secret, password and URL credentials sealed, the URL kept for showing masked. */
+function configColumns(box: SecretBox, c: HookConfigInput) {
+  return sealConfig(box, c);
 }
 
 export interface HookWithLast {
@@ -105,13 +109,13 @@ export async function createOrgHook(ctx: ServiceContext, orgLogin: string, body:
   const hook = await withUniqueUrl(() =>
     ctx.db.transaction().execute(async (trx) => {
       await lockHooksOf(trx, o);
-      await checkRoom(trx, ctx, o.org.id, { url: input.config.url, events: input.events });
+      await checkRoom(trx, ctx, o.org.id, { url: shownUrl(input.config.url), events: input.events });
       const row = await insertHook(trx, {
         org_id: o.org.id,
         name: 'web',
         events: JSON.stringify(input.events),
         active: input.active ? 1 : 0,
-        ...configColumns(input.config),
+        ...configColumns(ctx.secrets, input.config),
         created_by_app_id: o.who.appId,
         disabled_reason: null,
         created_at: now.toISOString(),
@@ -141,11 +145,11 @@ export async function updateOrgHook(ctx: ServiceContext, orgLogin: string, hookI
     ctx.db.transaction().execute(async (trx) => {
       await lockHooksOf(trx, o);
       const current = await visibleHook(ctx, o, existing.id, trx);
-      const url = input.config?.url ?? current.url;
+      const url = input.config ? shownUrl(input.config.url) : current.url;
       const events = input.events ?? (JSON.parse(current.events) as string[]);
       await checkRoom(trx, ctx, o.org.id, { id: current.id, url, events });
       return updateHook(trx, current.id, {
-        ...(input.config ? configColumns(input.config) : {}),
+        ...(input.config ? configColumns(ctx.secrets, input.config) : {}),
         events: JSON.stringify(events),
         ...(input.active !== undefined ? { active: input.active ? 1 : 0, disabled_reason: null } : {}),
         updated_at: now.toISOString(),
@@ -166,6 +170,7 @@ export async function deleteOrgHook(ctx: ServiceContext, orgLogin: string, hookI
     if (hook.active) await emitEvent(trx, { name: 'meta', action: 'deleted', orgId: o.org.id, senderId: o.actor.user.id, payload: metaDeletedPayload(hook, o.org, o.actor.user, ctx.urls) }, now);
     await deleteHook(trx, hook.id);
   });
+  await scrubWal(ctx.db);
 }
 
 /** GET /orgs/{org}/hooks/{hook_id}/config */
@@ -184,12 +189,12 @@ export async function updateHookConfig(ctx: ServiceContext, orgLogin: string, ho
     ctx.db.transaction().execute(async (trx) => {
       await lockHooksOf(trx, o);
       const current = await visibleHook(ctx, o, existing.id, trx);
-      if (patch.url !== undefined && patch.url !== current.url) await checkRoom(trx, ctx, o.org.id, { id: current.id, url: patch.url, events: JSON.parse(current.events) as string[] });
+      if (patch.url !== undefined && shownUrl(patch.url) !== current.url) await checkRoom(trx, ctx, o.org.id, { id: current.id, url: shownUrl(patch.url), events: JSON.parse(current.events) as string[] });
       return updateHook(trx, current.id, {
-        ...(patch.url !== undefined ? { url: patch.url } : {}),
+        ...(patch.url !== undefined ? sealUrl(ctx.secrets, patch.url) : {}),
         ...(patch.contentType !== undefined ? { content_type: patch.contentType } : {}),
         ...(patch.insecureSsl !== undefined ? { insecure_ssl: patch.insecureSsl } : {}),
-        ...(patch.secret !== undefined ? { secret: patch.secret } : {}),
+        ...(patch.secret !== undefined ? { secret: sealSecret(ctx.secrets, patch.secret) } : {}),
         updated_at: now.toISOString(),
       });
     }),

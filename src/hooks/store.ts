@@ -1,7 +1,8 @@
 // Queries on hooks and deliveries; every hook query is scoped to an organization and to who may see app-made hooks.
 import type { Db } from '../db/connect.js';
-import type { Insertable } from 'kysely';
-import type { DeliveryRow, HookDeliveriesTable, HookRow } from './tables.js';
+import { sql, type Insertable } from 'kysely';
+import { isPostgresDb } from '../db/dialect-helpers.js';
+import type { DeliveryRow, FarewellRow, HookDeliveriesTable, HookRow } from './tables.js';
 
 /** Whose hooks a caller sees: an OAuth app sees the hooks its tokens made; everyone else sees the ones people made. */
 export interface Visibility {
@@ -50,6 +51,40 @@ export async function updateHook(db: Db, id: number, values: Partial<Omit<HookRo
 export async function deleteHook(db: Db, id: number): Promise<void> {
   await db.deleteFrom('hook_deliveries').where('hook_id', '=', id).execute();
   await db.deleteFrom('hooks').where('id', '=', id).execute();
+}
+
+/** Keeps what a deleted hook's `meta` delivery needs (its sealed config) until that delivery has run. */
+export async function insertFarewell(db: Db, hook: HookRow, now: Date): Promise<void> {
+  const { url, url_sealed, content_type, insecure_ssl, secret, username, password, sealed_with } = hook;
+  await db
+    .insertInto('hook_farewells')
+    .values({ hook_id: hook.id, org_id: hook.org_id, url, url_sealed, content_type, insecure_ssl, secret, username, password, sealed_with, created_at: now.toISOString() })
+    .execute();
+}
+
+export function findFarewell(db: Db, hookId: number): Promise<FarewellRow | undefined> {
+  return db.selectFrom('hook_farewells').selectAll().where('hook_id', '=', hookId).executeTakeFirst();
+}
+
+export async function deleteFarewell(db: Db, hookId: number): Promise<void> {
+  await db.deleteFrom('hook_farewells').where('hook_id', '=', hookId).execute();
+}
+
+/** Farewells whose `meta` delivery never ran (its job gave up) go after a day. */
+export async function pruneFarewells(db: Db, before: Date): Promise<number> {
+  const r = await db.deleteFrom('hook_farewells').where('created_at', '<', before.toISOString()).executeTakeFirst();
+  return Number(r.numDeletedRows ?? 0);
+}
+
+/**
+ * After secrets were deleted or sealed anew: on SQLite, copies the WAL into the database file (where secure_delete has
+ * zeroed the deleted cells) and truncates it, so the old page images holding them are gone from both files. Outside
+ * any transaction; waits for readers at most the busy timeout and gives up quietly if they hold on. PostgreSQL keeps
+ * no such copies a dump could show.
+ */
+export async function scrubWal(db: Db): Promise<void> {
+  if (isPostgresDb(db)) return;
+  await sql`pragma wal_checkpoint(truncate)`.execute(db);
 }
 
 /** The newest delivery of each hook (its `last_response`). */

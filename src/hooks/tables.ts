@@ -8,13 +8,19 @@ export interface HooksTable {
   /** JSON array of event names (`*` for all). */
   events: string;
   active: number;
-  url: string;
   content_type: 'json' | 'form';
   insecure_ssl: '0' | '1';
-  /** Kept in the clear: it keys the HMAC of every delivery. Never shown, never logged. */
+  /** The URL as shown: a password in its userinfo (or a lone user name) replaced by `********` (sealed-config.ts). */
+  url: string;
+  /** The URL as given, sealed, when it carries credentials; null when `url` is the URL itself. */
+  url_sealed: string | null;
+  /** Sealed (secrets/secret-box.ts): it keys the HMAC of every delivery. Never shown, never logged. */
   secret: string | null;
   username: string | null;
+  /** Sealed. */
   password: string | null;
+  /** The id of the key that sealed this row's values; null: a row from before sealing, in the clear (sealed at start). */
+  sealed_with: string | null;
   /** The OAuth app whose token created the hook: only that app's tokens see it, and users do not. */
   created_by_app_id: number | null;
   /** Why the server turned the hook off (automatic disabling after failures), or null. */
@@ -48,10 +54,32 @@ export interface HookDeliveriesTable {
   response_body: string | null;
 }
 
+/**
+ * What a deleted hook's `meta` delivery needs, kept (sealed) from the delete until that delivery ran, then deleted:
+ * the delivery job names the hook only, never its config.
+ */
+export interface HookFarewellsTable {
+  hook_id: number;
+  org_id: number;
+  url: string;
+  url_sealed: string | null;
+  content_type: 'json' | 'form';
+  insecure_ssl: '0' | '1';
+  secret: string | null;
+  username: string | null;
+  password: string | null;
+  sealed_with: string | null;
+  created_at: string;
+}
+
 export interface HookTables {
   hooks: HooksTable;
   hook_deliveries: HookDeliveriesTable;
+  hook_farewells: HookFarewellsTable;
+  /** One row while secrets written before sealing may linger in old events and free pages (scrubbed once at start). */
+  hook_secrets_scrub: { pending: number };
 }
 
 export type HookRow = Selectable<HooksTable>;
 export type DeliveryRow = Selectable<HookDeliveriesTable>;
+export type FarewellRow = Selectable<HookFarewellsTable>;

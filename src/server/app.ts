@@ -22,6 +22,7 @@ import { createValidatorCompiler } from './validation.js';
 import { JobWorker } from '../jobs/worker.js';
 import { repositories } from '../repos/plugin.js';
 import { registerHooks } from '../hooks/register.js';
+import { loadSecretBox } from '../secrets/key-file.js';
 import { migrationRoutes } from '../migrations/routes.js';
 import { gistsPlugin } from '../gists/plugin.js';
 
@@ -104,6 +105,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   } as AppContext;
   ctx.jobs = new JobWorker(ctx);
   ctx.responses = new ResponseCache(options.config.responseCacheMiB * 1024 * 1024);
+  // The key is read (or the key file created) before anything can seal or open a secret; a bad one stops the start.
+  ctx.secrets = loadSecretBox(options.config);
   app.addHook('onClose', () => ctx.jobs.stop());
   app.decorate('hublet', ctx);
   app.decorateRequest('ctx', null as unknown as ServiceContext);

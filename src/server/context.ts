@@ -4,6 +4,7 @@ import type { Actor } from '../accounts/actor.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
 import type { JobWorker } from '../jobs/worker.js';
+import type { SecretBox } from '../secrets/secret-box.js';
 import type { ResponseCache } from './http/response-cache.js';
 import type { Urls } from './http/urls.js';
 
@@ -23,6 +24,8 @@ export interface AppContext {
   jobs: JobWorker;
   /** Hot reads answered from memory while the database is unchanged. */
   responses: ResponseCache;
+  /** Seals and opens secrets kept at rest (hook secrets, passwords, URL credentials) with the configured key. */
+  secrets: SecretBox;
 }
 
 export interface ServiceContext extends AppContext {

@@ -6,6 +6,7 @@ import * as gists from './2026-11-22T01-00-gists.js';
 import * as repos from './2026-11-22T01-10-repos.js';
 import * as hooks from './2026-11-22T01-20-hooks.js';
 import * as migrationExports from './2026-11-22T01-30-migrations.js';
+import * as hookSecrets from './2026-11-23T00-00-hook-secrets.js';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22T00-00-accounts': accounts,
@@ -14,6 +15,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T01-10-repos': repos,
   '2026-11-22T01-20-hooks': hooks,
   '2026-11-22T01-30-migrations': migrationExports,
+  '2026-11-23T00-00-hook-secrets': hookSecrets,
 };
 
 export const staticMigrationProvider: MigrationProvider = {

@@ -1,12 +1,13 @@
 // Clone and push over git's smart HTTP at `<base>/gist/<id>.git` (and `<base>/gist/<id>`): anyone clones, the owner pushes.
 import fs from 'node:fs';
+import type { Readable } from 'node:stream';
 import { exemptFromRateLimit } from '../server/http/rate-limit.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PUBLIC, requireGrant } from '../accounts/actor.js';
 import { gitOperation, gitRefusal, registerGitBodies, requireGit, serveGit, type GitEndpoint } from '../git/smart-http.js';
 import { HttpError } from '../server/http/errors.js';
-import { gistRepoDir, withGistLock, writeHook } from './git.js';
-import { recordPush } from './push.js';
+import { gistRepoDir, removeLegacyHook, withGistLock } from './git.js';
+import { checkedPush, recordPush } from './push.js';
 import { GIST_WRITE } from './routes.js';
 import { gistLimits, requireWriter } from './service.js';
 import { findGist } from './store.js';
@@ -47,13 +48,11 @@ function handler(endpoint: GitEndpoint) {
       const current = await findGist(ctx.db, gist.id);
       if (!current) return gitRefusal(reply, 404, 'Repository not found.');
       await syncRef(dir, current.head_sha);
-      writeHook(dir, gistLimits(ctx));
-      return serveGit(request, reply, {
-        repoDir: dir,
-        endpoint,
-        remoteUser: actor.user.login,
-        onPush: (updates) => recordPush(ctx, current, actor.user, updates),
-      });
+      removeLegacyHook(dir);
+      const serve = (body?: Readable) =>
+        serveGit(request, reply, { repoDir: dir, endpoint, remoteUser: actor.user.login, body, onPush: (updates) => recordPush(ctx, current, actor.user, updates) });
+      // The push itself is checked against the API's rules before git sees it (push.ts); the ref advertisement is not a push.
+      return endpoint === 'git-receive-pack' ? checkedPush(request, reply, dir, gistLimits(ctx), serve) : serve();
     });
   };
 }

@@ -1,4 +1,4 @@
-// A gist's bare repository: objects written in-process (isomorphic-git), the head ref, past revisions, the pre-receive hook, a per-gist write lock.
+// A gist's bare repository: objects written in-process, the head ref, past revisions, a per-gist write lock.
 import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
@@ -26,73 +26,13 @@ export interface TreeEntry {
   oid: string;
 }
 
-/** Limits the pre-receive hook enforces on a pushed tree. */
-export interface PushLimits {
-  maxFiles: number;
-  maxFileBytes: number;
-}
-
-/** A gist's flat tree rules as a pre-receive hook: stock `git receive-pack` refuses what the API would (text goes to the pusher). */
-function hookScript(limits: PushLimits): string {
-  return `#!/bin/sh
-# Written by hublet for every gist repository: a gist is a flat set of regular files on the ${GIST_BRANCH} branch.
-zero=0000000000000000000000000000000000000000
-max_files=${limits.maxFiles}
-max_size=${limits.maxFileBytes}
-while read -r old new ref; do
-  if [ "$ref" != "${GIST_REF}" ]; then
-    echo "Gists only accept pushes to the ${GIST_BRANCH} branch; refusing $ref."
-    exit 1
-  fi
-  if [ "$new" = "$zero" ]; then
-    echo "The ${GIST_BRANCH} branch of a gist cannot be deleted."
-    exit 1
-  fi
-  for commit in $(git rev-list "$new" --not --all); do
-    if git ls-tree "$commit" | grep -q '^040000 '; then
-      echo "Gist does not support directories."
-      exit 1
-    fi
-    if git ls-tree "$commit" | grep -qv '^100[67][0-9][0-9] blob '; then
-      echo "Gists hold regular files only (no symbolic links or submodules)."
-      exit 1
-    fi
-  done
-  count=$(git ls-tree "$new" | wc -l)
-  if [ "$count" -eq 0 ]; then
-    echo "A gist needs at least one file."
-    exit 1
-  fi
-  if [ "$count" -gt "$max_files" ]; then
-    echo "A gist can hold at most $max_files files."
-    exit 1
-  fi
-  big=$(git ls-tree -l "$new" | awk -v max="$max_size" '{ split($0, a, "\\t"); split(a[1], f, " +"); if (f[4] + 0 > max + 0) { print a[2]; exit } }')
-  if [ -n "$big" ]; then
-    echo "$big is larger than the limit of $max_size bytes for a gist file."
-    exit 1
-  fi
-done
-exit 0
-`;
-}
-
-/** (Re)writes the pre-receive hook with the current limits (cheap when unchanged). */
-export function writeHook(dir: string, limits: PushLimits): void {
-  const hooks = path.join(dir, 'hooks');
-  const file = path.join(hooks, 'pre-receive');
-  const script = hookScript(limits);
-  let current: string | undefined;
-  try {
-    current = fs.readFileSync(file, 'utf8');
-  } catch {
-    current = undefined;
-  }
-  if (current === script) return;
-  fs.mkdirSync(hooks, { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, script, { mode: 0o755 });
-  fs.renameSync(tmp, file);
+/**
+ * Removes the pre-receive hook older versions wrote into every gist repository: pushes are checked by the server
+ * before git sees them (push.ts, with the API's rules in rules.ts), and a second, shell copy of the rules could only
+ * drift from them. Cheap when there is none.
+ */
+export function removeLegacyHook(dir: string): void {
+  fs.rmSync(path.join(dir, 'hooks', 'pre-receive'), { force: true });
 }
 
 /** The config initBare and the settings below produce, written in one go for a new gist. */
@@ -101,17 +41,17 @@ const GIST_CONFIG =
   '[http]\n\treceivepack = true\n[receive]\n\tfsckObjects = true\n\tdenyNonFastForwards = false';
 
 /**
- * Creates an empty bare repository for a new gist, with its hook; pushed objects are checked (fsck) on the way in.
- * Written directly (HEAD, one config, objects/, refs/heads/, the hook) rather than through initBare and three config
- * rewrites: creating a file or directory costs ~160 µs of kernel time on the bench machine's ext4, and git makes
- * objects/pack, refs/tags and the rest when it needs them (POST /gists profile in `make bench`).
+ * Creates an empty bare repository for a new gist; pushed objects are checked (fsck) on the way in. Written directly
+ * (HEAD, one config, objects/, refs/heads/) rather than through initBare and three config rewrites: creating a file or
+ * directory costs ~160 µs of kernel time on the bench machine's ext4, and git makes objects/pack, refs/tags and the
+ * rest when it needs them (POST /gists profile in `make bench`). HEAD and config are written in place: nothing refers
+ * to the directory until the gist's row is committed, so a crash here leaves only a directory nobody sees.
  */
-export async function createRepo(dir: string, limits: PushLimits): Promise<void> {
+export async function createRepo(dir: string): Promise<void> {
   fs.mkdirSync(path.join(dir, 'objects'), { recursive: true });
   fs.mkdirSync(path.join(dir, 'refs', 'heads'), { recursive: true });
   fs.writeFileSync(path.join(dir, 'HEAD'), `ref: ${GIST_REF}\n`);
   fs.writeFileSync(path.join(dir, 'config'), GIST_CONFIG);
-  writeHook(dir, limits);
 }
 
 export { removeRepo };

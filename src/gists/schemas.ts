@@ -1,6 +1,7 @@
-// Request shapes of the gist routes (JSON schemas for Fastify) and the checks a schema cannot express (file maps, names, limits).
+// Request shapes of the gist routes (JSON schemas for Fastify) and the checks a schema cannot express (file maps; names and limits by rules.ts).
 import { ValidationFailed, type FieldError } from '../server/http/errors.js';
 import { pagingQuery } from '../server/http/pagination.js';
+import { automaticName, revisionProblems } from './rules.js';
 
 const RESOURCE = 'Gist';
 
@@ -75,22 +76,8 @@ export interface NewFile {
   content: Buffer;
 }
 
-const AUTO_NAME = /^gistfile\d+(\..*)?$/i;
-const MAX_NAME_BYTES = 255;
-
 function invalid(field: string, message: string, code = 'invalid'): FieldError {
   return { resource: RESOURCE, field, code, message };
-}
-
-/** Why a name cannot be a gist file's name, or null when it can. */
-export function fileNameProblem(name: string): string | null {
-  if (name.includes('/') || name.includes('\\')) return `${JSON.stringify(name)}: file names cannot contain slashes (gists have no directories)`;
-  if (/[\u0000-\u001f\u007f]/.test(name)) return `${JSON.stringify(name)}: file names cannot contain control characters`;
-  if (name === '.' || name === '..') return `${JSON.stringify(name)} is not a valid file name`;
-  if (name.toLowerCase() === '.git') return `${JSON.stringify(name)} is reserved by git`;
-  if (Buffer.byteLength(name) > MAX_NAME_BYTES) return `file names can be at most ${MAX_NAME_BYTES} bytes long`;
-  if (AUTO_NAME.test(name)) return `${JSON.stringify(name)}: names of the form gistfile<number> are reserved for unnamed files`;
-  return null;
 }
 
 function isBlank(s: string): boolean {
@@ -122,18 +109,18 @@ function isObject(v: unknown): v is Record<string, unknown> {
 /** The next free automatic name: gistfile1.txt, gistfile2.txt, … */
 function autoName(taken: Set<string>): string {
   for (let n = 1; ; n++) {
-    const name = `gistfile${n}.txt`;
+    const name = automaticName(n);
     if (!taken.has(name)) return name;
   }
 }
 
-function checkTotals(files: NewFile[], limits: GistLimits, errors: FieldError[]): void {
-  if (files.length > limits.maxFiles) errors.push(invalid('files', `a gist can hold at most ${limits.maxFiles} files`));
-  for (const f of files) {
-    if (f.content.length > limits.maxFileBytes) {
-      errors.push(invalid('files', `${JSON.stringify(f.filename)} is larger than the limit of ${limits.maxFileBytes} bytes for a gist file`));
-    }
-  }
+/**
+ * The file set of a new revision against rules.ts, the rules `git push` meets too: names new in it (not in `kept`),
+ * the number of files, their sizes.
+ */
+function checkRevision(files: NewFile[], kept: ReadonlySet<string>, limits: GistLimits, errors: FieldError[]): void {
+  const facts = files.map((f) => ({ filename: f.filename, size: f.content.length }));
+  for (const p of revisionProblems(facts, kept, limits)) errors.push({ resource: RESOURCE, field: 'files', code: p.code, message: p.message });
 }
 
 function throwIf(errors: FieldError[]): void {
@@ -175,18 +162,18 @@ export function parseCreate(body: CreateBody, limits: GistLimits): CreateInput {
       unnamed.push(content);
       continue;
     }
-    const problem = fileNameProblem(key);
-    if (problem) errors.push(invalid('files', problem));
-    else named.push({ filename: key, content });
+    named.push({ filename: key, content });
   }
   throwIf(errors);
   const taken = new Set(named.map((f) => f.filename));
+  const automatic = new Set<string>();
   for (const content of unnamed) {
     const filename = autoName(taken);
     taken.add(filename);
+    automatic.add(filename);
     named.push({ filename, content });
   }
-  checkTotals(named, limits, errors);
+  checkRevision(named, automatic, limits, errors);
   throwIf(errors);
   return { description: typeof body.description === 'string' ? body.description : '', public: isPublic, files: named };
 }
@@ -250,19 +237,9 @@ export function planUpdate(body: UpdateBody, current: Map<string, Buffer>, limit
       errors.push(invalid('files', `${JSON.stringify(key)} is not a file of this gist`, 'missing'));
       continue;
     }
-    if (target !== key || !exists) {
-      if (isBlank(target)) {
-        if (exists) {
-          errors.push(invalid('files', `files.${key}.filename cannot be blank`));
-          continue;
-        }
-      } else {
-        const problem = fileNameProblem(target);
-        if (problem) {
-          errors.push(invalid('files', problem));
-          continue;
-        }
-      }
+    if (exists && target !== key && isBlank(target)) {
+      errors.push(invalid('files', `files.${key}.filename cannot be blank`));
+      continue;
     }
     const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : current.get(key)!;
     if (exists) removed.add(key);
@@ -280,16 +257,19 @@ export function planUpdate(body: UpdateBody, current: Map<string, Buffer>, limit
     }
     next.set(a.filename, a.content);
   }
+  throwIf(errors);
+  // Names the gist has (and keeps) were accepted before; names given to unnamed files are hublet's own.
+  const kept = new Set(current.keys());
   const taken = new Set(next.keys());
   for (const a of added) {
     if (a.filename !== null) continue;
     const name = autoName(taken);
     taken.add(name);
+    kept.add(name);
     next.set(name, a.content);
   }
-  if (next.size === 0) errors.push({ resource: RESOURCE, field: 'files', code: 'missing_field', message: 'a gist needs at least one file' });
   plan.files = [...next].map(([filename, content]) => ({ filename, content }));
-  checkTotals(plan.files, limits, errors);
+  checkRevision(plan.files, kept, limits, errors);
   throwIf(errors);
   return plan;
 }

@@ -71,7 +71,7 @@ export async function createGist(ctx: ServiceContext, body: CreateBody): Promise
   const when = now(ctx);
   const at = ctx.clock.now().toISOString();
   let row: GistRow | undefined;
-  await createRepo(dir, gistLimits(ctx));
+  await createRepo(dir);
   try {
     await writeFiles(ctx, {
       gistId: id,
@@ -168,7 +168,7 @@ export async function forkGist(ctx: ServiceContext, id: string): Promise<GistRow
   const forkId = newGistId();
   const dir = gistRepoDir(ctx.config, forkId);
   const when = ctx.clock.now().toISOString();
-  await createRepo(dir, gistLimits(ctx));
+  await createRepo(dir);
   let fork: GistRow;
   try {
     fork = await ctx.db.transaction().execute(async (trx) => {

@@ -57,6 +57,8 @@ export interface ServeGitOptions {
   remoteUser?: string;
   /** Called after a push whose refs changed, with the updates, before the response ends. */
   onPush?: (updates: RefUpdate[]) => Promise<void>;
+  /** The request body to hand git instead of the request's own (already decoded: no Content-Encoding is passed on). */
+  body?: Readable;
 }
 
 /**
@@ -97,11 +99,11 @@ function runBackend(request: FastifyRequest, reply: FastifyReply, opts: ServeGit
     CONTENT_TYPE: request.headers['content-type'] ?? '',
     REMOTE_ADDR: request.ip,
     ...(opts.remoteUser ? { REMOTE_USER: opts.remoteUser } : {}),
-    ...(request.headers['content-encoding'] ? { HTTP_CONTENT_ENCODING: String(request.headers['content-encoding']) } : {}),
+    ...(request.headers['content-encoding'] && !opts.body ? { HTTP_CONTENT_ENCODING: String(request.headers['content-encoding']) } : {}),
     ...(request.headers['git-protocol'] ? { GIT_PROTOCOL: String(request.headers['git-protocol']) } : {}),
   };
   const child = spawn('git', ['http-backend'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-  const body = request.body as Readable | undefined;
+  const body = opts.body ?? (request.body as Readable | undefined);
   if (body && typeof (body as Readable).pipe === 'function') body.pipe(child.stdin);
   else child.stdin.end();
   child.stdin.on('error', () => {});

@@ -2,9 +2,18 @@
 // its WAL, pg_dump), gone with the hook, masked wherever the hook is shown; deliveries still sign and authenticate;
 // jobs carry no config; key rotation; rows in the clear from before are sealed (and scrubbed) at start.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Migrator, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootstrapAdminToken } from '../../src/accounts/service.js';
+import { loadConfig } from '../../src/config.js';
+import { connect } from '../../src/db/connect.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { staticMigrationProvider } from '../../src/db/migrations/index.js';
 import * as sqlite3 from '../../src/db/sqlite3-module.js';
-import { onPostgres } from '../helpers/database.js';
+import { createTestDatabase, onPostgres } from '../helpers/database.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { buildApp } from '../../src/server/app.js';
 import { keyIdOf } from '../../src/secrets/secret-box.js';
@@ -254,49 +263,81 @@ describe('key rotation', () => {
   });
 });
 
-describe('hooks stored in the clear by an earlier version', () => {
-  it('are sealed at start, their ping payloads masked, and (SQLite) no free page keeps what was deleted', async () => {
-    const p = `/legacy/${++n}`;
-    const org = await s.db.selectFrom('users').select('id').where('login_lower', '=', 'acme').executeTakeFirstOrThrow();
-    const now = new Date().toISOString();
-    const legacyUrl = withUserinfo('old:LegacyUrlPass', p);
-    const { id } = await s.db
-      .insertInto('hooks')
-      .values({ org_id: org.id, name: 'web', events: '["push"]', active: 1, url: legacyUrl, url_sealed: null, content_type: 'json', insecure_ssl: '0', secret: 'LegacySecret', username: null, password: 'LegacyPassword', sealed_with: null, created_by_app_id: null, disabled_reason: null, created_at: now, updated_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const payload = JSON.stringify({ zen: 'Design for failure.', hook_id: id, hook: { config: { url: legacyUrl, content_type: 'json' } } });
-    await s.db.insertInto('events').values({ guid: crypto.randomUUID(), name: 'ping', action: null, org_id: org.id, repository_id: null, sender_id: null, payload, created_at: now }).execute();
-    await s.db.insertInto('hook_secrets_scrub').values({ pending: 1 }).execute();
-    if (!onPostgres) {
-      // An earlier version deleted rows without secure_delete: their bytes stayed in the file's free space.
-      const raw = await new Promise<sqlite3.Database>((resolve, reject) => {
-        const db = new sqlite3.Database(s.databaseUrl, (err) => (err ? reject(err) : resolve(db)));
-      });
-      const run = (q: string) => new Promise<void>((resolve, reject) => raw.exec(q, (err) => (err ? reject(err) : resolve())));
-      await run(`pragma secure_delete = off; pragma busy_timeout = 10000; create table legacy_scratch (v text); insert into legacy_scratch values ('DeletedLegacySecret-${'x'.repeat(5000)}'); drop table legacy_scratch; pragma wal_checkpoint(truncate);`);
-      await new Promise<void>((resolve) => raw.close(() => resolve()));
-      expect(await foundAtRest(s, ['DeletedLegacySecret'])).not.toEqual([]);
-    }
-
-    const restarted = await buildApp({ config: s.app.hublet.config, db: s.db });
+describe('upgrading a database whose hooks were stored in the clear', () => {
+  it('seals them at start, masks their ping payloads, takes configs out of jobs, and (SQLite) leaves no free page with what was deleted', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hublet-upgrade-'));
+    const database = await createTestDatabase(dir);
+    const db = connect(database.url);
     try {
-      await restarted.ready();
-    } finally {
-      await restarted.close();
-    }
-    const row = await hookRow(id);
-    expect(row.sealed_with).toBe(keyIdOf(KEY_A));
-    expect(row.url).toBe(shown('old:********', p));
-    const event = await s.db.selectFrom('events').select('payload').where('payload', 'like', `%"hook_id":${id},%`).executeTakeFirstOrThrow();
-    expect(JSON.parse(event.payload).hook.config.url).toBe(shown('old:********', p));
-    expect(await s.db.selectFrom('hook_secrets_scrub').selectAll().execute()).toEqual([]);
-    expect(await foundAtRest(s, ['LegacyUrlPass', 'LegacySecret', 'LegacyPassword', 'DeletedLegacySecret'])).toEqual([]);
+      // The schema as the previous version left it, with what that version wrote.
+      const { error } = await new Migrator({ db, provider: staticMigrationProvider }).migrateTo('2026-11-22T01-30-migrations');
+      expect(error).toBeUndefined();
+      const p = `/upgrade/${++n}`;
+      const legacyUrl = withUserinfo('old:LegacyUrlPass', p);
+      const now = new Date().toISOString();
+      const old = db as unknown as Kysely<any>;
+      const org = await old.insertInto('users').values({ login: 'Legacy', login_lower: 'legacy', type: 'Organization', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
+      const hook = await old
+        .insertInto('hooks')
+        .values({ org_id: org.id, name: 'web', events: '["push"]', active: 1, url: legacyUrl, content_type: 'json', insecure_ssl: '0', secret: 'LegacySecret', username: null, password: 'LegacyPassword', created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const ping = JSON.stringify({ zen: 'Design for failure.', hook_id: hook.id, hook: { config: { url: legacyUrl, content_type: 'json', secret: '********' } } });
+      const event = await old.insertInto('events').values({ guid: crypto.randomUUID(), name: 'ping', org_id: org.id, payload: ping, created_at: now }).returning('id').executeTakeFirstOrThrow();
+      const target = { url: withUserinfo('gone:GoneUrlPass', '/gone'), contentType: 'json', insecureSsl: '0', secret: 'GoneSecret', username: null, password: null };
+      await old.insertInto('jobs').values({ queue: 'hooks.deliver', payload: JSON.stringify({ hookId: 999, eventId: event.id, target }), state: 'done', run_at: now, created_at: now, finished_at: now }).execute();
+      if (!onPostgres) {
+        // That version deleted rows without secure_delete: their bytes stayed in the file's free pages.
+        const raw = await new Promise<sqlite3.Database>((resolve, reject) => {
+          const conn = new sqlite3.Database(database.url, (err) => (err ? reject(err) : resolve(conn)));
+        });
+        const run = (q: string) => new Promise<void>((resolve, reject) => raw.exec(q, (err) => (err ? reject(err) : resolve())));
+        // Many pages' worth, every page holding the text: more than the migration's new tables take back from the free list.
+        await run(
+          `pragma secure_delete = off; create table scratch (v text);
+           with recursive i(n) as (select 1 union all select n + 1 from i where n < 4000) insert into scratch select 'DeletedLegacySecret-' || n || '-' || printf('%.80c', 'x') from i;
+           drop table scratch; pragma wal_checkpoint(truncate);`,
+        );
+        await new Promise<void>((resolve) => raw.close(() => resolve()));
+      }
+      const upgrade = { dataDir: dir, databaseUrl: database.url };
+      const clear = ['LegacyUrlPass', 'LegacySecret', 'LegacyPassword', 'GoneUrlPass', 'GoneSecret', ...(onPostgres ? [] : ['DeletedLegacySecret'])];
+      expect((await foundAtRest(upgrade, clear)).map((f) => f.split(' in ')[0]).sort()).toEqual([...new Set(clear)].sort());
 
-    // And it delivers with the sealed config.
-    expect((await s.api('POST', `/orgs/acme/hooks/${id}/pings`, { token: owner.token })).status).toBe(204);
-    const [got] = await rcv.waitFor(1, onPath(p));
-    expect(signaturesValid(got, 'LegacySecret')).toBe(true);
-    expect(got.headers.authorization).toBe(`Basic ${Buffer.from('old:LegacyUrlPass').toString('base64')}`);
+      // The new version: its migration, then its first start.
+      await migrateToLatest(db);
+      const admin = await bootstrapAdminToken(db, new Date());
+      const adminId = (await db.selectFrom('users').select('id').where('login', '=', 'admin').executeTakeFirstOrThrow()).id;
+      await db.insertInto('memberships').values({ org_id: org.id, user_id: adminId, role: 'admin', created_at: now }).execute();
+      const config = loadConfig({ dataDir: dir, databaseUrl: database.url, logLevel: 'silent', secretKey: KEY_A.toString('base64') }, {});
+      const app = await buildApp({ config, db });
+      try {
+        await app.ready();
+        const row = await db.selectFrom('hooks').selectAll().where('id', '=', hook.id).executeTakeFirstOrThrow();
+        expect(row.sealed_with).toBe(keyIdOf(KEY_A));
+        expect(row.url).toBe(shown('old:********', p));
+        const shownPing = await db.selectFrom('events').select('payload').where('id', '=', event.id).executeTakeFirstOrThrow();
+        expect(JSON.parse(shownPing.payload).hook.config.url).toBe(shown('old:********', p));
+        const jobs = await db.selectFrom('jobs').select('payload').where('queue', '=', 'hooks.deliver').execute();
+        expect(jobs.map((j) => JSON.parse(j.payload))).toEqual([{ hookId: 999, eventId: event.id }]);
+        expect(await db.selectFrom('hook_secrets_scrub').selectAll().execute()).toEqual([]);
+        expect(await foundAtRest(upgrade, clear)).toEqual([]);
+
+        // The sealed hook still delivers: signed with its secret, Basic auth from its URL.
+        app.hublet.jobs.start();
+        const r = await app.inject({ method: 'POST', url: `/orgs/legacy/hooks/${hook.id}/pings`, headers: { authorization: `Bearer ${admin}` } });
+        expect(r.statusCode).toBe(204);
+        const [got] = await rcv.waitFor(1, onPath(p));
+        expect(signaturesValid(got, 'LegacySecret')).toBe(true);
+        expect(got.headers.authorization).toBe(`Basic ${Buffer.from('old:LegacyUrlPass').toString('base64')}`);
+        await app.hublet.jobs.idle();
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await db.destroy();
+      await database.drop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,7 @@
 // `hublet admin …`: users, tokens and organizations, through the admin API (locally: as the site admin, no server needed).
 import { Command, Option } from 'commander';
 import { expectOk, printJson } from '../output.js';
+import { registerAdminFsck } from './admin-fsck.js';
 import { commaList as csv, positiveInteger } from './option-values.js';
 import { withClient } from './with-client.js';
 
@@ -16,6 +17,8 @@ function permissionsList(v: string): Record<string, string> {
 
 export function registerAdmin(program: Command): void {
   const admin = program.command('admin').description('site administration (users, tokens, organizations)');
+
+  registerAdminFsck(admin);
 
   const user = admin.command('user').description('manage users');
   user

@@ -100,11 +100,16 @@ export async function listMigrations(ctx: ServiceContext, scope: MigrationScope,
   return listRows(ctx.db, scope.owner.id, scope.kind, { offset: page.offset, limit: page.perPage });
 }
 
-/** The repositories (still existing) of each migration, in the order they were named. */
+/**
+ * The repositories (still existing) of each migration that the caller may read now, in the order they were named. In
+ * a migration's scope the caller owns them (or owns their organization), so GET /repos's read rule comes down to what
+ * the token reaches: a token without `repo` is not shown the private ones.
+ */
 export async function repositoriesOf(ctx: ServiceContext, migrations: MigrationRow[]): Promise<Map<number, LoadedRepository[]>> {
   const ids = await repositoryIdsOf(ctx.db, migrations.map((m) => m.id));
   const all = await loadRepositories(ctx.db, [...new Set([...ids.values()].flat())]);
-  const byId = new Map(all.map((r) => [r.row.id, r]));
+  const seesPrivate = tokenSeesPrivate(ctx.actor);
+  const byId = new Map(all.filter((r) => seesPrivate || r.row.visibility === 'public').map((r) => [r.row.id, r]));
   const out = new Map<number, LoadedRepository[]>();
   for (const [migrationId, repoIds] of ids) out.set(migrationId, repoIds.map((id) => byId.get(id)).filter((r): r is LoadedRepository => r !== undefined));
   return out;

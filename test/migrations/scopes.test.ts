@@ -1,5 +1,5 @@
-// What a migration may export for a token: each repository passes GET /repos's read rule, at the start and at download,
-// so a token with only the `user` scope (GitHub: profile only) exports public repositories and no private ones.
+// What a migration may export for a token: each repository passes GET /repos's read rule at the start, at download and
+// when shown, so a token with only the `user` scope (GitHub: profile only) exports public repositories and no private ones.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { waitForState } from './support.js';
@@ -67,6 +67,18 @@ describe('user migrations with a token that cannot read private repositories', (
     const refused = await s.api('GET', `/user/migrations/${r.body.id}/archive`, { token: userOnly });
     expect(refused.status).toBe(404);
     expect(refused.body.message).toBe('Not Found');
+  });
+
+  it('is not shown the private repositories of a migration either, only the ones GET /repos shows it', async () => {
+    const r = await s.api('POST', '/user/migrations', { token: full, body: { repositories: ['priv', 'pub'] } });
+    expect(r.status).toBe(201);
+    const names = (list: { full_name: string }[]) => list.map((x) => x.full_name);
+    expect(names(r.body.repositories)).toEqual(['alice/priv', 'alice/pub']);
+    expect(names((await s.api('GET', `/user/migrations/${r.body.id}`, { token: userOnly })).body.repositories)).toEqual(['alice/pub']);
+    expect(names((await s.api('GET', `/user/migrations/${r.body.id}/repositories`, { token: userOnly })).body)).toEqual(['alice/pub']);
+    const listed = (await s.api('GET', '/user/migrations', { token: userOnly })).body.find((m: { id: number }) => m.id === r.body.id);
+    expect(names(listed.repositories)).toEqual(['alice/pub']);
+    expect(names((await s.api('GET', `/user/migrations/${r.body.id}/repositories`, { token: full })).body)).toEqual(['alice/priv', 'alice/pub']);
   });
 });
 

@@ -21,15 +21,26 @@ export function loadSecretBox(config: Pick<Config, 'dataDir' | 'secretKey' | 'se
 
 /** Reads the key file, creating it first when there is none. Refuses a file others may read or that holds no key. */
 export function readOrCreateKeyFile(file: string): Buffer {
-  if (!fs.existsSync(file)) createKeyFile(file);
   const problem = (what: string) => new ConfigError([`secret key file ${file}: ${what}`]);
-  const st = fs.statSync(file);
+  let st: fs.Stats;
+  try {
+    if (!fs.existsSync(file)) createKeyFile(file);
+    st = fs.statSync(file);
+  } catch (err) {
+    throw problem(`cannot be created or read (${(err as NodeJS.ErrnoException).code ?? String(err)}); set HUBLET_SECRET_KEY instead, or make the data dir writable`);
+  }
   if (!st.isFile()) throw problem('is not a regular file');
   if ((st.mode & 0o077) !== 0) {
     throw problem(`mode ${(st.mode & 0o777).toString(8).padStart(4, '0')} lets others read it; it must be 0600 (chmod 600 ${file})`);
   }
   if (st.size > 256) throw problem(`is ${st.size} bytes; it must hold one ${KEY_BYTES}-byte key as base64 or 64 hex digits`);
-  const key = parseKey(fs.readFileSync(file, 'utf8'));
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw problem(`cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  const key = parseKey(text);
   if (!key) throw problem(`does not hold a ${KEY_BYTES}-byte key as base64 or 64 hex digits`);
   return key;
 }

@@ -133,6 +133,14 @@ describe('the key file', () => {
     expect(() => readOrCreateKeyFile(file)).toThrow(/is 4096 bytes/);
   });
 
+  it('names the file and the way out when it cannot be created', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'not-a-dir'), '');
+    const file = keyFilePath(path.join(dir, 'not-a-dir'));
+    expect(() => readOrCreateKeyFile(file)).toThrow(ConfigError);
+    expect(() => readOrCreateKeyFile(file)).toThrow(/secret key file .*: cannot be created or read \(E[A-Z]+\); set HUBLET_SECRET_KEY instead, or make the data dir writable/);
+  });
+
   it('is not needed when HUBLET_SECRET_KEY is set (nothing is written)', () => {
     const dir = tempDir();
     const key = crypto.randomBytes(32);

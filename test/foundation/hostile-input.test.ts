@@ -72,6 +72,14 @@ describe('page and per_page far out of range', () => {
     }
   });
 
+  it('keeps the Link header within clients’ limits when the request is padded with long parameters', async () => {
+    const r = await s.api('GET', `/users/${d.user.login}/repos?page=2&per_page=1&q=${'a'.repeat(9000)}`, { token: d.user.token });
+    expect(r.status).toBe(200);
+    const link = r.headers.get('link') ?? '';
+    expect(link).toContain(`${s.url}/users/${d.user.login}/repos?page=1&per_page=1>; rel="prev"`);
+    expect(link.length).toBeLessThan(8192);
+  });
+
   it('writes a Link header without exponent notation for a far page', async () => {
     const r = await s.api('GET', '/gists?page=99999999999999999999', { token: d.user.token });
     expect(r.headers.get('link')).toMatch(/page=\d+&per_page=30>; rel="prev"/);
@@ -158,6 +166,13 @@ describe('requests refused before any route', () => {
       expect(r.headers, what).toMatch(/\r\ncontent-type: application\/json/i);
       expect(JSON.parse(r.body), what).toEqual(githubBody(status));
     }
+  });
+
+  it('answers a HEAD refused by the parser without a body', async () => {
+    const r = await raw(`HEAD /gists HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(r.status).toBe(431);
+    expect(r.headers).toMatch(/\r\ncontent-type: application\/json/i);
+    expect(r.body).toBe('');
   });
 
   it('keeps serving after all of that', async () => {

@@ -6,6 +6,9 @@ export interface Seeded {
   org: string;
   repo: string;
   gistId: string;
+  /** The gist's only revision. */
+  gistVersion: string;
+  repoId: number;
   commentId: number;
   hookId: number;
   orgMigrationId: number;
@@ -24,12 +27,12 @@ export async function seed(s: TestServer): Promise<Seeded> {
   const org = 'octo-org';
   await s.createOrg(org, user.login);
   const repo = 'hello';
-  await created(s, 'POST', '/user/repos', user.token, { name: repo, auto_init: true });
+  const userRepo = await created(s, 'POST', '/user/repos', user.token, { name: repo, auto_init: true });
   await created(s, 'POST', `/orgs/${org}/repos`, user.token, { name: repo, auto_init: true });
   const gist = await created(s, 'POST', '/gists', user.token, { public: true, files: { 'a.txt': { content: 'hello' } } });
   const comment = await created(s, 'POST', `/gists/${gist.id}/comments`, user.token, { body: 'nice' });
   const hook = await created(s, 'POST', `/orgs/${org}/hooks`, user.token, { name: 'web', config: { url: 'http://127.0.0.1:9/hook' } });
   const orgMigration = await created(s, 'POST', `/orgs/${org}/migrations`, user.token, { repositories: [repo] });
   const userMigration = await created(s, 'POST', '/user/migrations', user.token, { repositories: [repo] });
-  return { user, org, repo, gistId: gist.id, commentId: comment.id, hookId: hook.id, orgMigrationId: orgMigration.id, userMigrationId: userMigration.id };
+  return { user, org, repo, gistId: gist.id, gistVersion: gist.history[0].version, repoId: userRepo.id, commentId: comment.id, hookId: hook.id, orgMigrationId: orgMigration.id, userMigrationId: userMigration.id };
 }

@@ -42,14 +42,23 @@ export function parsePaging(query: unknown, defaultPerPage = 30): Paging {
   return { page, perPage, offset: (page - 1) * perPage };
 }
 
-/** The absolute URL of this request with some query parameters replaced. */
+/** The longest link URL that keeps the request's other query parameters: four links stay within 8 KiB of header. */
+const MAX_LINK_URL = 2000;
+
+/**
+ * The absolute URL of this request with some query parameters replaced. Past MAX_LINK_URL (a request padded with long
+ * parameters), only the given ones are kept: a `Link` header of several such URLs broke clients' header limits.
+ */
 export function requestUrlWith(request: FastifyRequest, baseUrl: string, params: Record<string, string | undefined>): string {
   const url = new URL(request.url, 'http://placeholder');
   for (const [k, v] of Object.entries(params)) {
     if (v === undefined) url.searchParams.delete(k);
     else url.searchParams.set(k, v);
   }
-  return baseUrl + url.pathname + url.search;
+  const full = baseUrl + url.pathname + url.search;
+  if (full.length <= MAX_LINK_URL) return full;
+  const only = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined));
+  return `${baseUrl}${url.pathname}?${only}`;
 }
 
 /** Sets `Link` with first/prev/next/last from the total count of items. */

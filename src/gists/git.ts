@@ -6,7 +6,7 @@ import type { Config } from '../config.js';
 import { gitDir, removeRepo } from '../git/bare.js';
 import { objectId, serializeCommit, serializeFlatTree, writeLooseObject } from '../git/loose-objects.js';
 import { keyedLock, type KeyedLock } from '../git/keyed-lock.js';
-import { writeRefSha } from '../git/refs.js';
+import { moveRef } from '../git/refs.js';
 
 /** The one branch a gist has. */
 export const GIST_BRANCH = 'main';
@@ -83,13 +83,13 @@ export async function writeCommit(
 }
 
 /**
- * Points the gist's branch at a commit: the loose ref file (a loose ref wins over packed-refs), replaced whole through
- * a temporary file and a rename (src/git/refs.ts), so neither a clone nor a crash ever sees it empty or half-written.
- * Without isomorphic-git's lock and fs wrapping (3% of PATCH /gists under load in `make bench`); the file operations run
- * on libuv's threads (a rename over a file makes ext4 start writeback, ~0.4 ms, which must not stall the event loop).
+ * Points the gist's branch at a commit: the loose ref file (a loose ref wins over packed-refs), moved crash-safely by
+ * src/git/refs.ts (a new ref through a temporary file and a rename; the usual 41-byte ref by one same-length write in
+ * place), never left empty or half-written by a crash. Without isomorphic-git's lock and fs wrapping (3% of PATCH
+ * /gists under load in `make bench`).
  */
 export async function setHead(dir: string, sha: string): Promise<void> {
-  await writeRefSha(dir, GIST_REF, sha);
+  await moveRef(dir, GIST_REF, sha);
 }
 
 export async function readHead(dir: string): Promise<string | null> {

@@ -7,7 +7,7 @@ import git from 'isomorphic-git';
 import { afterAll, describe, expect, it } from 'vitest';
 import { initBare } from '../../src/git/bare.js';
 import { isIntactLooseObject, objectId, serializeCommit, writeLooseObject } from '../../src/git/loose-objects.js';
-import { writeRefSha, writeSymbolicRef } from '../../src/git/refs.js';
+import { moveRef, writeRefSha, writeSymbolicRef } from '../../src/git/refs.js';
 import { syncFs } from '../../src/git/sync-fs.js';
 import { preparePushes, writeInitialCommit } from '../../src/repos/git-data.js';
 
@@ -98,5 +98,28 @@ describe('refs, HEAD and config', () => {
     await preparePushes(dir);
     expect(fs.statSync(path.join(dir, 'hooks', 'pre-receive')).mode & 0o111).not.toBe(0);
     expect(everyFile(dir).filter((f) => /tmp/.test(f))).toEqual([]);
+  });
+});
+
+describe('moving a gist branch (moveRef)', () => {
+  it('creates a missing ref whole, rewrites a 41-byte ref with one same-length write, replaces an empty or odd-sized one', async () => {
+    const dir = await repo('move');
+    const file = path.join(dir, 'refs', 'heads', 'main');
+    const [a, b, c] = ['a', 'b', 'c'].map((x) => x.repeat(40));
+    await moveRef(dir, 'refs/heads/main', a);
+    expect(fs.readFileSync(file, 'utf8')).toBe(`${a}\n`);
+    const inode = fs.statSync(file).ino;
+    await moveRef(dir, 'refs/heads/main', b);
+    expect(fs.readFileSync(file, 'utf8')).toBe(`${b}\n`);
+    expect(fs.statSync(file).ino).toBe(inode);
+    // What a crash of an older version (truncate, then write) could leave: an empty ref.
+    fs.writeFileSync(file, '');
+    await moveRef(dir, 'refs/heads/main', c);
+    expect(fs.readFileSync(file, 'utf8')).toBe(`${c}\n`);
+    fs.writeFileSync(file, `${a}\n${b}\n`);
+    await moveRef(dir, 'refs/heads/main', c);
+    expect(fs.readFileSync(file, 'utf8')).toBe(`${c}\n`);
+    expect(everyFile(dir).filter((f) => /tmp/.test(f))).toEqual([]);
+    await expect(moveRef(dir, 'refs/heads/main', 'x')).rejects.toThrow(/not a commit id/);
   });
 });

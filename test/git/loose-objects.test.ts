@@ -73,7 +73,7 @@ describe('loose objects', () => {
 });
 
 describe('the gist ref', () => {
-  it('is created, replaced whole, and cut back to 41 bytes when something longer was there', async () => {
+  it('is created, moved, and cut back to 41 bytes when something longer was there', async () => {
     const { setHead, readHead, GIST_REF } = await import('../../src/gists/git.js');
     const dir = path.join(root, 'refs.git');
     fs.mkdirSync(dir, { recursive: true });

@@ -1,4 +1,4 @@
-// Bare git repositories on disk under <data>/git/: create, remove, list refs. Objects are written in-process (isomorphic-git).
+// Bare git repositories on disk under <data>/git/: create, remove, list refs. Small files go through syncFs (each replaced whole).
 import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';

@@ -66,7 +66,7 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
  * Transfer-Encoding, NUL in a header, an unknown method, headers too large, too slow): a GitHub body, then the
  * connection is closed, as Node does. Nothing is written once a response on this socket has started.
  */
-export function clientErrorHandler(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
+export function clientErrorHandler(error: Error & { code?: string; rawPacket?: unknown }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, message] =
     error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large']
@@ -78,7 +78,8 @@ export function clientErrorHandler(error: Error & { code?: string; rawPacket?: B
     const body = JSON.stringify(new HttpError(status, message).body());
     // The answer to a HEAD has no body (a client would read one as the next response): the bytes Node could not parse
     // still start with the request line when the refused request is the socket's first.
-    const head = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+    const raw = error.rawPacket;
+    const head = Buffer.isBuffer(raw) && raw.subarray(0, 5).toString('latin1') === 'HEAD ';
     socket.write(
       `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`,

@@ -22,6 +22,7 @@ import {
   soleOwnerships,
 } from './store.js';
 import { createToken, hashToken, isTokenKind, listLiveTokens, revokeUserTokens, TOKEN_KINDS, type TokenKind } from './tokens.js';
+import { parseTimestamp } from '../server/http/timestamps.js';
 
 export const ADMIN_LOGIN = 'admin';
 
@@ -177,8 +178,8 @@ function tokenProblems(input: TokenRequest, now: Date): { kind: TokenKind; error
     }
   }
   if (input.expiresAt != null) {
-    const at = Date.parse(input.expiresAt);
-    if (Number.isNaN(at)) errors.push({ resource: 'OauthAccess', field: 'expires_at', code: 'invalid', message: 'expires_at must be an ISO 8601 time' });
+    const at = parseTimestamp(input.expiresAt);
+    if (at === undefined) errors.push({ resource: 'OauthAccess', field: 'expires_at', code: 'invalid', message: 'expires_at must be an ISO 8601 time' });
     else if (at <= now.getTime()) errors.push({ resource: 'OauthAccess', field: 'expires_at', code: 'invalid', message: 'expires_at must be in the future' });
   }
   const note = textProblem('OauthAccess', 'note', input.note, 1000);
@@ -203,7 +204,7 @@ export async function createUserToken(ctx: ServiceContext, login: string, input:
     permissions: input.permissions ?? {},
     appId: input.appId ?? null,
     note: input.note ?? null,
-    expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
+    expiresAt: input.expiresAt ? new Date(parseTimestamp(input.expiresAt)!).toISOString() : null,
     now: ctx.clock.now(),
   });
   return { row, token, user };

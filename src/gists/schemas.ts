@@ -2,6 +2,7 @@
 import { ValidationFailed, type FieldError } from '../server/http/errors.js';
 import { pagingQuery } from '../server/http/pagination.js';
 import { automaticName, revisionProblems } from './rules.js';
+import { parseTimestamp } from '../server/http/timestamps.js';
 
 const RESOURCE = 'Gist';
 
@@ -277,9 +278,8 @@ export function planUpdate(body: UpdateBody, current: Map<string, Buffer>, limit
 /** `since` as an ISO timestamp (422 when it is not one). */
 export function parseSince(since: string | undefined): string | undefined {
   if (since === undefined) return undefined;
-  const iso = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
-  const ms = Date.parse(since);
-  if (!iso.test(since) || Number.isNaN(ms)) {
+  const ms = parseTimestamp(since);
+  if (ms === undefined) {
     throw new ValidationFailed([{ resource: RESOURCE, field: 'since', code: 'invalid', message: 'since must be an ISO 8601 timestamp (YYYY-MM-DDTHH:MM:SSZ)' }]);
   }
   return new Date(ms).toISOString();

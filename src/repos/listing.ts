@@ -11,6 +11,7 @@ import { effectiveAccess, permissionsFor, tokenSeesPrivate } from './access.js';
 import type { Permissions } from './present.js';
 import { listRepositories, type SortKey } from './store.js';
 import type { RepositoryRow } from './tables.js';
+import { parseTimestamp } from '../server/http/timestamps.js';
 
 export interface ListedRepository {
   repo: RepositoryRow;
@@ -55,8 +56,8 @@ async function present(db: Db, actor: Actor | null, rows: RepositoryRow[]): Prom
 
 function isoFilter(field: 'since' | 'before', value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const t = Date.parse(value);
-  if (Number.isNaN(t)) throw new ValidationFailed([{ resource: 'Repository', field, code: 'invalid', message: `${field} must be an ISO 8601 timestamp` }]);
+  const t = parseTimestamp(value);
+  if (t === undefined) throw new ValidationFailed([{ resource: 'Repository', field, code: 'invalid', message: `${field} must be an ISO 8601 timestamp` }]);
   return new Date(t).toISOString();
 }
 

@@ -65,7 +65,7 @@ describe('GET /gists', () => {
     const r = await s.api('GET', '/gists?since=2026-01-03T00:00:00Z', { token: alice.token });
     expect(names(r.body)).toEqual(['alice-public-2', 'alice-secret']);
     for (const path of ['/gists', '/gists/public', '/gists/starred', '/users/alice/gists']) {
-      for (const since of ['yesterday', '2026-13-45T00:00:00Z', '1']) {
+      for (const since of ['yesterday', '2026-13-45T00:00:00Z', '1', '2026-02-30T00:00:00Z', '2026-01-01T25:00:00Z']) {
         const bad = await s.api('GET', `${path}?since=${since}`, { token: alice.token });
         expect(bad.status, `${path} ${since}`).toBe(422);
         expect(bad.body).toMatchObject({ message: 'Validation Failed', errors: [expect.objectContaining({ resource: 'Gist', field: 'since', code: 'invalid' })] });

@@ -1,4 +1,4 @@
-// The few places SQLite and PostgreSQL differ at query time (SKIP LOCKED, row locks, unique violations) are decided here.
+// The few places SQLite and PostgreSQL differ at query time (SKIP LOCKED, row locks, unique and foreign-key violations) are decided here.
 import { PostgresAdapter, type Kysely } from 'kysely';
 import type { Db } from './connect.js';
 
@@ -34,4 +34,13 @@ export async function lockRows(trx: Db, table: LockableTable, ids: readonly numb
 export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown } | null;
   return e?.code === '23505' || (typeof e?.message === 'string' && /UNIQUE constraint failed|SQLITE_CONSTRAINT_(UNIQUE|PRIMARYKEY)/.test(e.message));
+}
+
+/**
+ * Whether a write failed because a row it references is gone (PostgreSQL 23503, SQLite's FOREIGN KEY constraint): the
+ * parent was deleted between the request's read and its write, which the caller sees as that parent not existing.
+ */
+export function isForeignKeyViolation(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  return e?.code === '23503' || (typeof e?.message === 'string' && /FOREIGN KEY constraint failed|SQLITE_CONSTRAINT_FOREIGNKEY/.test(e.message));
 }

@@ -1,4 +1,4 @@
-// Gist stars and forks raced over HTTP: starring at once leaves one star, forking at once leaves one fork, never a 500.
+// Gist stars, forks and comments raced over HTTP: one star, one fork, a comment on a vanishing gist a 404; never a 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -42,6 +42,24 @@ describe('POST /gists/{gist_id}/forks, at the same moment', () => {
       expect(forks.body.map((f: { id: string }) => f.id)).toEqual([results[0].body.id]);
       const raw = await s.api('GET', `/gists/${results[0].body.id}`, { token: ben.token });
       expect(raw.body.files[`f${100 + i}.txt`].content).toBe(`gist ${100 + i}\n`);
+    }
+  });
+});
+
+describe('POST /gists/{gist_id}/comments while the gist is deleted', () => {
+  it('answers 201 or 404 to a comment racing the deletion of its gist, never a 500', async () => {
+    for (const i of range(20)) {
+      const id = await gistOf(ann.token, 200 + i);
+      const [comments, deleted] = await Promise.all([
+        Promise.all(range(3).map(() => s.api('POST', `/gists/${id}/comments`, { token: ben.token, body: { body: 'late' } }))),
+        s.api('DELETE', `/gists/${id}`, { token: ann.token }),
+      ]);
+      expect(deleted.status).toBe(204);
+      for (const c of comments) {
+        expect([201, 404], c.text).toContain(c.status);
+        if (c.status === 404) expect(c.body).toMatchObject({ message: 'Not Found' });
+      }
+      expect((await s.api('GET', `/gists/${id}/comments`, { token: ben.token })).status).toBe(404);
     }
   });
 });

@@ -2,6 +2,7 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isForeignKeyViolation } from '../../db/dialect-helpers.js';
 import { HttpError, NotFound, type FieldError } from './errors.js';
 
 interface AjvError {
@@ -41,6 +42,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || error.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
       return reply.code(400).send(new HttpError(400, 'Problems parsing JSON').body());
     }
+    // A row the write refers to was deleted meanwhile (a comment on a gist deleted at that moment): that is a 404.
+    if (isForeignKeyViolation(error)) return reply.code(404).send(new NotFound().body());
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       return reply.code(status).send(new HttpError(status, error.message).body());

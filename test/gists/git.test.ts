@@ -1,38 +1,11 @@
 // git clone and git push against gists over smart HTTP: history equals the API's, owner pushes become revisions, refusals.
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkSchema } from '../helpers/openapi.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-
-const run = promisify(execFile);
-const gitEnv = {
-  ...process.env,
-  GIT_TERMINAL_PROMPT: '0',
-  GIT_ASKPASS: '',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 'Alice',
-  GIT_AUTHOR_EMAIL: 'alice@example.com',
-  GIT_COMMITTER_NAME: 'Alice',
-  GIT_COMMITTER_EMAIL: 'alice@example.com',
-};
-
-/** Runs git without blocking the event loop (the server under test lives in this process). */
-async function git(args: string[], cwd: string): Promise<string> {
-  return (await run('git', args, { cwd, env: gitEnv, maxBuffer: 64 * 1024 * 1024 })).stdout;
-}
-
-/** git's stderr when it fails (and '' when it unexpectedly succeeds). */
-async function gitFails(args: string[], cwd: string): Promise<string> {
-  return git(args, cwd).then(
-    () => '',
-    (e: { stderr: string }) => String(e.stderr),
-  );
-}
+import { git, gitFails, withCredentials } from './git-tools.js';
 
 let s: TestServer;
 let tmp: string;
@@ -62,7 +35,6 @@ async function newGist(files: Record<string, string>, isPublic = true): Promise<
 }
 
 const apiGist = async (id: string) => checkSchema((await s.api('GET', `/gists/${id}`)) as any, 'GET /gists/{gist_id}');
-const withCredentials = (url: string, login: string, token: string) => url.replace('http://', `http://${login}:${token}@`);
 
 async function cloneOf(url: string): Promise<string> {
   const dir = path.join(tmp, `clone-${++n}`);

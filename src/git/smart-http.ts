@@ -71,7 +71,7 @@ export async function serveGit(request: FastifyRequest, reply: FastifyReply, opt
     return withPushLock(opts.repoDir, async () => {
       const before = await readRefs(opts.repoDir);
       try {
-        await runBackend(request, reply, opts);
+        await streamBackend(request, reply, opts);
         const updates = diffRefs(before, await readRefs(opts.repoDir));
         // Recorded before the client hears the push finished, so its event exists once `git push` returns.
         if (updates.length) await opts.onPush!(updates);
@@ -81,12 +81,80 @@ export async function serveGit(request: FastifyRequest, reply: FastifyReply, opt
       return reply;
     });
   }
-  await runBackend(request, reply, opts);
+  await streamBackend(request, reply, opts);
   if (!reply.raw.writableEnded) reply.raw.end();
   return reply;
 }
 
-function runBackend(request: FastifyRequest, reply: FastifyReply, opts: ServeGitOptions): Promise<void> {
+/** What `git http-backend` answered, held back: nothing of it has reached the client yet. */
+export interface GitAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/**
+ * Runs `git http-backend` for one request and collects its whole answer instead of streaming it, so the caller can
+ * decide what the client hears (a push's report is small). Send it with sendGitAnswer. Authorization as for serveGit.
+ */
+export async function heldGitAnswer(request: FastifyRequest, opts: Omit<ServeGitOptions, 'onPush'>): Promise<GitAnswer> {
+  requireGit();
+  let status = 500;
+  let headers: Record<string, string> = { 'content-type': 'text/plain' };
+  const chunks: Buffer[] = [];
+  const answered = await runBackend(request, opts, {
+    head(s, h) {
+      status = s;
+      headers = h;
+    },
+    write(chunk) {
+      chunks.push(chunk);
+    },
+  });
+  return answered ? { status, headers, body: Buffer.concat(chunks) } : { status: 500, headers, body: Buffer.from('git http-backend failed\n') };
+}
+
+export function sendGitAnswer(reply: FastifyReply, answer: GitAnswer): FastifyReply {
+  return reply.code(answer.status).headers(answer.headers).send(answer.body);
+}
+
+/** Runs git http-backend with its answer streamed to the client (a 500 when git fails before its headers). */
+async function streamBackend(request: FastifyRequest, reply: FastifyReply, opts: ServeGitOptions): Promise<void> {
+  const raw = reply.raw;
+  const answered = await runBackend(request, opts, {
+    head(status, headers) {
+      reply.hijack();
+      raw.writeHead(status, headers);
+    },
+    write(chunk, pause) {
+      if (!raw.write(chunk)) raw.once('drain', pause());
+    },
+  });
+  if (!answered) reply.code(500).header('content-type', 'text/plain').send('git http-backend failed\n');
+}
+
+/** Where git's CGI answer goes: its status and headers once, then its body. */
+interface AnswerSink {
+  head(status: number, headers: Record<string, string>): void;
+  /** A part of the body; `pause()` stops git's output and returns the function that resumes it. */
+  write(chunk: Buffer, pause: () => () => void): void;
+}
+
+/**
+ * After git is done with a request: a body it stopped reading (git exits early on a request it refuses) is unpiped,
+ * and the rest of the request is read and dropped. Otherwise the request stays paused mid-body and its keep-alive
+ * connection never reads the next request. A body other than the request's own (a spooled copy) is closed.
+ */
+function releaseBody(request: FastifyRequest, body: Readable | undefined, stdin: NodeJS.WritableStream): void {
+  if (body) {
+    body.unpipe(stdin);
+    if (body !== request.raw) body.destroy();
+  }
+  if (!request.raw.complete) request.raw.resume();
+}
+
+/** Runs git http-backend for one request, its answer into `sink`. False when git ended without an answer (logged). */
+function runBackend(request: FastifyRequest, opts: Omit<ServeGitOptions, 'onPush'>, sink: AnswerSink): Promise<boolean> {
   const url = new URL(request.url, 'http://x');
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -103,23 +171,24 @@ function runBackend(request: FastifyRequest, reply: FastifyReply, opts: ServeGit
     ...(request.headers['git-protocol'] ? { GIT_PROTOCOL: String(request.headers['git-protocol']) } : {}),
   };
   const child = spawn('git', ['http-backend'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-  const body = opts.body ?? (request.body as Readable | undefined);
-  if (body && typeof (body as Readable).pipe === 'function') body.pipe(child.stdin);
+  const given = opts.body ?? (request.body as Readable | undefined);
+  const body = given && typeof given.pipe === 'function' ? given : undefined;
+  if (body) body.pipe(child.stdin);
   else child.stdin.end();
   child.stdin.on('error', () => {});
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
 
-  return new Promise<void>((resolve, reject) => {
+  return new Promise<boolean>((resolve, reject) => {
     let head = Buffer.alloc(0);
     let headersDone = false;
-    const raw = reply.raw;
+    const pause = () => {
+      child.stdout.pause();
+      return () => child.stdout.resume();
+    };
     const onData = (chunk: Buffer) => {
       if (headersDone) {
-        if (!raw.write(chunk)) {
-          child.stdout.pause();
-          raw.once('drain', () => child.stdout.resume());
-        }
+        sink.write(chunk, pause);
         return;
       }
       head = Buffer.concat([head, chunk]);
@@ -140,22 +209,24 @@ function runBackend(request: FastifyRequest, reply: FastifyReply, opts: ServeGit
         else headers[k] = v;
       }
       headersDone = true;
-      reply.hijack();
-      raw.writeHead(status, headers);
+      sink.head(status, headers);
       const rest = head.subarray(cut + sepLen);
-      if (rest.length) raw.write(rest);
+      if (rest.length) sink.write(rest, pause);
     };
     child.stdout.on('data', onData);
-    child.on('error', reject);
+    child.on('error', (err) => {
+      releaseBody(request, body, child.stdin);
+      reject(err);
+    });
     child.on('close', (code) => {
+      releaseBody(request, body, child.stdin);
       if (!headersDone) {
         request.log.error({ reqId: request.id, code, stderr }, 'git http-backend failed');
-        reply.code(500).header('content-type', 'text/plain').send('git http-backend failed\n');
-        resolve();
+        resolve(false);
         return;
       }
       if (code !== 0) request.log.warn({ reqId: request.id, code, stderr }, 'git http-backend exited with an error');
-      resolve();
+      resolve(true);
     });
   });
 }

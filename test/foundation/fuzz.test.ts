@@ -53,9 +53,6 @@ function send(req: Sent): Promise<Answer> {
   return new Promise((resolve, reject) => {
     // A body always goes with its length: without one, Node sends a GET's or DELETE's body unframed (the next "request").
     const headers: Record<string, string> = req.body === undefined ? { ...req.headers } : { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) };
-    // Known, reported to the git area: git http-backend refusing a large garbage push leaves the rest of the request body
-    // unread, and a keep-alive connection then stalls. Git requests get a connection of their own until that is fixed.
-    if (GIT_PROTOCOL.test(req.path)) headers.connection = 'close';
     const r = http.request({ host: '127.0.0.1', port, agent, method: req.method, path: req.path, headers, timeout: 20_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));

@@ -1,13 +1,12 @@
 // Clone and push over git's smart HTTP at `<base>/gist/<id>.git` (and `<base>/gist/<id>`): anyone clones, the owner pushes.
 import fs from 'node:fs';
-import type { Readable } from 'node:stream';
 import { exemptFromRateLimit } from '../server/http/rate-limit.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PUBLIC, requireGrant } from '../accounts/actor.js';
 import { gitOperation, gitRefusal, registerGitBodies, requireGit, serveGit, type GitEndpoint } from '../git/smart-http.js';
 import { HttpError } from '../server/http/errors.js';
 import { gistRepoDir, removeLegacyHook, withGistLock } from './git.js';
-import { checkedPush, recordPush } from './push.js';
+import { checkedPush } from './push.js';
 import { GIST_WRITE } from './routes.js';
 import { gistLimits, requireWriter } from './service.js';
 import { findGist } from './store.js';
@@ -49,10 +48,10 @@ function handler(endpoint: GitEndpoint) {
       if (!current) return gitRefusal(reply, 404, 'Repository not found.');
       await syncRef(dir, current.head_sha);
       removeLegacyHook(dir);
-      const serve = (body?: Readable) =>
-        serveGit(request, reply, { repoDir: dir, endpoint, remoteUser: actor.user.login, body, onPush: (updates) => recordPush(ctx, current, actor.user, updates) });
-      // The push itself is checked against the API's rules before git sees it (push.ts); the ref advertisement is not a push.
-      return endpoint === 'git-receive-pack' ? checkedPush(request, reply, dir, gistLimits(ctx), serve) : serve();
+      // The push itself is checked against the API's rules before git sees it and recorded before git's answer is sent
+      // (push.ts); the ref advertisement is not a push.
+      if (endpoint === 'git-receive-pack') return checkedPush(request, reply, { ctx, gist: current, pusher: actor.user, limits: gistLimits(ctx) });
+      return serveGit(request, reply, { repoDir: dir, endpoint, remoteUser: actor.user.login });
     });
   };
 }

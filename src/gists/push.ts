@@ -1,17 +1,23 @@
 // A `git push` to a gist: checked before git applies it (the API's rules, rules.ts), then recorded: the pushed commits
-// become revisions and the pushed tree becomes the current file rows.
+// become revisions and the pushed tree becomes the current file rows, before git's answer reaches the pusher.
+//
+// Why the answer is held: a writer in another process (a second server, the CLI in local mode) takes no lock of this
+// one, so between git moving the branch and the push's record it may move the database's head first. git's answer
+// ("ok") waits until the push's compare-and-set of the head has committed: a push that loses is put back and refused
+// as stale ("fetch first"), and one that wins is the head the other writer then re-applies its change on (head-retry.ts).
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { UserRow } from '../db/schema.js';
 import type { RefUpdate } from '../git/bare.js';
-import { receiveIncoming, sendRefusal, ZERO_OID, type IncomingPush } from '../git/receive-pack.js';
+import { receiveIncoming, reportedRefs, sendRefusal, ZERO_OID, type IncomingPush } from '../git/receive-pack.js';
+import { heldGitAnswer, sendGitAnswer } from '../git/smart-http.js';
 import type { ServiceContext } from '../server/context.js';
 import { changeStatus, type SnapshotFile } from './diffstat.js';
-import { GIST_BRANCH, GIST_REF, firstParentChain, gistRepoDir, readBlob, readTreeEntries, setHead } from './git.js';
+import { GIST_BRANCH, GIST_REF, firstParentChain, gistRepoDir, readBlob, readHead, readTreeEntries, setHead } from './git.js';
 import { revisionProblems, type FileLimits } from './rules.js';
 import { advanceHead, deleteRevisionsFrom, fileMetas, findGist, insertRevisions, revisionsOf } from './store.js';
 import type { GistRevisionRow, GistRow } from './tables.js';
-import { fileRow, replaceFileRows } from './write.js';
+import { fileRow, replaceFileRows, syncRef } from './write.js';
 
 /**
  * Why a push to a gist is refused (empty: accepted). Only the main branch, which cannot be deleted; every commit the
@@ -51,18 +57,27 @@ export async function pushProblems(push: IncomingPush, limits: FileLimits): Prom
   return [];
 }
 
+/** What git shows for a push that is stale, or lost the head to another writer (GitHub's word for a stale push). */
+const STALE_REASON = 'fetch first';
+const STALE_MESSAGE = 'The gist has changed since you fetched it: fetch, then push again.';
+
+export interface GistPush {
+  ctx: ServiceContext;
+  /** The gist as the database has it now (its branch already put there). */
+  gist: GistRow;
+  pusher: UserRow;
+  limits: FileLimits;
+}
+
 /**
- * Runs a push request (`POST …/git-receive-pack`) through pushProblems: the request is spooled and its pack looked at
- * in a quarantine; a refused push is answered in git's protocol (`remote:` lines, `! [remote rejected]`) and changes
- * nothing; an accepted one is handed, byte for byte, to `forward` (git http-backend).
+ * Runs a push request (`POST …/git-receive-pack`) to a gist. The request is spooled and its pack looked at in a
+ * quarantine: a push against the API's rules (pushProblems) or from a stale head is answered with a refusal in git's
+ * protocol (`remote:` lines, `! [remote rejected]`) and changes nothing. An accepted one is handed, byte for byte, to
+ * `git http-backend`, whose answer is held until the push is recorded (recordPush); a push that could not be recorded
+ * is put back and refused instead, so git never reports a push the gist does not keep. Call under the gist's lock.
  */
-export async function checkedPush(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  dir: string,
-  limits: FileLimits,
-  forward: (body: Readable) => Promise<FastifyReply>,
-): Promise<FastifyReply> {
+export async function checkedPush(request: FastifyRequest, reply: FastifyReply, target: GistPush): Promise<FastifyReply> {
+  const dir = gistRepoDir(target.ctx.config, target.gist.id);
   let push: IncomingPush;
   try {
     push = await receiveIncoming(dir, request.body as Readable, request.headers['content-encoding']);
@@ -71,9 +86,26 @@ export async function checkedPush(
     return reply.code(400).header('content-type', 'text/plain; charset=utf-8').send('The push request could not be read.\n');
   }
   try {
-    const problems = await pushProblems(push, limits);
+    const problems = await pushProblems(push, target.limits);
     if (problems.length) return sendRefusal(reply, push, problems);
-    return await forward(push.body());
+    const command = push.commands.find((c) => c.ref === GIST_REF);
+    if (command && command.old !== target.gist.head_sha) return sendRefusal(reply, push, [STALE_MESSAGE], STALE_REASON);
+
+    const answer = await heldGitAnswer(request, { repoDir: dir, endpoint: 'git-receive-pack', remoteUser: target.pusher.login, body: push.body() });
+    if (!command) return sendGitAnswer(reply, answer);
+    const report = reportedRefs(answer.body, push.capabilities);
+    // A client that asked for no report: whether git moved the branch is read from the branch itself.
+    const applied = report ? report.has(GIST_REF) && report.get(GIST_REF) === null : (await readHead(dir)) === command.new;
+    if (!applied) {
+      // git could not move the branch because another process's write moved it meanwhile: stale, said as such.
+      const now = await findGist(target.ctx.db, target.gist.id);
+      return now && now.head_sha !== command.old ? sendRefusal(reply, push, [STALE_MESSAGE], STALE_REASON) : sendGitAnswer(reply, answer);
+    }
+    const update = { ref: GIST_REF, before: command.old, after: command.new };
+    const outcome = await recordPush(target.ctx, target.gist, target.pusher, update);
+    if (outcome === 'recorded') return sendGitAnswer(reply, answer);
+    if (outcome === 'stale') return sendRefusal(reply, push, [STALE_MESSAGE], STALE_REASON);
+    return sendRefusal(reply, push, ['The push could not be recorded; the gist is unchanged. Try again.'], 'not recorded');
   } finally {
     await push.dispose();
   }
@@ -94,14 +126,14 @@ async function snapshot(dir: string, sha: string, blobs: Map<string, Buffer>, ca
 }
 
 /**
- * Records a push: every new commit on the first-parent chain becomes a revision by the pusher (with its line
- * changes), revisions a force-push dropped are removed, and the tip's files replace the rows — all in one
- * transaction that moves the head from where it was before the push. When that fails, the branch is put back
- * where the database says, so git never shows what the API does not.
+ * Records a push git has applied: every new commit on the first-parent chain becomes a revision by the pusher (with
+ * its line changes), revisions a force-push dropped are removed, and the tip's files replace the rows — all in one
+ * transaction that moves the head from where it was before the push (a compare-and-set). `stale` when another writer
+ * moved the head first, `failed` when recording failed: the branch is then put back where the database says, so git
+ * never shows what the API does not, and the push must be answered as refused.
  */
-export async function recordPush(ctx: ServiceContext, gist: GistRow, pusher: UserRow, updates: RefUpdate[]): Promise<void> {
-  const update = updates.find((u) => u.ref === GIST_REF);
-  if (!update) return;
+export async function recordPush(ctx: ServiceContext, gist: GistRow, pusher: UserRow, update: RefUpdate): Promise<'recorded' | 'stale' | 'failed'> {
+  let outcome: 'stale' | 'failed' = 'failed';
   const dir = gistRepoDir(ctx.config, gist.id);
   try {
     const known = await revisionsOf(ctx.db, gist.id);
@@ -136,10 +168,21 @@ export async function recordPush(ctx: ServiceContext, gist: GistRow, pusher: Use
       await replaceFileRows(trx, gist.id, before, rows);
       return true;
     });
-    if (!recorded) throw new Error('the gist changed while the push was recorded');
+    if (recorded) {
+      // A git request of another process may have put the branch back to the old head meanwhile (its syncRef).
+      await syncRef(dir, update.after).catch((err: unknown) => ctx.log.warn({ err, gist: gist.id }, 'gist branch not moved; the next git request will move it'));
+      return 'recorded';
+    }
+    outcome = 'stale';
+    ctx.log.info({ gist: gist.id }, 'gist push lost the head to another write; refused, the branch is put back');
   } catch (err) {
-    ctx.log.error({ err, gist: gist.id }, 'gist push could not be recorded; the branch is put back');
+    ctx.log.error({ err, gist: gist.id }, 'gist push could not be recorded; refused, the branch is put back');
+  }
+  try {
     const current = await findGist(ctx.db, gist.id);
     if (current) await setHead(dir, current.head_sha);
+  } catch (err) {
+    ctx.log.warn({ err, gist: gist.id }, 'gist branch not put back; the next git request will');
   }
+  return outcome;
 }

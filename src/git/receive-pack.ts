@@ -86,7 +86,14 @@ function runGit(args: string[], env: NodeJS.ProcessEnv, input?: Buffer | Readabl
     child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`git ${args[0]} failed (${code}): ${err.trim()}`))));
     if (input === undefined) child.stdin.end();
     else if (Buffer.isBuffer(input)) child.stdin.end(input);
-    else input.pipe(child.stdin);
+    else {
+      input.pipe(child.stdin);
+      // git may stop reading early (a pack it cannot index): the rest of the file is not read, and its descriptor closed.
+      child.on('close', () => {
+        input.unpipe(child.stdin);
+        input.destroy();
+      });
+    }
   });
 }
 
@@ -238,12 +245,56 @@ function pktLine(payload: Buffer | string): Buffer {
   return Buffer.concat([Buffer.from((bytes.length + 4).toString(16).padStart(4, '0'), 'latin1'), bytes]);
 }
 
+/** Reads the pkt-lines of `data` (up to a flush or the end): their payloads; null when the bytes are not pkt-lines. */
+function pktLines(data: Buffer): Buffer[] | null {
+  const out: Buffer[] = [];
+  let at = 0;
+  while (at + 4 <= data.length) {
+    const len = parseInt(data.subarray(at, at + 4).toString('latin1'), 16);
+    if (Number.isNaN(len) || len > data.length - at) return null;
+    if (len === 0) break;
+    if (len < 4) {
+      at += 4;
+      continue;
+    }
+    out.push(data.subarray(at + 4, at + len));
+    at += len;
+  }
+  return out;
+}
+
+/**
+ * What `git receive-pack` reported for each ref of a push (its answer's report-status, side band 1 when the client asked
+ * for one): null for a ref it updated (`ok`), its reason for one it did not (`ng`). Null when the answer holds no
+ * report (the client asked for none, or git failed before writing it).
+ */
+export function reportedRefs(answer: Buffer, capabilities: ReadonlySet<string>): Map<string, string | null> | null {
+  let report: Buffer = answer;
+  if (capabilities.has('side-band-64k') || capabilities.has('side-band')) {
+    const packets = pktLines(answer);
+    if (!packets) return null;
+    report = Buffer.concat(packets.filter((p) => p[0] === 1).map((p) => p.subarray(1)));
+  }
+  const lines = pktLines(report);
+  if (!lines?.length || !lines[0].toString('utf8').startsWith('unpack ')) return null;
+  const refs = new Map<string, string | null>();
+  for (const line of lines.slice(1)) {
+    const text = line.toString('utf8').replace(/\n$/, '');
+    if (text.startsWith('ok ')) refs.set(text.slice(3), null);
+    else if (text.startsWith('ng ')) {
+      const space = text.indexOf(' ', 3);
+      refs.set(space < 0 ? text.slice(3) : text.slice(3, space), space < 0 ? 'failed' : text.slice(space + 1));
+    }
+  }
+  return refs;
+}
+
 /**
  * Answers a push as `git receive-pack` answers one its pre-receive hook declined: the messages as `remote:` lines
- * (side band 2), every command `ng` with the first message as the reason. Nothing in the repository changed.
+ * (side band 2), every command `ng` with `reason` (by default the first message). Nothing in the repository changed.
  */
-export function sendRefusal(reply: FastifyReply, push: IncomingPush, messages: string[]): FastifyReply {
-  const reason = (messages[0] ?? 'refused').replace(/[\r\n]+/g, ' ');
+export function sendRefusal(reply: FastifyReply, push: IncomingPush, messages: string[], reason = messages[0] ?? 'refused'): FastifyReply {
+  reason = reason.replace(/[\r\n]+/g, ' ');
   const report = Buffer.concat([
     pktLine(push.unpackError ? `unpack ${push.unpackError.replace(/[\r\n]+/g, ' ')}\n` : 'unpack ok\n'),
     ...push.commands.map((c) => pktLine(`ng ${c.ref} ${reason}\n`)),

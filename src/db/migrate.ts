@@ -1,12 +1,12 @@
 // Brings the schema up to date at start; refuses a database written by a newer hublet.
 import { Migrator, sql } from 'kysely';
-import { migrations, staticMigrationProvider } from './migrations/index.js';
+import { schemaMigrationProvider, schemaMigrations } from './schema-migrations/index.js';
 import type { Db } from './connect.js';
 
 export class NewerDatabaseError extends Error {}
 
 export async function migrateToLatest(db: Db): Promise<void> {
-  const known = new Set(Object.keys(migrations));
+  const known = new Set(Object.keys(schemaMigrations));
   const applied = await appliedMigrations(db);
   const unknown = applied.filter((name) => !known.has(name));
   if (unknown.length) {
@@ -14,7 +14,7 @@ export async function migrateToLatest(db: Db): Promise<void> {
       `This database was written by a newer version of hublet (it has schema migration ${unknown[unknown.length - 1]} that this version does not know). Upgrade hublet or point it at another database.`,
     );
   }
-  const migrator = new Migrator({ db, provider: staticMigrationProvider, allowUnorderedMigrations: true });
+  const migrator = new Migrator({ db, provider: schemaMigrationProvider, allowUnorderedMigrations: true });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error;
 }

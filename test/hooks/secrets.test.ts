@@ -11,7 +11,7 @@ import { bootstrapAdminToken } from '../../src/accounts/service.js';
 import { loadConfig } from '../../src/config.js';
 import { connect } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { staticMigrationProvider } from '../../src/db/migrations/index.js';
+import { schemaMigrationProvider } from '../../src/db/schema-migrations/index.js';
 import * as sqlite3 from '../../src/db/sqlite3-module.js';
 import { createTestDatabase, onPostgres } from '../helpers/database.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -270,7 +270,7 @@ describe('upgrading a database whose hooks were stored in the clear', () => {
     const db = connect(database.url);
     try {
       // The schema as the previous version left it, with what that version wrote.
-      const { error } = await new Migrator({ db, provider: staticMigrationProvider }).migrateTo('2026-11-22T01-30-migrations');
+      const { error } = await new Migrator({ db, provider: schemaMigrationProvider }).migrateTo('2026-11-22T01-30-migrations');
       expect(error).toBeUndefined();
       const p = `/upgrade/${++n}`;
       const legacyUrl = withUserinfo('old:LegacyUrlPass', p);

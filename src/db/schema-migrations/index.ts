@@ -1,4 +1,4 @@
-// The static migration provider: every migration is imported here, so the bundle carries them (no folder reads).
+// The schema migrations, imported here one by one so the bundle carries them (no folder reads), and their provider.
 import type { Migration, MigrationProvider } from 'kysely';
 import * as accounts from './2026-11-22T00-00-accounts.js';
 import * as events from './2026-11-22T00-30-events.js';
@@ -8,7 +8,7 @@ import * as hooks from './2026-11-22T01-20-hooks.js';
 import * as migrationExports from './2026-11-22T01-30-migrations.js';
 import * as hookSecrets from './2026-11-23T00-00-hook-secrets.js';
 
-export const migrations: Record<string, Migration> = {
+export const schemaMigrations: Record<string, Migration> = {
   '2026-11-22T00-00-accounts': accounts,
   '2026-11-22T00-30-events': events,
   '2026-11-22T01-00-gists': gists,
@@ -18,8 +18,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T00-00-hook-secrets': hookSecrets,
 };
 
-export const staticMigrationProvider: MigrationProvider = {
+export const schemaMigrationProvider: MigrationProvider = {
   async getMigrations() {
-    return migrations;
+    return schemaMigrations;
   },
 };

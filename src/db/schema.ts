@@ -1,10 +1,10 @@
 // Table types for Kysely. Booleans are stored as 0/1 integers and timestamps as ISO-8601 UTC text on both databases.
 import type { Generated, Insertable, Selectable } from 'kysely';
-import type { EventTables } from '../events/tables.js';
-import type { HookTables } from '../hooks/tables.js';
-import type { RepoTables } from '../repos/tables.js';
-import type { GistTables } from '../gists/tables.js';
-import type { MigrationTables } from '../migrations/tables.js';
+import type { EventTables } from './tables/events.js';
+import type { HookTables } from './tables/hooks.js';
+import type { RepoTables } from './tables/repos.js';
+import type { GistTables } from './tables/gists.js';
+import type { MigrationTables } from './tables/migrations.js';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -60,7 +60,7 @@ export interface JobsTable {
   finished_at: string | null;
 }
 
-/** The foundation's tables. Each area declares its own in `src/<area>/tables.ts` and is added to `Database` below. */
+/** The foundation's tables. Each area's are declared in `src/db/tables/<area>.ts` and added to `Database` below. */
 export interface CoreTables {
   users: UsersTable;
   memberships: MembershipsTable;

@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import { Batcher } from '../db/batch.js';
 import type { Db } from '../db/connect.js';
-import type { EventRow } from './tables.js';
+import type { EventRow } from '../db/tables/events.js';
 
 export interface NewEvent {
   /** GitHub's event name: `push`, `repository`, `ping`, `meta`, … */

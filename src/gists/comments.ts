@@ -7,7 +7,7 @@ import type { Paging } from '../server/http/pagination.js';
 import { parseCommentBody } from './schemas.js';
 import { requireGist, requireWriter } from './service.js';
 import { deleteComment, findComment, insertComment, listComments, updateCommentBody, usersByIds } from './store.js';
-import type { GistCommentRow, GistRow } from './tables.js';
+import type { GistCommentRow, GistRow } from '../db/tables/gists.js';
 
 export interface CommentView {
   comment: GistCommentRow;

@@ -7,7 +7,7 @@ import { eachLimited, gitFsck, type CheckReport, type Finding } from '../git/fsc
 import { objectId } from '../git/loose-objects.js';
 import { gistRepoDir, readCommit, readHead, readTreeEntries, setHead, type CommitInfo } from './git.js';
 import { filesWithContent, listRevisions } from './store.js';
-import type { GistRow } from './tables.js';
+import type { GistRow } from '../db/tables/gists.js';
 
 export interface GistCheckOptions {
   /** Run `git fsck --full` on every gist repository (the slow part). */

@@ -2,7 +2,7 @@
 import { publicUser, simpleUser, type AccountCounts } from '../accounts/present.js';
 import type { UserRow } from '../db/schema.js';
 import { isoUtc, nodeId, type Urls } from '../server/http/urls.js';
-import type { GistCommentRow, GistRevisionRow, GistRow } from './tables.js';
+import type { GistCommentRow, GistRevisionRow, GistRow } from '../db/tables/gists.js';
 
 /** Content returned per file in a single gist; the raw URL serves the rest. */
 export const CONTENT_LIMIT_BYTES = 1024 * 1024;

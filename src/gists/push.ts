@@ -16,7 +16,7 @@ import { changeStatus, type SnapshotFile } from './diffstat.js';
 import { GIST_BRANCH, GIST_REF, firstParentChain, gistRepoDir, readBlob, readHead, readTreeEntries, setHead } from './git.js';
 import { revisionProblems, type FileLimits } from './rules.js';
 import { advanceHead, deleteRevisionsFrom, fileMetas, findGist, insertRevisions, revisionsOf } from './store.js';
-import type { GistRevisionRow, GistRow } from './tables.js';
+import type { GistRevisionRow, GistRow } from '../db/tables/gists.js';
 import { fileRow, replaceFileRows, syncRef } from './write.js';
 
 /**

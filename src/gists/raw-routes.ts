@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { gistRepoDir, readBlob, readTreeEntries } from './git.js';
 import { isBinary } from './language.js';
 import { byName, filesWithContent, findFile, findGist, findRevision, usersByIds } from './store.js';
-import type { GistRow } from './tables.js';
+import type { GistRow } from '../db/tables/gists.js';
 
 type RawParams = { owner: string; gist_id: string; sha?: string; filename?: string };
 

@@ -22,7 +22,7 @@ import {
   type GistFileMeta,
   type GistFilter,
 } from './store.js';
-import type { GistRevisionRow, GistRow } from './tables.js';
+import type { GistRevisionRow, GistRow } from '../db/tables/gists.js';
 import { fileRow } from './write.js';
 
 /** How deep `GET /gists/public` (and anonymous `GET /gists`) may page, as GitHub limits it. */

@@ -14,7 +14,7 @@ import { commitItem, gistListItem, gistMedia, gistSingle } from './present.js';
 import { createBody, gistParams, listQuery, pagedQuery, parseSince, revisionParams, updateBody, type CreateBody, type UpdateBody } from './schemas.js';
 import { listCommits, listForks, listForUser, listMine, listPublic, listStarred, revisionView, singleView, type ListPage } from './reads.js';
 import { createGist, deleteGist, forkGist, isStarredByCaller, requireGist, starGist, unstarGist, updateGist } from './service.js';
-import type { GistRow } from './tables.js';
+import type { GistRow } from '../db/tables/gists.js';
 
 /**
  * Creating, changing, forking and starring gists: the `gist` scope, or the Gists permission (write) of a fine-grained or

@@ -22,7 +22,7 @@ import {
   listRevisions,
   removeStar,
 } from './store.js';
-import type { GistRow } from './tables.js';
+import type { GistRow } from '../db/tables/gists.js';
 import { moveHeadAfterCommit, writeFiles } from './write.js';
 
 /** The configured limits on gist files and descriptions. */

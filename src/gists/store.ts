@@ -3,7 +3,7 @@ import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Db } from '../db/connect.js';
 import { isPostgresDb } from '../db/dialect-helpers.js';
 import type { Database, UserRow } from '../db/schema.js';
-import type { GistCommentRow, GistFileRow, GistRevisionRow, GistRow, GistsTable } from './tables.js';
+import type { GistCommentRow, GistFileRow, GistRevisionRow, GistRow, GistsTable } from '../db/tables/gists.js';
 
 /** A current file without its bytes (what list responses need). */
 export type GistFileMeta = Omit<GistFileRow, 'content'>;

@@ -20,7 +20,7 @@ import { setHead, writeBlobs, writeCommit, readHead, type Identity } from './git
 import { detectLanguage, isBinary } from './language.js';
 import type { NewFile } from './schemas.js';
 import { byName, deleteFiles, insertFiles, insertRevisions } from './store.js';
-import type { GistFileRow } from './tables.js';
+import type { GistFileRow } from '../db/tables/gists.js';
 
 /** The author and committer of a revision written by hublet. */
 export function identity(user: UserRow, baseUrl: string): Identity {

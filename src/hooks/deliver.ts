@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
 import { isPostgresDb } from '../db/dialect-helpers.js';
 import type { JobRow } from '../db/schema.js';
-import type { EventRow } from '../events/tables.js';
+import type { EventRow } from '../db/tables/events.js';
 import { completeRunsIn, type JobRun } from '../jobs/worker.js';
 import type { AppContext } from '../server/context.js';
 import { VERSION } from '../version.js';
@@ -13,7 +13,7 @@ import { OpenedCache } from '../secrets/opened-cache.js';
 import { openConfig } from './sealed-config.js';
 import { signatureHeaders } from './sign.js';
 import { deleteFarewell, deliveriesSince, findFarewell, insertDeliveries, recentDeliveries, scrubWal, updateHook } from './store.js';
-import type { HookRow } from './tables.js';
+import type { HookRow } from '../db/tables/hooks.js';
 import type { Attempt, Transport } from './transport.js';
 
 /** GitHub does not send payloads over 25 MB; such a delivery is recorded as failed. */

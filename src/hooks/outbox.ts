@@ -1,6 +1,6 @@
 // The outbox: inside the transaction that records an event, one delivery job per hook that should receive it.
 import type { Db } from '../db/connect.js';
-import type { EventRow } from '../events/tables.js';
+import type { EventRow } from '../db/tables/events.js';
 import { enqueueMany } from '../jobs/queue.js';
 import { HOOK_SCOPED_EVENTS, subscribes } from './event-names.js';
 import { activeHooks, findHook, insertFarewell } from './store.js';

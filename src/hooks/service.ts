@@ -27,7 +27,7 @@ import {
   type DeliveryStatusFilter,
   type Visibility,
 } from './store.js';
-import type { DeliveryRow, HookRow } from './tables.js';
+import type { DeliveryRow, HookRow } from '../db/tables/hooks.js';
 import { parseConfigPatch, parseCreate, parseUpdate, type HookConfigInput } from './validate.js';
 
 interface Owner {

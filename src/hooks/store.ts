@@ -2,7 +2,7 @@
 import type { Db } from '../db/connect.js';
 import { sql, type Insertable } from 'kysely';
 import { isPostgresDb } from '../db/dialect-helpers.js';
-import type { DeliveryRow, FarewellRow, HookDeliveriesTable, HookRow } from './tables.js';
+import type { DeliveryRow, FarewellRow, HookDeliveriesTable, HookRow } from '../db/tables/hooks.js';
 
 /** Whose hooks a caller sees: an OAuth app sees the hooks its tokens made; everyone else sees the ones people made. */
 export interface Visibility {

@@ -10,7 +10,7 @@ import type { UserRow } from '../db/schema.js';
 import type { AppContext } from '../server/context.js';
 import { loadRepositories, repositoryGitDir, type LoadedRepository } from './repositories.js';
 import { migrationRepositories } from './store.js';
-import type { MigrationRow } from './tables.js';
+import type { MigrationRow } from '../db/tables/migrations.js';
 
 const run = promisify(execFile);
 

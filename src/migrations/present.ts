@@ -2,7 +2,7 @@
 import { simpleUser } from '../accounts/present.js';
 import type { UserRow } from '../db/schema.js';
 import { nodeId, type Urls } from '../server/http/urls.js';
-import type { MigrationRow } from './tables.js';
+import type { MigrationRow } from '../db/tables/migrations.js';
 
 /** Migration timestamps carry a numeric UTC offset and whole seconds, as GitHub writes them: `2015-07-06T22:33:38+00:00`. */
 export function offsetTime(iso: string): string {

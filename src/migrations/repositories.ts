@@ -7,7 +7,7 @@ import { permissionsFor } from '../repos/access.js';
 import { repositoryDir } from '../repos/git-data.js';
 import { fullRepository } from '../repos/present.js';
 import { findRepository } from '../repos/store.js';
-import type { RepositoryRow } from '../repos/tables.js';
+import type { RepositoryRow } from '../db/tables/repos.js';
 
 export interface ResolvedRepositories {
   repositories: RepositoryRow[];

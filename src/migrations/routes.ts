@@ -23,7 +23,7 @@ import {
   type MigrationScope,
   type StartInput,
 } from './service.js';
-import type { MigrationRow } from './tables.js';
+import type { MigrationRow } from '../db/tables/migrations.js';
 
 /**
  * Migrations refuse fine-grained personal access tokens and GitHub App tokens (installation and user-to-server), as

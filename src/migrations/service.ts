@@ -14,7 +14,7 @@ import { archiveAvailable } from './present.js';
 import { loadRepositories, resolveRepositories, type LoadedRepository } from './repositories.js';
 import { newArchiveSecret, signedArchiveUrl } from './signing.js';
 import { findMigration, insertMigration, listMigrations as listRows, markArchiveDeleted, migrationRepositories, repositoryIdsOf, type MigrationFlags } from './store.js';
-import type { MigrationKind, MigrationRow } from './tables.js';
+import type { MigrationKind, MigrationRow } from '../db/tables/migrations.js';
 
 /** Whose migrations a request is about: an organization (its owners) or the signed-in user (their own). */
 export interface MigrationScope {

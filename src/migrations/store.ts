@@ -1,6 +1,6 @@
 // Migration rows: insert with their repositories, look up within an owner, list, and the state changes of an export.
 import type { Db } from '../db/connect.js';
-import type { MigrationKind, MigrationRow, MigrationState } from './tables.js';
+import type { MigrationKind, MigrationRow, MigrationState } from '../db/tables/migrations.js';
 
 export interface NewMigration {
   guid: string;

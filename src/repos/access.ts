@@ -5,7 +5,7 @@ import { membershipRole } from '../accounts/store.js';
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
 import type { Permissions } from './present.js';
-import type { RepositoryRow } from './tables.js';
+import type { RepositoryRow } from '../db/tables/repos.js';
 
 /** none < read < write < admin. */
 export type AccessLevel = 'none' | 'read' | 'write' | 'admin';

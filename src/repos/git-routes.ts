@@ -10,7 +10,7 @@ import { preparePushes, repositoryDir } from './git-data.js';
 import { isLocked, LOCKED_MESSAGE } from './locks.js';
 import { preparePush, writePush } from './push.js';
 import { findRedirect, findRepository } from './store.js';
-import type { RepositoryRow } from './tables.js';
+import type { RepositoryRow } from '../db/tables/repos.js';
 
 const ENDPOINTS: { endpoint: GitEndpoint; method: 'GET' | 'POST' }[] = [
   { endpoint: 'info/refs', method: 'GET' },

@@ -10,7 +10,7 @@ import type { Paging } from '../server/http/pagination.js';
 import { effectiveAccess, permissionsFor, tokenSeesPrivate } from './access.js';
 import type { Permissions } from './present.js';
 import { listRepositories, type SortKey } from './store.js';
-import type { RepositoryRow } from './tables.js';
+import type { RepositoryRow } from '../db/tables/repos.js';
 import { parseTimestamp } from '../server/http/timestamps.js';
 
 export interface ListedRepository {

@@ -2,7 +2,7 @@
 import type { UserRow } from '../db/schema.js';
 import { simpleOrganization, simpleUser } from '../accounts/present.js';
 import { isoUtc, nodeId, type Urls } from '../server/http/urls.js';
-import type { RepositoryRow } from './tables.js';
+import type { RepositoryRow } from '../db/tables/repos.js';
 
 /** What the caller may do, as GitHub's `permissions` object. */
 export interface Permissions {

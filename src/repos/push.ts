@@ -9,7 +9,7 @@ import type { AppContext } from '../server/context.js';
 import { commitsBetween, diskSizeKb, isAncestor, peelToCommit, primaryLanguage, repositoryDir, setHead, summarizeCommit, type CommitSummary, type GitCache } from './git-data.js';
 import { repositoryUrls } from './present.js';
 import { findRepositoryById, updateRepository } from './store.js';
-import type { RepositoryRow } from './tables.js';
+import type { RepositoryRow } from '../db/tables/repos.js';
 
 /** At most this many commits per push payload (GitHub's webhook limit; the Events API's 20 applies to timelines only). */
 export const MAX_PUSH_COMMITS = 2048;

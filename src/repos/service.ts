@@ -20,7 +20,7 @@ import { repositoryName } from './names.js';
 import { DEFAULT_MERGE_SETTINGS, mergeSettings, type MergeSettings, type Permissions } from './present.js';
 import { recordPush } from './push.js';
 import { addRedirect, deleteRepository as deleteRow, findRedirect, findRepository, findRepositoryById, insertRepository, updateRepository as updateRow } from './store.js';
-import type { RepositoryRow } from './tables.js';
+import type { RepositoryRow } from '../db/tables/repos.js';
 
 /** A repository with its owner and what the caller may do with it. */
 export interface ResolvedRepository {

@@ -1,7 +1,7 @@
 // Repository rows: lookups by owner and name (case-insensitive), by id, listing, insert, update, delete, redirects.
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../db/connect.js';
-import type { RepositoriesTable, RepositoryRow } from './tables.js';
+import type { RepositoriesTable, RepositoryRow } from '../db/tables/repos.js';
 import { plausibleName } from './names.js';
 
 export type NewRepository = Insertable<RepositoriesTable>;

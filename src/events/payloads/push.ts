@@ -2,7 +2,7 @@
 import { simpleUser } from '../../accounts/present.js';
 import type { UserRow } from '../../db/schema.js';
 import { payloadOrganization, repositoryUrls } from '../../repos/present.js';
-import type { RepositoryRow } from '../../repos/tables.js';
+import type { RepositoryRow } from '../../db/tables/repos.js';
 import type { Urls } from '../../server/http/urls.js';
 import { accountEmail, repositoryPayloadObject } from './repository.js';
 

@@ -2,7 +2,7 @@
 import { simpleUser } from '../../accounts/present.js';
 import type { UserRow } from '../../db/schema.js';
 import { payloadOrganization, repositoryCore } from '../../repos/present.js';
-import type { RepositoryRow } from '../../repos/tables.js';
+import type { RepositoryRow } from '../../db/tables/repos.js';
 import type { Urls } from '../../server/http/urls.js';
 
 /** The address shown for an account without a public email: GitHub's noreply form on this server's host. */

@@ -1,4 +1,4 @@
-// Table types of organization webhooks and their deliveries.
+// Table types of organization webhooks, their deliveries and the farewell rows of deleted hooks.
 import type { Generated, Selectable } from 'kysely';
 
 export interface HooksTable {

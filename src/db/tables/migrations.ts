@@ -1,4 +1,4 @@
-// Table types of migrations: one row per export, and the repositories it names (in the order they were given).
+// Table types of migration archives: one row per export, and the repositories it names (in the order they were given).
 import type { Generated, Selectable } from 'kysely';
 
 export type MigrationState = 'pending' | 'exporting' | 'exported' | 'failed';

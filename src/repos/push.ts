@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
 import { emitEvent } from '../events/emit.js';
-import { pushCommitObject, pushPayload, type PushCommitObject } from '../events/payloads/push.js';
+import { pushCommitObject, pushPayload, type PushCommitObject } from './push-payload.js';
 import { readRefs, ZERO_SHA, type RefState, type RefUpdate } from '../git/bare.js';
 import type { AppContext } from '../server/context.js';
 import { commitsBetween, diskSizeKb, isAncestor, peelToCommit, primaryLanguage, repositoryDir, setHead, summarizeCommit, type CommitSummary, type GitCache } from './git-data.js';

@@ -9,7 +9,7 @@ import type { Db } from '../db/connect.js';
 import { isUniqueViolation, lockRows } from '../db/dialect-helpers.js';
 import type { UserRow } from '../db/schema.js';
 import { emitEvent } from '../events/emit.js';
-import { repositoryEventPayload, type RepositoryAction, type RepositoryChanges } from '../events/payloads/repository.js';
+import { repositoryEventPayload, type RepositoryAction, type RepositoryChanges } from './repository-payload.js';
 import { readRefs, removeRepo } from '../git/bare.js';
 import type { ServiceContext } from '../server/context.js';
 import { Forbidden, HttpError, NotFound, ValidationFailed, type FieldError } from '../server/http/errors.js';

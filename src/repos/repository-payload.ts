@@ -1,9 +1,9 @@
 // Repository objects as webhook payloads carry them, and the `repository` event payload (created, edited, renamed, …).
-import { simpleUser } from '../../accounts/present.js';
-import type { UserRow } from '../../db/schema.js';
-import { payloadOrganization, repositoryCore } from '../../repos/present.js';
-import type { RepositoryRow } from '../../db/tables/repos.js';
-import type { Urls } from '../../server/http/urls.js';
+import { simpleUser } from '../accounts/present.js';
+import type { UserRow } from '../db/schema.js';
+import { payloadOrganization, repositoryCore } from './present.js';
+import type { RepositoryRow } from '../db/tables/repos.js';
+import type { Urls } from '../server/http/urls.js';
 
 /** The address shown for an account without a public email: GitHub's noreply form on this server's host. */
 export function accountEmail(account: UserRow, urls: Urls): string {

@@ -1,10 +1,10 @@
 // The `push` event payload, in GitHub's shape: ref, before/after, flags, compare, commits, head_commit, repository, pusher, sender.
-import { simpleUser } from '../../accounts/present.js';
-import type { UserRow } from '../../db/schema.js';
-import { payloadOrganization, repositoryUrls } from '../../repos/present.js';
-import type { RepositoryRow } from '../../db/tables/repos.js';
-import type { Urls } from '../../server/http/urls.js';
-import { accountEmail, repositoryPayloadObject } from './repository.js';
+import { simpleUser } from '../accounts/present.js';
+import type { UserRow } from '../db/schema.js';
+import { payloadOrganization, repositoryUrls } from './present.js';
+import type { RepositoryRow } from '../db/tables/repos.js';
+import type { Urls } from '../server/http/urls.js';
+import { accountEmail, repositoryPayloadObject } from './repository-payload.js';
 
 export interface GitSignature {
   name: string;

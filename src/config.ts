@@ -1,7 +1,7 @@
 // One typed configuration: flag > environment (HUBLET_*) > default; validated once, every problem listed, then frozen.
 import os from 'node:os';
 import path from 'node:path';
-import { allowedHostsProblem } from './hooks/allowed-hosts.js';
+import { allowedHostsProblem } from './net/allowed-hosts.js';
 import { parseKey, parseKeyList } from './secrets/secret-box.js';
 
 export interface Config {

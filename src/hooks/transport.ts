@@ -2,7 +2,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import { Agent, buildConnector, request } from 'undici';
-import { parseAllowedHosts, refusedAddress, refusedHostName, type AllowedHosts } from './allowed-hosts.js';
+import { parseAllowedHosts, refusedAddress, refusedHostName, type AllowedHosts } from '../net/allowed-hosts.js';
 
 /** Bytes of a response body kept in the delivery record; the rest is read and dropped (up to DRAIN_LIMIT). */
 export const RESPONSE_BODY_LIMIT = 64 * 1024;

@@ -22,7 +22,7 @@ import { createValidatorCompiler } from './validation.js';
 import { JobWorker } from '../jobs/worker.js';
 import { repositories } from '../repos/plugin.js';
 import { registerHooks } from '../hooks/register.js';
-import { loadSecretBox } from '../secrets/key-file.js';
+import { loadSecretBox } from './secret-key-file.js';
 import { migrationRoutes } from '../migrations/routes.js';
 import { gistsPlugin } from '../gists/plugin.js';
 

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { keyFilePath, loadSecretBox, readOrCreateKeyFile } from '../../src/secrets/key-file.js';
+import { keyFilePath, loadSecretBox, readOrCreateKeyFile } from '../../src/server/secret-key-file.js';
 import { OpenedCache } from '../../src/secrets/opened-cache.js';
 import { keyIdOf, parseKey, parseKeyList, SecretBox, SecretKeyError } from '../../src/secrets/secret-box.js';
 

@@ -1,4 +1,4 @@
-// Where webhooks may connect: the fixed refusals (link-local, cloud metadata) and the `--hook-allowed-hosts` policy.
+// Where outbound connections (webhook deliveries) may go: the fixed refusals (link-local, cloud metadata) and the `--hook-allowed-hosts` policy.
 import ipaddr from 'ipaddr.js';
 
 export type AddressCategory = 'external' | 'private' | 'loopback';

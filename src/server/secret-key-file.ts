@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, type Config } from '../config.js';
-import { KEY_BYTES, parseKey, parseKeyList, SecretBox } from './secret-box.js';
+import { KEY_BYTES, parseKey, parseKeyList, SecretBox } from '../secrets/secret-box.js';
 
 export const KEY_FILE = 'secret.key';
 

@@ -5,7 +5,7 @@
 // (GET /gists/{id}, GET /gists/public) never open one.
 import { sql } from 'kysely';
 import { connect, type Db } from '../../src/db/connect.js';
-import { isPostgresDb } from '../../src/db/dialect-helpers.js';
+import { isPostgresDb } from '../../src/db/dialect.js';
 
 export async function withDb<T>(url: string, run: (db: Db) => Promise<T>): Promise<T> {
   const db = connect(url);

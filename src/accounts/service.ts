@@ -1,7 +1,7 @@
 // Account operations: users, organizations, memberships, tokens and the first site admin.
 import fs from 'node:fs';
 import type { Db } from '../db/connect.js';
-import { isUniqueViolation, lockRows } from '../db/dialect-helpers.js';
+import { isUniqueViolation, lockRows } from '../db/dialect.js';
 import type { TokenRow, UserRow } from '../db/schema.js';
 import { NotFound, Unprocessable, ValidationFailed, Forbidden, type FieldError } from '../server/http/errors.js';
 import type { ServiceContext } from '../server/context.js';

@@ -2,21 +2,13 @@
 // any other sharing the database. Caches keyed by it (response-cache.ts) stay exact across processes (the CLI in local
 // mode, a second server): on SQLite at the price of one pread, on PostgreSQL of one tiny query shared by every request
 // that asks in the same moment.
-import { sql } from 'kysely';
 import type { Db } from './connect.js';
-import { isPostgresDb } from './dialect-helpers.js';
-import { DATA_VERSION_SQL } from './sqlite-dialect.js';
+import { commitStampQuery } from './dialect.js';
 import { writeVersions } from './write-observer.js';
 
-/**
- * SQLite: `PRAGMA data_version` on one fixed reader changes whenever another connection commits.
- * PostgreSQL: the current snapshot (xmin:xmax:in-progress ids) changes whenever any transaction that wrote commits,
- * and a commit whose WAL record is written but which is not yet visible is still listed as in progress, so a stamp
- * never runs ahead of what a read taken after it sees. Both are conservative: any write anywhere changes them.
- */
+/** The stamp from the database's own commit counter (dialect.ts commitStampQuery). */
 async function queryStamp(db: Db): Promise<string> {
-  const query = isPostgresDb(db) ? sql<{ v: string }>`select pg_current_snapshot()::text as v` : sql<{ v: number }>`${sql.raw(DATA_VERSION_SQL)}`;
-  const row = (await query.execute(db)).rows[0] as Record<string, unknown> | undefined;
+  const row = (await commitStampQuery(db).execute(db)).rows[0];
   const value = row ? Object.values(row)[0] : '';
   // The process's own commit count too: `:memory:` has no second connection to notice the writer's commits.
   return `${String(value)}/${writeVersions(db)?.total() ?? 0}`;

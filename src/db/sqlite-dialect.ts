@@ -122,7 +122,7 @@ class Sqlite3Driver implements Driver {
     const busy = this.options.busyTimeoutMs ?? 10_000;
     this.db.configure('busyTimeout', busy);
     // secure_delete: deleted content is overwritten with zeros (in its page and in freed pages), so a deleted secret does
-    // not linger in the file; what old WAL frames still hold goes with a truncating checkpoint (hooks/store.ts scrubWal).
+    // not linger in the file; what old WAL frames still hold goes with a truncating checkpoint (dialect.ts scrubDeletedCopies).
     await exec(this.db, `PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON; PRAGMA busy_timeout = ${busy};`);
     this.writer = new Sqlite3Connection(this.db, this.options.statementCacheSize ?? 200);
     const memory = this.options.filename === ':memory:' || this.options.filename === '';

@@ -1,7 +1,7 @@
 // Gist tables: queries for gists, their current files, revisions, stars and comments (both databases).
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Db } from '../db/connect.js';
-import { isPostgresDb } from '../db/dialect-helpers.js';
+import { lockForWriting } from '../db/dialect.js';
 import type { Database, UserRow } from '../db/schema.js';
 import type { GistCommentRow, GistFileRow, GistRevisionRow, GistRow, GistsTable } from '../db/tables/gists.js';
 
@@ -21,7 +21,7 @@ export async function findGist(db: Db, id: string, opts: { forUpdate?: boolean }
     .selectFrom('gists')
     .selectAll()
     .where('id', '=', id.toLowerCase())
-    .$if(Boolean(opts.forUpdate) && isPostgresDb(db), (q) => q.forUpdate())
+    .$if(Boolean(opts.forUpdate), (q) => lockForWriting(db, q))
     .executeTakeFirst();
 }
 

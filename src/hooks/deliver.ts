@@ -1,7 +1,7 @@
 // The delivery job: builds the signed request for one hook and one event, posts it, and records the attempt.
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
-import { isPostgresDb } from '../db/dialect-helpers.js';
+import { lockAgainstChanges, scrubDeletedCopies } from '../db/dialect.js';
 import type { JobRow } from '../db/schema.js';
 import type { EventRow } from '../db/tables/events.js';
 import { completeRunsIn, type JobRun } from '../jobs/worker.js';
@@ -12,7 +12,7 @@ import { enqueueDelivery, type DeliverJob, type Destination } from './outbox.js'
 import { OpenedCache } from '../secrets/opened-cache.js';
 import { openConfig } from './sealed-config.js';
 import { signatureHeaders } from './sign.js';
-import { deleteFarewell, deliveriesSince, findFarewell, insertDeliveries, recentDeliveries, scrubWal, updateHook } from './store.js';
+import { deleteFarewell, deliveriesSince, findFarewell, insertDeliveries, recentDeliveries, updateHook } from './store.js';
 import type { HookRow } from '../db/tables/hooks.js';
 import type { Attempt, Transport } from './transport.js';
 
@@ -150,7 +150,7 @@ export class Deliverer {
       await deleteFarewell(trx, job.hookId);
       await run.completeIn(trx);
     });
-    await scrubWal(this.ctx.db);
+    await scrubDeletedCopies(this.ctx.db);
   }
 
   /** Writes a batch of attempts and completes their jobs in one transaction. */
@@ -158,9 +158,8 @@ export class Deliverer {
     await this.ctx.db.transaction().execute(async (trx) => {
       // A hook deleted while its request was in flight took its history with it: nothing to record for it.
       const ids = [...new Set(entries.map((e) => e.hookId))];
-      // FOR SHARE (PostgreSQL) holds off a concurrent delete until this batch is in.
-      let hooks = trx.selectFrom('hooks').select('id').where('id', 'in', ids);
-      if (isPostgresDb(trx)) hooks = hooks.forShare();
+      // Locked against changes: a concurrent delete waits until this batch is in.
+      const hooks = lockAgainstChanges(trx, trx.selectFrom('hooks').select('id').where('id', 'in', ids));
       const alive = new Set((await hooks.execute()).map((r) => r.id));
       const kept = entries.filter((e) => alive.has(e.hookId));
       await insertDeliveries(

@@ -1,12 +1,10 @@
 // At start: hook configs still in the clear (written before sealing) or sealed with a previous key are sealed with the
 // current key, and what earlier versions left in the clear (event payloads, free pages) is scrubbed once.
-import { sql } from 'kysely';
 import { ConfigError } from '../config.js';
 import type { Db } from '../db/connect.js';
-import { isPostgresDb } from '../db/dialect-helpers.js';
+import { lockForWriting, scrubDeletedCopies, scrubFreePages } from '../db/dialect.js';
 import type { AppContext } from '../server/context.js';
 import { openConfig, sealConfig, shownUrl, type SealedConfig } from './sealed-config.js';
-import { scrubWal } from './store.js';
 
 type Stale = SealedConfig & { id: number; org_id: number };
 
@@ -16,10 +14,10 @@ export async function resealHookSecrets(ctx: AppContext): Promise<void> {
   const stale = async (db: Db, lock: boolean) => {
     let hooks = db.selectFrom('hooks').selectAll().where((eb) => eb.or([eb('sealed_with', 'is', null), eb('sealed_with', '!=', box.keyId)]));
     let farewells = db.selectFrom('hook_farewells').selectAll().select('hook_id as id').where((eb) => eb.or([eb('sealed_with', 'is', null), eb('sealed_with', '!=', box.keyId)]));
-    // PostgreSQL: another server writing one of these rows waits until they are sealed (and sees the sealed values).
-    if (lock && isPostgresDb(db)) {
-      hooks = hooks.forUpdate();
-      farewells = farewells.forUpdate();
+    // Another server writing one of these rows waits until they are sealed (and sees the sealed values).
+    if (lock) {
+      hooks = lockForWriting(db, hooks);
+      farewells = lockForWriting(db, farewells);
     }
     const found = { hooks: (await hooks.execute()) as Stale[], farewells: (await farewells.execute()) as Stale[] };
     const unknown = [...new Set([...found.hooks, ...found.farewells].map((r) => r.sealed_with).filter((id): id is string => id !== null && !box.knows(id)))];
@@ -44,7 +42,7 @@ export async function resealHookSecrets(ctx: AppContext): Promise<void> {
     ctx.log.info({ ...count, key: box.keyId }, 'sealed hook secrets with the current key');
   }
   const scrubbed = await scrubLegacy(ctx);
-  if (count.hooks || count.farewells || scrubbed) await scrubWal(ctx.db);
+  if (count.hooks || count.farewells || scrubbed) await scrubDeletedCopies(ctx.db);
 }
 
 /** A row's config sealed with the current key. A row from before sealing gets its URL masked, kept unique in its organization. */
@@ -93,7 +91,7 @@ async function scrubLegacy(ctx: AppContext): Promise<boolean> {
     }
   }
   await ctx.db.deleteFrom('hook_secrets_scrub').execute();
-  if (!isPostgresDb(ctx.db)) await sql`vacuum`.execute(ctx.db);
+  await scrubFreePages(ctx.db);
   ctx.log.info({ events: masked }, 'scrubbed hook credentials written in the clear by an earlier version');
   return true;
 }

@@ -2,7 +2,7 @@
 import { requireActor, type Actor } from '../accounts/actor.js';
 import { requireOrgOwner } from '../accounts/service.js';
 import type { Db } from '../db/connect.js';
-import { lockRows } from '../db/dialect-helpers.js';
+import { isUniqueViolation, lockRows, scrubDeletedCopies } from '../db/dialect.js';
 import type { UserRow } from '../db/schema.js';
 import { emitEvent, emitEventAlone } from '../events/emit.js';
 import type { SecretBox } from '../secrets/secret-box.js';
@@ -22,7 +22,6 @@ import {
   latestDeliveries,
   listDeliveries,
   listHooks,
-  scrubWal,
   updateHook,
   type DeliveryStatusFilter,
   type Visibility,
@@ -49,11 +48,6 @@ async function visibleHook(ctx: ServiceContext, o: Owner, rawId: string | number
 }
 
 const HOOK_EXISTS: FieldError = { resource: 'Hook', code: 'custom', message: 'Hook already exists on this organization' };
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: unknown; message?: unknown };
-  return e?.code === '23505' || (typeof e?.message === 'string' && e.message.includes('UNIQUE constraint failed'));
-}
 
 /** Hook writes of one organization take turns (its row locked first), so the checks below hold until they commit. */
 function lockHooksOf(trx: Db, o: Owner): Promise<unknown> {
@@ -170,7 +164,7 @@ export async function deleteOrgHook(ctx: ServiceContext, orgLogin: string, hookI
     if (hook.active) await emitEvent(trx, { name: 'meta', action: 'deleted', orgId: o.org.id, senderId: o.actor.user.id, payload: metaDeletedPayload(hook, o.org, o.actor.user, ctx.urls) }, now);
     await deleteHook(trx, hook.id);
   });
-  await scrubWal(ctx.db);
+  await scrubDeletedCopies(ctx.db);
 }
 
 /** GET /orgs/{org}/hooks/{hook_id}/config */

@@ -1,7 +1,6 @@
 // Queries on hooks and deliveries; every hook query is scoped to an organization and to who may see app-made hooks.
 import type { Db } from '../db/connect.js';
-import { sql, type Insertable } from 'kysely';
-import { isPostgresDb } from '../db/dialect-helpers.js';
+import type { Insertable } from 'kysely';
 import type { DeliveryRow, FarewellRow, HookDeliveriesTable, HookRow } from '../db/tables/hooks.js';
 
 /** Whose hooks a caller sees: an OAuth app sees the hooks its tokens made; everyone else sees the ones people made. */
@@ -74,17 +73,6 @@ export async function deleteFarewell(db: Db, hookId: number): Promise<void> {
 export async function pruneFarewells(db: Db, before: Date): Promise<number> {
   const r = await db.deleteFrom('hook_farewells').where('created_at', '<', before.toISOString()).executeTakeFirst();
   return Number(r.numDeletedRows ?? 0);
-}
-
-/**
- * After secrets were deleted or sealed anew: on SQLite, copies the WAL into the database file (where secure_delete has
- * zeroed the deleted cells) and truncates it, so the old page images holding them are gone from both files. Outside
- * any transaction; waits for readers at most the busy timeout and gives up quietly if they hold on. PostgreSQL keeps
- * no such copies a dump could show.
- */
-export async function scrubWal(db: Db): Promise<void> {
-  if (isPostgresDb(db)) return;
-  await sql`pragma wal_checkpoint(truncate)`.execute(db);
 }
 
 /** The newest delivery of each hook (its `last_response`). */

@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
 import type { JobRow } from '../db/schema.js';
-import { isPostgresDb } from '../db/dialect-helpers.js';
+import { claimSkippingLocked } from '../db/dialect.js';
 
 /** In-process listeners told about every enqueue (workers poll at once instead of at their next tick). */
 type EnqueueListener = (queue: string) => void;
@@ -69,14 +69,14 @@ export interface ClaimInput {
 
 /**
  * Claims up to `limit` due jobs: pending, due, and not leased by a live worker (an expired lease means its worker died).
- * One statement, so one round trip: an UPDATE of the rows a sub-select picks, which on PostgreSQL locks them with
- * FOR UPDATE SKIP LOCKED (concurrent workers take different jobs); SQLite runs a statement atomically under its lock.
+ * One statement, so one round trip: an UPDATE of the rows a sub-select claims, skipping rows another worker's claim
+ * holds (dialect.ts claimSkippingLocked), so concurrent workers take different jobs.
  */
 export async function claim(db: Db, input: ClaimInput): Promise<JobRow[]> {
   if (input.queues.length === 0) return [];
   const nowIso = input.now.toISOString();
   const lockedUntil = new Date(input.now.getTime() + input.leaseMs).toISOString();
-  let due = db
+  const due = db
     .selectFrom('jobs')
     .select('id')
     .where('state', '=', 'pending')
@@ -86,11 +86,10 @@ export async function claim(db: Db, input: ClaimInput): Promise<JobRow[]> {
     .orderBy('run_at')
     .orderBy('id')
     .limit(input.limit);
-  if (isPostgresDb(db)) due = due.forUpdate().skipLocked();
   const rows = await db
     .updateTable('jobs')
     .set({ locked_until: lockedUntil, locked_by: input.workerId, attempts: sql<number>`attempts + 1` })
-    .where('id', 'in', due)
+    .where('id', 'in', claimSkippingLocked(db, due))
     .returningAll()
     .execute();
   return rows.sort((a, b) => (a.run_at < b.run_at ? -1 : a.run_at > b.run_at ? 1 : a.id - b.id));

@@ -1,6 +1,6 @@
 // Migration locks: a locked repository refuses pushes and setting changes and keeps serving reads. Used by migrations.
 import type { Db } from '../db/connect.js';
-import { lockRows } from '../db/dialect-helpers.js';
+import { lockRows } from '../db/dialect.js';
 import { Unprocessable } from '../server/http/errors.js';
 
 /** The message a push to a locked repository gets (over git and the API alike). */

@@ -6,7 +6,7 @@ import { requireActor } from '../accounts/actor.js';
 import { hasAnyScope } from '../accounts/scopes.js';
 import { findAccount, findAccountById, membershipRole } from '../accounts/store.js';
 import type { Db } from '../db/connect.js';
-import { isUniqueViolation, lockRows } from '../db/dialect-helpers.js';
+import { isUniqueViolation, lockRows } from '../db/dialect.js';
 import type { UserRow } from '../db/schema.js';
 import { emitEvent } from '../events/emit.js';
 import { repositoryEventPayload, type RepositoryAction, type RepositoryChanges } from './repository-payload.js';

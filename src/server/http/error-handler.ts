@@ -2,7 +2,7 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isForeignKeyViolation } from '../../db/dialect-helpers.js';
+import { isForeignKeyViolation } from '../../db/dialect.js';
 import { HttpError, NotFound, type FieldError } from './errors.js';
 
 interface AjvError {

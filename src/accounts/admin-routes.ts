@@ -1,7 +1,7 @@
 // The GitHub Enterprise admin API (site admins only): users, organizations and users' tokens.
 import type { FastifyInstance } from 'fastify';
 import { pagingQuery, parsePaging, setPageLinks } from '../server/http/pagination.js';
-import { SITE_ADMIN } from './actor.js';
+import { SITE_ADMIN } from '../server/http/grants.js';
 import { absentBodyIsEmpty } from './routes.js';
 import { authorization, simpleOrganization, simpleUser } from './present.js';
 import { createOrganization, createUser, createUserToken, deleteUser, listUserTokens, revokeTokens } from './service.js';

@@ -1,7 +1,7 @@
 // Account reads and organization memberships: GET /user, /users/{username}, /orgs/{org}, /orgs/{org}/memberships/{username}.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { lastModified } from '../server/http/conditional.js';
-import { PUBLIC, requireActor, type Grant } from './actor.js';
+import { PUBLIC, requireActor, type Grant } from '../server/http/grants.js';
 import { accountCounts } from './counts.js';
 import { fullOrganization, membership, privateUser, publicUser } from './present.js';
 import { deleteMembership, getMembership, putMembership, requireAnyAccount, requireOrganization } from './service.js';

@@ -5,10 +5,10 @@ import { isUniqueViolation, lockRows } from '../db/dialect.js';
 import type { TokenRow, UserRow } from '../db/schema.js';
 import { NotFound, Unprocessable, ValidationFailed, Forbidden, type FieldError } from '../server/http/errors.js';
 import type { ServiceContext } from '../server/context.js';
-import { requireActor, requireSiteAdmin } from './actor.js';
+import { requireActor, requireSiteAdmin, type TokenKind } from '../server/http/grants.js';
 import { filesOwnedBy } from './lifecycle.js';
 import { loginProblem } from './logins.js';
-import { isKnownScope, isPermissionLevel, FINE_GRAINED_PERMISSIONS, KNOWN_SCOPES } from './scopes.js';
+import { isKnownScope, isPermissionLevel, FINE_GRAINED_PERMISSIONS, KNOWN_SCOPES } from '../server/http/scopes.js';
 import {
   countOwners,
   deleteAccount,
@@ -21,7 +21,7 @@ import {
   setMembership,
   soleOwnerships,
 } from './store.js';
-import { createToken, hashToken, isTokenKind, listLiveTokens, revokeUserTokens, TOKEN_KINDS, type TokenKind } from './tokens.js';
+import { createToken, hashToken, isTokenKind, listLiveTokens, revokeUserTokens, TOKEN_KINDS } from './tokens.js';
 import { parseTimestamp } from '../server/http/timestamps.js';
 
 export const ADMIN_LOGIN = 'admin';

@@ -3,15 +3,15 @@ import crypto from 'node:crypto';
 import type { Db } from '../db/connect.js';
 import type { TokenRow, UserRow } from '../db/schema.js';
 import { writeVersions, type WriteVersions } from '../db/write-observer.js';
+import type { TokenKind } from '../server/http/grants.js';
 
-export const TOKEN_KINDS = {
+export const TOKEN_KINDS: Readonly<Record<TokenKind, string>> = {
   classic: 'hlp_',
   fine_grained: 'hublet_pat_',
   oauth: 'hlo_',
   app_user: 'hlu_',
   installation: 'hls_',
-} as const;
-export type TokenKind = keyof typeof TOKEN_KINDS;
+};
 
 export function isTokenKind(v: string): v is TokenKind {
   return v in TOKEN_KINDS;
@@ -66,10 +66,6 @@ export async function createToken(db: Db, input: NewTokenInput): Promise<{ row: 
     .executeTakeFirstOrThrow();
   return { row, token };
 }
-
-export type TokenLookup =
-  | { ok: true; token: TokenRow; user: UserRow }
-  | { ok: false };
 
 /** The token row with this hash and its user, in one query (a join; token columns prefixed `t_`). */
 async function readToken(db: Db, hash: string): Promise<{ token: TokenRow; user: UserRow } | undefined> {
@@ -129,7 +125,7 @@ async function readToken(db: Db, hash: string): Promise<{ token: TokenRow; user:
 }
 
 /**
- * Tokens looked up lately, per database: every authenticated request needs its token and user, and this saves that
+ * Tokens looked up lately, one cache per app: every authenticated request needs its token and user, and this saves that
  * query (one in six of GET /gists/{id}). An entry counts only while no write this process committed to `tokens` or
  * `users` since the lookup began (write-observer.ts), so a revocation, a deleted or renamed user through this server
  * is seen by the very next request; writes by other processes on the same database (more servers, the CLI's local
@@ -138,48 +134,62 @@ async function readToken(db: Db, hash: string): Promise<{ token: TokenRow; user:
 const TOKEN_CACHE_TTL_MS = 2000;
 const TOKEN_CACHE_MAX = 10_000;
 
-interface CachedToken {
+/** A token row, its user and what the caller makes of them (the actor), all frozen and shared by the requests that hit. */
+export interface FoundToken<T> {
+  token: TokenRow;
+  user: UserRow;
+  derived: T;
+}
+
+interface CachedToken<T> extends FoundToken<T> {
   /** When it was read (the request clock, ms). */
   at: number;
   /** tokens + users write versions taken before the read. */
   version: number;
-  token: TokenRow;
-  user: UserRow;
 }
-
-const tokenCaches = new WeakMap<Db, Map<string, CachedToken>>();
 
 function accountsVersion(versions: WriteVersions): number {
   return versions.version('tokens') + versions.version('users');
 }
 
-async function readTokenCached(db: Db, hash: string, now: Date): Promise<{ token: TokenRow; user: UserRow } | undefined> {
-  const versions = writeVersions(db);
-  if (!versions) return readToken(db, hash);
-  let cache = tokenCaches.get(db);
-  if (!cache) tokenCaches.set(db, (cache = new Map()));
-  const version = accountsVersion(versions);
-  const t = now.getTime();
-  const hit = cache.get(hash);
-  // The rows are frozen: every request holding them shares them, and nothing may change a cached row.
-  if (hit && hit.version === version && hit.at <= t && t - hit.at < TOKEN_CACHE_TTL_MS) return hit;
-  const found = await readToken(db, hash);
-  cache.delete(hash);
-  if (!found) return undefined;
-  if (cache.size >= TOKEN_CACHE_MAX) cache.delete(cache.keys().next().value as string);
-  const entry = { at: t, version, token: Object.freeze(found.token), user: Object.freeze(found.user) };
-  cache.set(hash, entry);
-  return entry;
-}
+/** Finds live tokens by the presented secret; `derive` builds, once per read row, what the caller keeps of it. */
+export class TokenCache<T> {
+  private readonly entries = new Map<string, CachedToken<T>>();
 
-/** Finds the live token for a presented secret; revoked, expired or unknown tokens are not ok. */
-export async function lookupToken(db: Db, presented: string, now: Date): Promise<TokenLookup> {
-  const found = await readTokenCached(db, hashToken(presented), now);
-  if (!found) return { ok: false };
-  const { token, user } = found;
-  if (token.revoked_at) return { ok: false };
-  if (token.expires_at && Date.parse(token.expires_at) <= now.getTime()) return { ok: false };
-  return { ok: true, token, user };
+  constructor(private readonly derive: (user: UserRow, token: TokenRow) => T) {}
+
+  /** The live token for a presented secret; revoked, expired or unknown tokens are undefined. */
+  async lookup(db: Db, presented: string, now: Date): Promise<FoundToken<T> | undefined> {
+    const found = await this.read(db, hashToken(presented), now);
+    if (!found) return undefined;
+    if (found.token.revoked_at) return undefined;
+    if (found.token.expires_at && Date.parse(found.token.expires_at) <= now.getTime()) return undefined;
+    return found;
+  }
+
+  private async read(db: Db, hash: string, now: Date): Promise<FoundToken<T> | undefined> {
+    const versions = writeVersions(db);
+    if (!versions) return this.fresh(await readToken(db, hash));
+    const version = accountsVersion(versions);
+    const t = now.getTime();
+    const hit = this.entries.get(hash);
+    // The rows are frozen: every request holding them shares them, and nothing may change a cached row.
+    if (hit && hit.version === version && hit.at <= t && t - hit.at < TOKEN_CACHE_TTL_MS) return hit;
+    const found = this.fresh(await readToken(db, hash));
+    this.entries.delete(hash);
+    if (!found) return undefined;
+    if (this.entries.size >= TOKEN_CACHE_MAX) this.entries.delete(this.entries.keys().next().value as string);
+    const entry = { at: t, version, ...found };
+    this.entries.set(hash, entry);
+    return entry;
+  }
+
+  private fresh(found: { token: TokenRow; user: UserRow } | undefined): FoundToken<T> | undefined {
+    if (!found) return undefined;
+    const token = Object.freeze(found.token);
+    const user = Object.freeze(found.user);
+    return { token, user, derived: this.derive(user, token) };
+  }
 }
 
 export async function revokeUserTokens(db: Db, userId: number, now: Date): Promise<number> {

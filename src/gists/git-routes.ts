@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { exemptFromRateLimit } from '../server/http/rate-limit.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PUBLIC, requireGrant } from '../accounts/actor.js';
+import { PUBLIC, requireGrant } from '../server/http/grants.js';
 import { gitOperation, gitRefusal, registerGitBodies, requireGit, serveGit, type GitEndpoint } from '../git/smart-http.js';
 import { HttpError } from '../server/http/errors.js';
 import { gistRepoDir, removeLegacyHook, withGistLock } from './git.js';

@@ -1,5 +1,5 @@
 // Raw file bytes at the `raw_url`s: `<base>/gist/<owner>/<id>/raw/<sha>/<file>` (blob or commit SHA), `…/raw/<file>` (latest), `…/raw` (first file).
-import { PUBLIC } from '../accounts/actor.js';
+import { PUBLIC } from '../server/http/grants.js';
 import { exemptFromRateLimit } from '../server/http/rate-limit.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { gistRepoDir, readBlob, readTreeEntries } from './git.js';

@@ -1,5 +1,5 @@
 // Gist reads: the single form (files, history, forks, parent), a past revision, and every list with its visibility rules.
-import { requireActor } from '../accounts/actor.js';
+import { requireActor } from '../server/http/grants.js';
 import { accountCounts } from '../accounts/counts.js';
 import { requireAnyAccount } from '../accounts/service.js';
 import type { UserRow } from '../db/schema.js';

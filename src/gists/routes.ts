@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
 import { gistRepoDir } from './git.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Grant } from '../accounts/actor.js';
+import type { Grant } from '../server/http/grants.js';
 import { absentBodyIsEmpty } from '../accounts/routes.js';
 import { lastModified } from '../server/http/conditional.js';
 import { NotFound } from '../server/http/errors.js';

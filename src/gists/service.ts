@@ -1,8 +1,8 @@
 // Gist writes: create, update, delete, fork and star, with ownership rules and the token checks for writers.
 import crypto from 'node:crypto';
-import type { Actor } from '../accounts/actor.js';
-import { requireActor } from '../accounts/actor.js';
-import { hasPermission } from '../accounts/scopes.js';
+import type { Actor } from '../server/http/grants.js';
+import { requireActor } from '../server/http/grants.js';
+import { hasPermission } from '../server/http/scopes.js';
 import type { ServiceContext } from '../server/context.js';
 import { Conflict, Forbidden, NotFound, ValidationFailed } from '../server/http/errors.js';
 import { copyObjects, createRepo, gistRepoDir, removeRepo, withGistLock } from './git.js';

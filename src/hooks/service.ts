@@ -1,5 +1,5 @@
 // Organization webhook operations: owners only, OAuth apps see only their own hooks, every change in one transaction.
-import { requireActor, type Actor } from '../accounts/actor.js';
+import { requireActor, type Actor } from '../server/http/grants.js';
 import { requireOrgOwner } from '../accounts/service.js';
 import type { Db } from '../db/connect.js';
 import { isUniqueViolation, lockRows, scrubDeletedCopies } from '../db/dialect.js';

@@ -1,6 +1,6 @@
 // Serves archives at their signed URLs (no Authorization needed): Content-Length, HEAD, Range for resumed downloads.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PUBLIC } from '../accounts/actor.js';
+import { PUBLIC } from '../server/http/grants.js';
 import { archiveStore } from '../blob/index.js';
 import type { ByteRange } from '../blob/store.js';
 import { Forbidden, HttpError, NotFound } from '../server/http/errors.js';

@@ -1,6 +1,6 @@
 // Migration endpoints under /orgs/{org}/migrations (owners) and /user/migrations (the account owner), and archive serving.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Grant } from '../accounts/actor.js';
+import type { Grant } from '../server/http/grants.js';
 import { absentBodyIsEmpty } from '../accounts/routes.js';
 import { parseId } from '../server/http/ids.js';
 import { pagingQuery, parsePaging, setPageLinks } from '../server/http/pagination.js';

@@ -1,6 +1,6 @@
 // Migration operations: start an export, read and list migrations, hand out the archive, delete it, unlock repositories.
 import crypto from 'node:crypto';
-import { requireActor, type Actor } from '../accounts/actor.js';
+import { requireActor, type Actor } from '../server/http/grants.js';
 import { requireOrgOwner } from '../accounts/service.js';
 import { archiveStore } from '../blob/index.js';
 import type { UserRow } from '../db/schema.js';

@@ -1,6 +1,6 @@
 // POST /admin/repos/import: a site admin imports a git repository from a path on the server's machine.
 import type { FastifyInstance } from 'fastify';
-import { SITE_ADMIN } from '../accounts/actor.js';
+import { SITE_ADMIN } from '../server/http/grants.js';
 import { fullRepository } from './present.js';
 import { importRepository, type ImportInput } from './import.js';
 

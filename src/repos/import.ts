@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { requireSiteAdmin } from '../accounts/actor.js';
+import { requireSiteAdmin } from '../server/http/grants.js';
 import { findAccount } from '../accounts/store.js';
 import { initBare, readRefs, removeRepo } from '../git/bare.js';
 import { requireGit } from '../git/smart-http.js';

@@ -1,6 +1,6 @@
 // Repository lists: the caller's (GET /user/repos), an organization's and a user's, with GitHub's filters and orders.
-import type { Actor } from '../accounts/actor.js';
-import { requireActor } from '../accounts/actor.js';
+import type { Actor } from '../server/http/grants.js';
+import { requireActor } from '../server/http/grants.js';
 import { findAccount } from '../accounts/store.js';
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';

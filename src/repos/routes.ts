@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
 import { repositoryDir } from './git-data.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Grant } from '../accounts/actor.js';
+import type { Grant } from '../server/http/grants.js';
 import { lastModified } from '../server/http/conditional.js';
 import { parseId } from '../server/http/ids.js';
 import { pagingQuery, parsePaging, setPageLinks } from '../server/http/pagination.js';

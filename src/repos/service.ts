@@ -1,9 +1,9 @@
 // Repository operations: create (with auto_init), read, update (rename, visibility, archive, default branch), delete.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Actor } from '../accounts/actor.js';
-import { requireActor } from '../accounts/actor.js';
-import { hasAnyScope } from '../accounts/scopes.js';
+import type { Actor } from '../server/http/grants.js';
+import { requireActor } from '../server/http/grants.js';
+import { hasAnyScope } from '../server/http/scopes.js';
 import { findAccount, findAccountById, membershipRole } from '../accounts/store.js';
 import type { Db } from '../db/connect.js';
 import { isUniqueViolation, lockRows } from '../db/dialect.js';

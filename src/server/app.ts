@@ -1,8 +1,8 @@
 // Builds the Fastify app from a config and an open database: the same app serves HTTP, tests and the CLI's local mode.
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import crypto from 'node:crypto';
-import type { Grant } from '../accounts/actor.js';
-import type { Actor } from '../accounts/actor.js';
+import type { Actor, Grant } from './http/grants.js';
+import { authenticator } from '../accounts/authenticate.js';
 import { accountRoutes } from '../accounts/routes.js';
 import { adminRoutes } from '../accounts/admin-routes.js';
 import type { Config } from '../config.js';
@@ -121,7 +121,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     request.ctx = ctx;
   });
   registerVersioning(app);
-  registerAuth(app, Boolean(options.local));
+  registerAuth(app, authenticator(Boolean(options.local)));
   const limiter = new RateLimiter(ctx);
   registerRateLimit(app, limiter);
   registerConditional(app);

@@ -1,6 +1,6 @@
 // What every service receives: the database, the configuration, URL building, a clock and the caller.
 import type { FastifyBaseLogger } from 'fastify';
-import type { Actor } from '../accounts/actor.js';
+import type { Actor } from './http/grants.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
 import type { JobWorker } from '../jobs/worker.js';

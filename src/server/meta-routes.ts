@@ -1,6 +1,6 @@
 // Service-level endpoints: the API root, GET /rate_limit and GET /versions.
 import type { FastifyInstance } from 'fastify';
-import { PUBLIC } from '../accounts/actor.js';
+import { PUBLIC } from './http/grants.js';
 import { rateKey, type RateLimiter } from './http/rate-limit.js';
 import { SUPPORTED_API_VERSIONS } from './http/versioning.js';
 

@@ -2,7 +2,7 @@
 // exactly the rule's answer, allowed ones never a refusal; a route that declares no grant cannot be registered.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PUBLIC, type Grant } from '../../src/accounts/actor.js';
+import { PUBLIC, type Grant } from '../../src/server/http/grants.js';
 import { ARCHIVE_ROUTE } from '../../src/migrations/signing.js';
 import { buildApp } from '../../src/server/app.js';
 import type { DeclaredRoute } from '../../src/server/http/auth.js';

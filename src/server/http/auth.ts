@@ -1,9 +1,7 @@
-// Authentication: reads the token (Bearer, `token`, or the Basic-auth password), sets request.actor, enforces route grants.
+// Authentication and grants: reads the credential (Bearer, `token`, or the Basic-auth password), sets the request's actor
+// through the app's authenticator, and enforces every route's declared grant.
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
-import { actorFromToken, checkGrant, grantsEveryone, localActor, type Grant } from '../../accounts/actor.js';
-import { findAccount } from '../../accounts/store.js';
-import { lookupToken } from '../../accounts/tokens.js';
-import { Unauthorized } from './errors.js';
+import { checkGrant, grantsEveryone, type Actor, type Grant } from './grants.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -44,13 +42,8 @@ export function presentedToken(header: string | undefined): string | null | unde
 
 export const LOCAL_ACTOR_HEADER = 'x-hublet-local-as';
 
-/** Scope lists as header values, joined once per list: cached actors and route grants keep the same arrays. */
-const joinedLists = new WeakMap<readonly string[], string>();
-function joined(list: readonly string[]): string {
-  let value = joinedLists.get(list);
-  if (value === undefined) joinedLists.set(list, (value = list.join(', ')));
-  return value;
-}
+/** Who is calling: null when anonymous; throws (401) for a credential that does not authenticate. */
+export type Authenticate = (request: FastifyRequest) => Promise<Actor | null>;
 
 function asArray<T>(hooks: T | T[] | undefined): T[] {
   return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
@@ -76,7 +69,7 @@ function grantCheck(grant: Grant) {
  * GitHub's scope headers: what a classic or OAuth token carries and what the route accepts (`repo, user`); for
  * fine-grained and app tokens, the permission the route accepts (X-Accepted-GitHub-Permissions, renamed).
  */
-function scopeHeaders(grant: Grant) {
+function scopeHeaders(grant: Grant, joined: (list: readonly string[]) => string) {
   const accepted = joined(grant.scopes);
   const permission = grant.fineGrained ? `${grant.fineGrained.permission}=${grant.fineGrained.level}` : undefined;
   return (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, value?: unknown) => void): void => {
@@ -92,28 +85,22 @@ function scopeHeaders(grant: Grant) {
 }
 
 /**
- * @param local when set, the app is the CLI's in-process app: the login named in LOCAL_ACTOR_HEADER acts without a token.
- * A listening server never sets it, so the header means nothing over the network.
+ * @param authenticate the app's authenticator (accounts/authenticate.ts): the CLI's in-process app also trusts the
+ * login named in LOCAL_ACTOR_HEADER; a listening server never does, so the header means nothing over the network.
  */
-export function registerAuth(app: FastifyInstance, local: boolean): void {
+export function registerAuth(app: FastifyInstance, authenticate: Authenticate): void {
   app.addHook('onRequest', async (request) => {
     request.ctx.actor = null;
-    if (local) {
-      const as = request.headers[LOCAL_ACTOR_HEADER];
-      if (typeof as === 'string' && as) {
-        const user = await findAccount(request.ctx.db, as);
-        if (!user || user.type !== 'User') throw new Unauthorized(`No such user: ${as}`);
-        request.ctx.actor = localActor(user);
-        return;
-      }
-    }
-    const presented = presentedToken(request.headers.authorization);
-    if (presented === undefined) return;
-    if (presented === null) throw new Unauthorized('Bad credentials');
-    const found = await lookupToken(request.ctx.db, presented, request.ctx.clock.now());
-    if (!found.ok) throw new Unauthorized('Bad credentials');
-    request.ctx.actor = actorFromToken(found.user, found.token);
+    request.ctx.actor = await authenticate(request);
   });
+
+  // Scope lists as header values, joined once per list: cached actors and route grants keep the same arrays.
+  const joinedLists = new WeakMap<readonly string[], string>();
+  const joined = (list: readonly string[]): string => {
+    let value = joinedLists.get(list);
+    if (value === undefined) joinedLists.set(list, (value = list.join(', ')));
+    return value;
+  };
 
   // Every route declares its grant (PUBLIC when anyone may call it): a route without one cannot be registered. Its check
   // runs first among the route's preValidation hooks; a grant that lets everyone through costs nothing per request.
@@ -127,6 +114,6 @@ export function registerAuth(app: FastifyInstance, local: boolean): void {
     }
     for (const method of methods) routes.push({ method, url: route.url, grant });
     if (!grantsEveryone(grant)) route.preValidation = [grantCheck(grant), ...asArray(route.preValidation)];
-    route.onSend = [scopeHeaders(grant), ...asArray(route.onSend)] as RouteOptions['onSend'];
+    route.onSend = [scopeHeaders(grant, joined), ...asArray(route.onSend)] as RouteOptions['onSend'];
   });
 }

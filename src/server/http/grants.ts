@@ -1,8 +1,10 @@
-// Who is calling and with what grant; and the one rule for whether a grant allows an operation.
-import type { TokenRow, UserRow } from '../db/schema.js';
-import { Forbidden, NotFound, Unauthorized } from '../server/http/errors.js';
+// Who is calling (the actor) and what a route asks of them (its grant); the one rule for whether a grant lets a call in.
+import type { TokenRow, UserRow } from '../../db/schema.js';
+import { Forbidden, NotFound, Unauthorized } from './errors.js';
 import { hasAnyScope, hasPermission, type FineGrainedPermission, type PermissionLevel } from './scopes.js';
-import type { TokenKind } from './tokens.js';
+
+/** The kinds of access token, each with its own prefix (accounts/tokens.ts) and rules (checkGrant). */
+export type TokenKind = 'classic' | 'fine_grained' | 'oauth' | 'app_user' | 'installation';
 
 export interface Actor {
   user: UserRow;
@@ -12,28 +14,6 @@ export interface Actor {
   scopes: string[];
   permissions: Record<string, string>;
   appId: number | null;
-}
-
-/** Actors of the token rows the token cache shares (frozen, so one actor serves every request with that row). */
-const actors = new WeakMap<TokenRow, Actor>();
-
-export function actorFromToken(user: UserRow, token: TokenRow): Actor {
-  const known = actors.get(token);
-  if (known && known.user === user) return known;
-  const actor: Actor = Object.freeze({
-    user,
-    kind: token.kind as TokenKind,
-    token,
-    scopes: Object.freeze(JSON.parse(token.scopes) as string[]) as string[],
-    permissions: Object.freeze(JSON.parse(token.permissions) as Record<string, string>),
-    appId: token.app_id,
-  });
-  if (Object.isFrozen(token)) actors.set(token, actor);
-  return actor;
-}
-
-export function localActor(user: UserRow): Actor {
-  return { user, kind: 'local', token: null, scopes: [], permissions: {}, appId: null };
 }
 
 /**

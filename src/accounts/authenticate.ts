@@ -1,0 +1,47 @@
+// Who is calling: the owner of a presented token (looked up through the app's token cache), or the CLI's local user.
+import type { TokenRow, UserRow } from '../db/schema.js';
+import { LOCAL_ACTOR_HEADER, presentedToken, type Authenticate } from '../server/http/auth.js';
+import { Unauthorized } from '../server/http/errors.js';
+import type { Actor, TokenKind } from '../server/http/grants.js';
+import { findAccount } from './store.js';
+import { TokenCache } from './tokens.js';
+
+/** The actor of a token row (frozen: the token cache shares one actor between the requests that present the token). */
+export function actorFromToken(user: UserRow, token: TokenRow): Actor {
+  return Object.freeze({
+    user,
+    kind: token.kind as TokenKind,
+    token,
+    scopes: Object.freeze(JSON.parse(token.scopes) as string[]) as string[],
+    permissions: Object.freeze(JSON.parse(token.permissions) as Record<string, string>),
+    appId: token.app_id,
+  });
+}
+
+export function localActor(user: UserRow): Actor {
+  return { user, kind: 'local', token: null, scopes: [], permissions: {}, appId: null };
+}
+
+/**
+ * The authenticator of one app, with its own token cache.
+ * @param local the CLI's in-process app: the login named in LOCAL_ACTOR_HEADER acts without a token.
+ */
+export function authenticator(local: boolean): Authenticate {
+  const tokens = new TokenCache(actorFromToken);
+  return async (request) => {
+    if (local) {
+      const as = request.headers[LOCAL_ACTOR_HEADER];
+      if (typeof as === 'string' && as) {
+        const user = await findAccount(request.ctx.db, as);
+        if (!user || user.type !== 'User') throw new Unauthorized(`No such user: ${as}`);
+        return localActor(user);
+      }
+    }
+    const presented = presentedToken(request.headers.authorization);
+    if (presented === undefined) return null;
+    if (presented === null) throw new Unauthorized('Bad credentials');
+    const found = await tokens.lookup(request.ctx.db, presented, request.ctx.clock.now());
+    if (!found) throw new Unauthorized('Bad credentials');
+    return found.derived;
+  };
+}

@@ -1,7 +1,7 @@
 // Table types for Kysely. Booleans are stored as 0/1 integers and timestamps as ISO-8601 UTC text on both databases.
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { EventTables } from './tables/events.js';
-import type { HookTables } from './tables/hooks.js';
+import type { HookTables } from './tables/webhooks.js';
 import type { RepoTables } from './tables/repos.js';
 import type { GistTables } from './tables/gists.js';
 import type { MigrationTables } from './tables/migrations.js';

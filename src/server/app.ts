@@ -21,7 +21,7 @@ import { metaRoutes } from './meta-routes.js';
 import { createValidatorCompiler } from './validation.js';
 import { JobWorker } from '../jobs/worker.js';
 import { repositories } from '../repos/plugin.js';
-import { registerHooks } from '../hooks/register.js';
+import { registerHooks } from '../webhooks/register.js';
 import { loadSecretBox } from './secret-key-file.js';
 import { migrationRoutes } from '../migrations/routes.js';
 import { gistsPlugin } from '../gists/plugin.js';

@@ -1,7 +1,7 @@
 // A hook's config at rest: the secret, the password and a URL's credentials sealed, the URL shown with them masked.
 import type { Opener } from '../secrets/opened-cache.js';
 import type { SecretBox } from '../secrets/secret-box.js';
-import type { HookRow } from '../db/tables/hooks.js';
+import type { HookRow } from '../db/tables/webhooks.js';
 import type { HookConfigInput } from './validate.js';
 
 export const MASK = '********';

@@ -26,7 +26,7 @@ import {
   type DeliveryStatusFilter,
   type Visibility,
 } from './store.js';
-import type { DeliveryRow, HookRow } from '../db/tables/hooks.js';
+import type { DeliveryRow, HookRow } from '../db/tables/webhooks.js';
 import { parseConfigPatch, parseCreate, parseUpdate, type HookConfigInput } from './validate.js';
 
 interface Owner {

@@ -2,7 +2,7 @@
 import type { UserRow } from '../db/schema.js';
 import { isoUtc, type Urls } from '../server/http/urls.js';
 import { MASK } from './sealed-config.js';
-import type { DeliveryRow, HookRow } from '../db/tables/hooks.js';
+import type { DeliveryRow, HookRow } from '../db/tables/webhooks.js';
 
 /**
  * A hook's config as every response shows it: the secret (and a password) masked, present only when set. `url` is the

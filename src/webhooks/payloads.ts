@@ -4,7 +4,7 @@ import { simpleOrganization, simpleUser } from '../accounts/present.js';
 import type { UserRow } from '../db/schema.js';
 import type { Urls } from '../server/http/urls.js';
 import { hookCore } from './present.js';
-import type { HookRow } from '../db/tables/hooks.js';
+import type { HookRow } from '../db/tables/webhooks.js';
 
 /** GitHub's design principles, one of which rides along with every ping. */
 const ZEN = [

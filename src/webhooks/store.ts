@@ -1,7 +1,7 @@
 // Queries on hooks and deliveries; every hook query is scoped to an organization and to who may see app-made hooks.
 import type { Db } from '../db/connect.js';
 import type { Insertable } from 'kysely';
-import type { DeliveryRow, FarewellRow, HookDeliveriesTable, HookRow } from '../db/tables/hooks.js';
+import type { DeliveryRow, FarewellRow, HookDeliveriesTable, HookRow } from '../db/tables/webhooks.js';
 
 /** Whose hooks a caller sees: an OAuth app sees the hooks its tokens made; everyone else sees the ones people made. */
 export interface Visibility {

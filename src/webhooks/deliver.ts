@@ -13,7 +13,7 @@ import { OpenedCache } from '../secrets/opened-cache.js';
 import { openConfig } from './sealed-config.js';
 import { signatureHeaders } from './sign.js';
 import { deleteFarewell, deliveriesSince, findFarewell, insertDeliveries, recentDeliveries, updateHook } from './store.js';
-import type { HookRow } from '../db/tables/hooks.js';
+import type { HookRow } from '../db/tables/webhooks.js';
 import type { Attempt, Transport } from './transport.js';
 
 /** GitHub does not send payloads over 25 MB; such a delivery is recorded as failed. */

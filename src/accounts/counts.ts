@@ -1,6 +1,6 @@
 // Counts shown on account profiles (public_repos, public_gists, …). Areas that own the counted things add them here.
 import type { UserRow } from '../db/schema.js';
-import type { ServiceContext } from '../server/context.js';
+import type { ServiceContext } from '../app/context.js';
 import { repositoryProfileCounts } from '../repos/counts.js';
 import { gistProfileCounts } from '../gists/counts.js';
 

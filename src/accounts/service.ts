@@ -4,7 +4,7 @@ import type { Db } from '../db/connect.js';
 import { isUniqueViolation, lockRows } from '../db/dialect.js';
 import type { TokenRow, UserRow } from '../db/schema.js';
 import { NotFound, Unprocessable, ValidationFailed, Forbidden, type FieldError } from '../server/http/errors.js';
-import type { ServiceContext } from '../server/context.js';
+import type { ServiceContext } from '../app/context.js';
 import { requireActor, requireSiteAdmin, type TokenKind } from '../server/http/grants.js';
 import { filesOwnedBy } from './lifecycle.js';
 import { loginProblem } from './logins.js';

@@ -1,6 +1,6 @@
 // Gist comments: list, read, create, edit (author only) and delete (author or gist owner), with `comments` counts kept true.
 import type { UserRow } from '../db/schema.js';
-import type { ServiceContext } from '../server/context.js';
+import type { ServiceContext } from '../app/context.js';
 import { NotFound } from '../server/http/errors.js';
 import { idFrom } from '../server/http/ids.js';
 import type { Paging } from '../server/http/pagination.js';

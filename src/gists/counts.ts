@@ -1,6 +1,6 @@
 // Gist counts on account profiles: public_gists for everyone, private_gists (secret gists) for the owner only.
 import type { UserRow } from '../db/schema.js';
-import type { ServiceContext } from '../server/context.js';
+import type { ServiceContext } from '../app/context.js';
 import { countGists } from './store.js';
 
 export async function gistProfileCounts(ctx: ServiceContext, account: UserRow, own: boolean): Promise<{ public_gists: number; private_gists: number }> {

@@ -3,7 +3,7 @@ import { requireActor } from '../server/http/grants.js';
 import { accountCounts } from '../accounts/counts.js';
 import { requireAnyAccount } from '../accounts/service.js';
 import type { UserRow } from '../db/schema.js';
-import type { ServiceContext } from '../server/context.js';
+import type { ServiceContext } from '../app/context.js';
 import { NotFound, Unprocessable, ValidationFailed } from '../server/http/errors.js';
 import type { Paging } from '../server/http/pagination.js';
 import { gistRepoDir, readBlob, readTreeEntries } from './git.js';

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import type { Actor } from '../server/http/grants.js';
 import { requireActor } from '../server/http/grants.js';
 import { hasPermission } from '../server/http/scopes.js';
-import type { ServiceContext } from '../server/context.js';
+import type { ServiceContext } from '../app/context.js';
 import { Conflict, Forbidden, NotFound, ValidationFailed } from '../server/http/errors.js';
 import { copyObjects, createRepo, gistRepoDir, removeRepo, withGistLock } from './git.js';
 import { untilHeadHolds } from './head-retry.js';

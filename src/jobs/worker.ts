@@ -2,8 +2,8 @@
 import crypto from 'node:crypto';
 import type { Db } from '../db/connect.js';
 import type { JobRow } from '../db/schema.js';
-import type { AppContext } from '../server/context.js';
-import type { Clock } from '../server/context.js';
+import type { AppContext } from '../app/context.js';
+import type { Clock } from '../app/context.js';
 import { claim, complete, completeMany, fail, onEnqueue, pendingCount } from './queue.js';
 
 /** What a handler may do with its own run besides returning or throwing. */

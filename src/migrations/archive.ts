@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { create as createTar } from 'tar';
 import type { BlobStore } from '../blob/store.js';
 import type { UserRow } from '../db/schema.js';
-import type { AppContext } from '../server/context.js';
+import type { AppContext } from '../app/context.js';
 import { loadRepositories, repositoryGitDir, type LoadedRepository } from './repositories.js';
 import { migrationRepositories } from './store.js';
 import type { MigrationRow } from '../db/tables/migrations.js';

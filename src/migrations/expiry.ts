@@ -1,7 +1,7 @@
 // The expiry job: an archive is deleted when its lifetime ends (seven days by default), unless deleted earlier.
 import { archiveStore } from '../blob/index.js';
 import { enqueue } from '../jobs/queue.js';
-import type { AppContext } from '../server/context.js';
+import type { AppContext } from '../app/context.js';
 import { EXPIRY_QUEUE } from './queues.js';
 import { newArchiveSecret } from './signing.js';
 import { findMigration, markArchiveDeleted } from './store.js';

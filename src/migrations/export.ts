@@ -3,7 +3,7 @@ import type { JobRow } from '../db/schema.js';
 import type { JobRun } from '../jobs/worker.js';
 import { archiveStore } from '../blob/index.js';
 import { enqueue } from '../jobs/queue.js';
-import type { AppContext } from '../server/context.js';
+import type { AppContext } from '../app/context.js';
 import { archiveKey, writeArchive } from './archive.js';
 import { EXPIRY_QUEUE, EXPORT_LEASE_MS } from './queues.js';
 import { findMigration, markExported, transition } from './store.js';

@@ -1,7 +1,7 @@
 // Registers the migration queues' handlers on the app's durable job worker.
 import type { JobRow } from '../db/schema.js';
 import type { JobRun } from '../jobs/worker.js';
-import type { AppContext } from '../server/context.js';
+import type { AppContext } from '../app/context.js';
 import { expireArchive, type ExpiryPayload } from './expiry.js';
 import { runExport, type ExportPayload } from './export.js';
 import { EXPIRY_QUEUE, EXPORT_LEASE_MS, EXPORT_QUEUE } from './queues.js';

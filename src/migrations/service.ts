@@ -8,7 +8,7 @@ import { enqueue } from '../jobs/queue.js';
 import { canRead, tokenSeesPrivate } from '../repos/access.js';
 import { lockRepositories, unlockRepository } from '../repos/locks.js';
 import { NotFound, Unprocessable, ValidationFailed } from '../server/http/errors.js';
-import type { ServiceContext } from '../server/context.js';
+import type { ServiceContext } from '../app/context.js';
 import { EXPORT_MAX_ATTEMPTS, EXPORT_QUEUE } from './queues.js';
 import { archiveAvailable } from './present.js';
 import { loadRepositories, resolveRepositories, type LoadedRepository } from './repositories.js';

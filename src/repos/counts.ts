@@ -1,6 +1,6 @@
 // Repository counts on account profiles: public_repos for everyone, private counts for the account itself.
 import type { UserRow } from '../db/schema.js';
-import type { ServiceContext } from '../server/context.js';
+import type { ServiceContext } from '../app/context.js';
 import { countRepositories } from './store.js';
 
 /**

@@ -8,7 +8,7 @@ import { requireSiteAdmin } from '../server/http/grants.js';
 import { findAccount } from '../accounts/store.js';
 import { initBare, readRefs, removeRepo } from '../git/bare.js';
 import { requireGit } from '../git/smart-http.js';
-import type { ServiceContext } from '../server/context.js';
+import type { ServiceContext } from '../app/context.js';
 import { ValidationFailed } from '../server/http/errors.js';
 import { primaryLanguage, setHead } from './git-data.js';
 import { pickDefaultBranch } from './push.js';

@@ -4,7 +4,7 @@ import { requireActor } from '../server/http/grants.js';
 import { findAccount } from '../accounts/store.js';
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
-import type { ServiceContext } from '../server/context.js';
+import type { ServiceContext } from '../app/context.js';
 import { Forbidden, NotFound, ValidationFailed } from '../server/http/errors.js';
 import type { Paging } from '../server/http/pagination.js';
 import { effectiveAccess, permissionsFor, tokenSeesPrivate } from './access.js';

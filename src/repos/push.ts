@@ -5,7 +5,7 @@ import type { UserRow } from '../db/schema.js';
 import { emitEvent } from '../events/emit.js';
 import { pushCommitObject, pushPayload, type PushCommitObject } from './push-payload.js';
 import { readRefs, ZERO_SHA, type RefState, type RefUpdate } from '../git/bare.js';
-import type { AppContext } from '../server/context.js';
+import type { AppContext } from '../app/context.js';
 import { commitsBetween, diskSizeKb, isAncestor, peelToCommit, primaryLanguage, repositoryDir, setHead, summarizeCommit, type CommitSummary, type GitCache } from './git-data.js';
 import { repositoryUrls } from './present.js';
 import { findRepositoryById, updateRepository } from './store.js';

@@ -11,7 +11,7 @@ import type { UserRow } from '../db/schema.js';
 import { emitEvent } from '../events/emit.js';
 import { repositoryEventPayload, type RepositoryAction, type RepositoryChanges } from './repository-payload.js';
 import { readRefs, removeRepo } from '../git/bare.js';
-import type { ServiceContext } from '../server/context.js';
+import type { ServiceContext } from '../app/context.js';
 import { Forbidden, HttpError, NotFound, ValidationFailed, type FieldError } from '../server/http/errors.js';
 import { atLeast, effectiveAccess, permissionsFor, type AccessLevel } from './access.js';
 import { createBareRepository, diskSizeKb, primaryLanguage, repositoryDir, setHead, writeInitialCommit } from './git-data.js';

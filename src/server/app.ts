@@ -7,7 +7,7 @@ import { accountRoutes } from '../accounts/routes.js';
 import { adminRoutes } from '../accounts/admin-routes.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
-import { systemClock, type AppContext, type Clock, type ServiceContext } from './context.js';
+import { systemClock, type AppContext, type Clock, type ServiceContext } from '../app/context.js';
 import { registerAuth } from './http/auth.js';
 import { registerJsonBody } from './http/body.js';
 import { registerConditional } from './http/conditional.js';

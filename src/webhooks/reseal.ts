@@ -3,7 +3,7 @@
 import { ConfigError } from '../config.js';
 import type { Db } from '../db/connect.js';
 import { lockForWriting, scrubDeletedCopies, scrubFreePages } from '../db/dialect.js';
-import type { AppContext } from '../server/context.js';
+import type { AppContext } from '../app/context.js';
 import { openConfig, sealConfig, shownUrl, type SealedConfig } from './sealed-config.js';
 
 type Stale = SealedConfig & { id: number; org_id: number };

@@ -6,7 +6,7 @@ import { isUniqueViolation, lockRows, scrubDeletedCopies } from '../db/dialect.j
 import type { UserRow } from '../db/schema.js';
 import { emitEvent, emitEventAlone } from '../events/emit.js';
 import type { SecretBox } from '../secrets/secret-box.js';
-import type { ServiceContext } from '../server/context.js';
+import type { ServiceContext } from '../app/context.js';
 import { BadRequest, NotFound, ValidationFailed, type FieldError } from '../server/http/errors.js';
 import { parseId } from '../server/http/ids.js';
 import { ALL_EVENTS, HOOK_EVENT_NAMES, subscribes } from './event-names.js';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Clock } from '../../src/server/context.js';
+import type { Clock } from '../../src/app/context.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const run = promisify(execFile);

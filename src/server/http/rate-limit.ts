@@ -1,7 +1,7 @@
 // Primary rate limits: a fixed window per token's user (or per anonymous IP), with GitHub's X-RateLimit-* headers.
 import type { FastifyInstance } from 'fastify';
 import { Forbidden } from './errors.js';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../../app/context.js';
 
 interface Window {
   resetAt: number; // epoch seconds

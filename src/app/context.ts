@@ -1,12 +1,12 @@
 // What every service receives: the database, the configuration, URL building, a clock and the caller.
 import type { FastifyBaseLogger } from 'fastify';
-import type { Actor } from './http/grants.js';
+import type { Actor } from '../server/http/grants.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
 import type { JobWorker } from '../jobs/worker.js';
 import type { SecretBox } from '../secrets/secret-box.js';
-import type { ResponseCache } from './http/response-cache.js';
-import type { Urls } from './http/urls.js';
+import type { ResponseCache } from '../server/http/response-cache.js';
+import type { Urls } from '../server/http/urls.js';
 
 export interface Clock {
   now(): Date;

@@ -1,10 +1,14 @@
 // The CLI's API client: local mode injects into the in-process app over the data dir, remote mode speaks HTTP with undici.
+// Commands see one interface and never ask which mode they have: what differs (who runs background jobs, how another
+// program reaches a URL the API handed out, whose file system a path names) is a method here.
 // The server, the database drivers and undici are imported when a client opens, not when the program starts: `--help`,
 // usage errors and remote commands stay quick to start.
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { LOCAL_ACTOR_HEADER } from '../server/http/auth.js';
 import { ADMIN_LOGIN } from '../accounts/service.js';
 import { readCredentials } from './credentials.js';
+import type { Gateway } from './local-gateway.js';
 import { CliExit, EXIT } from './output.js';
 import type { Runtime } from './runtime.js';
 
@@ -20,9 +24,29 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+/** Where a URL the API handed out can be fetched from this process, and the token to send there (if any). */
+export interface Reached {
+  url: string;
+  token?: string;
+}
+
 export interface Client {
-  mode: 'local' | 'remote';
+  /** For what a command tells the user (hints, how often it polls); what a command does goes through the methods. */
+  readonly mode: 'local' | 'remote';
   request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>;
+  /**
+   * Runs the due jobs of these queues (webhook deliveries, exports) before returning. Locally this process is the only
+   * worker there may be; a remote server runs its jobs on its own, so remotely there is nothing to do.
+   */
+  settle(queues: readonly string[]): Promise<void>;
+  /**
+   * How another program (git) or a download reaches an absolute URL the API handed out (a git_pull_url, a signed archive
+   * URL): remotely the URL itself, with the client's token when `withToken`; locally the same path on a loopback gateway
+   * into the in-process app (so the same server operation answers), with the gateway's key.
+   */
+  reach(url: string, opts?: { withToken?: boolean }): Promise<Reached>;
+  /** A path on the server's machine: locally this machine (relative to the current directory); remotely as given. */
+  serverPath(p: string): string;
   close(): Promise<void>;
 }
 
@@ -56,9 +80,10 @@ function flatHeaders(h: Record<string, string | string[] | number | undefined>):
 
 export class LocalClient implements Client {
   readonly mode = 'local' as const;
+  private gateway: Promise<Gateway> | undefined;
   private constructor(private readonly runtime: Runtime, private readonly app: FastifyInstance, private readonly as: string) {}
 
-  static async open(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.env): Promise<LocalClient> {
+  static async open(opts: GlobalOptions, env: NodeJS.ProcessEnv): Promise<LocalClient> {
     const [{ openRuntime }, { buildApp }] = await Promise.all([import('./runtime.js'), import('../server/app.js')]);
     const runtime = await openRuntime({ dataDir: opts.data, databaseUrl: opts.database, logLevel: 'silent' }, env);
     let app: FastifyInstance;
@@ -83,12 +108,27 @@ export class LocalClient implements Client {
     return { status: res.statusCode, headers, text: res.body, body: parseBody(res.body, headers['content-type']) };
   }
 
-  /** Runs due background jobs (webhook deliveries, …) in this process: local mode has no server worker. */
-  async drainJobs(queues?: string[]): Promise<void> {
-    await this.app.hublet.jobs.drain(queues);
+  async settle(queues: readonly string[]): Promise<void> {
+    await this.app.hublet.jobs.drain([...queues]);
+  }
+
+  async reach(url: string): Promise<Reached> {
+    this.gateway ??= import('./local-gateway.js').then(({ openGateway }) => openGateway(this.app, this.as));
+    const gateway = await this.gateway;
+    // The app's URLs start with the configured base URL (which may carry a path prefix a proxy strips): keep what follows.
+    const base = this.runtime.config.baseUrl;
+    const rest = url.startsWith(`${base}/`) ? url.slice(base.length) : `${new URL(url).pathname}${new URL(url).search}`;
+    return { url: gateway.origin + rest, token: gateway.key };
+  }
+
+  serverPath(p: string): string {
+    return path.resolve(p);
   }
 
   async close(): Promise<void> {
+    const gateway = this.gateway;
+    this.gateway = undefined;
+    if (gateway) await gateway.then((g) => g.close(), () => undefined);
     await this.app.close();
     await this.runtime.close();
   }
@@ -125,11 +165,21 @@ export class RemoteClient implements Client {
     return { status: res.statusCode, headers: flat, text, body: parseBody(text, flat['content-type']) };
   }
 
+  async settle(): Promise<void> {}
+
+  async reach(url: string, opts: { withToken?: boolean } = {}): Promise<Reached> {
+    return { url, token: opts.withToken ? this.token : undefined };
+  }
+
+  serverPath(p: string): string {
+    return p;
+  }
+
   async close(): Promise<void> {}
 }
 
 /** Remote when a server is named (flag, HUBLET_SERVER, or saved by `auth login` and no --data given); else local. */
-export async function openClient(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.env): Promise<Client> {
+export async function openClient(opts: GlobalOptions, env: NodeJS.ProcessEnv): Promise<Client> {
   const server = opts.server ?? env.HUBLET_SERVER;
   if (server) return new RemoteClient(server, opts.token ?? env.HUBLET_TOKEN ?? matchingSavedToken(server, env));
   const saved = opts.data || opts.database || env.HUBLET_DATA || env.HUBLET_DATABASE ? undefined : readCredentials(env);

@@ -9,7 +9,7 @@ export interface Credentials {
   login?: string;
 }
 
-export function credentialsPath(env: NodeJS.ProcessEnv = process.env): string {
+export function credentialsPath(env: NodeJS.ProcessEnv): string {
   const dir =
     env.HUBLET_CONFIG_DIR ??
     (process.platform === 'darwin'
@@ -18,7 +18,7 @@ export function credentialsPath(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(dir, 'credentials.json');
 }
 
-export function readCredentials(env: NodeJS.ProcessEnv = process.env): Credentials | undefined {
+export function readCredentials(env: NodeJS.ProcessEnv): Credentials | undefined {
   try {
     const parsed = JSON.parse(fs.readFileSync(credentialsPath(env), 'utf8')) as Credentials;
     return parsed.server && parsed.token ? parsed : undefined;
@@ -27,7 +27,7 @@ export function readCredentials(env: NodeJS.ProcessEnv = process.env): Credentia
   }
 }
 
-export function writeCredentials(creds: Credentials, env: NodeJS.ProcessEnv = process.env): string {
+export function writeCredentials(creds: Credentials, env: NodeJS.ProcessEnv): string {
   const file = credentialsPath(env);
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.${process.pid}.tmp`;
@@ -37,7 +37,7 @@ export function writeCredentials(creds: Credentials, env: NodeJS.ProcessEnv = pr
   return file;
 }
 
-export function removeCredentials(env: NodeJS.ProcessEnv = process.env): boolean {
+export function removeCredentials(env: NodeJS.ProcessEnv): boolean {
   try {
     fs.unlinkSync(credentialsPath(env));
     return true;

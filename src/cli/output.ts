@@ -3,9 +3,6 @@ import type { ApiResponse } from './client.js';
 
 export const EXIT = { ok: 0, error: 1, usage: 2, auth: 4 } as const;
 
-/** Set by `serve`: the process then lives until a signal instead of exiting when its command returns. */
-export const keepAlive = { server: false };
-
 /** Raised by commands to stop with an exit code after printing a message. */
 export class CliExit extends Error {
   constructor(readonly code: number, message: string) {
@@ -13,16 +10,16 @@ export class CliExit extends Error {
   }
 }
 
-export function printJson(value: unknown): void {
-  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+export function printJson(out: NodeJS.WritableStream, value: unknown): void {
+  out.write(JSON.stringify(value, null, 2) + '\n');
 }
 
-export function printTable(rows: Record<string, unknown>[], columns: string[]): void {
+export function printTable(out: NodeJS.WritableStream, rows: Record<string, unknown>[], columns: string[]): void {
   const cells = rows.map((r) => columns.map((c) => (r[c] === null || r[c] === undefined ? '' : String(r[c]))));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));
   const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
-  process.stdout.write(line(columns.map((c) => c.toUpperCase())) + '\n');
-  for (const row of cells) process.stdout.write(line(row) + '\n');
+  out.write(line(columns.map((c) => c.toUpperCase())) + '\n');
+  for (const row of cells) out.write(line(row) + '\n');
 }
 
 /** Throws CliExit for an error response: 401 exits 4, any other 4xx/5xx exits 1, the error body on stderr. */

@@ -10,7 +10,7 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export async function openRuntime(flags: ConfigInput, env: NodeJS.ProcessEnv = process.env): Promise<Runtime> {
+export async function openRuntime(flags: ConfigInput, env: NodeJS.ProcessEnv): Promise<Runtime> {
   const config = loadConfig(flags, env);
   const db = connect(config.databaseUrl);
   try {

@@ -1,18 +1,27 @@
 // `hublet gist edit ID`: replace files by base name, add and remove files, change the description; one new revision.
 import type { Command } from 'commander';
 import type { Client } from '../../client.js';
+import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
 import { repeatable } from '../option-values.js';
-import { withClient } from '../with-client.js';
+import { withClient, type Factory } from '../factory.js';
 import { getGist, gistPath, readTextFile, type Gist } from './shared.js';
 
-export interface EditOptions {
+/** The command line's flags. */
+export interface EditFlags {
   add?: string[];
   remove?: string[];
   desc?: string;
 }
 
-interface Plan {
+export interface EditOptions {
+  client: Client;
+  id: string;
+  plan: Plan;
+  json: boolean;
+}
+
+export interface Plan {
   description?: string;
   replace: { filename: string; content: string }[];
   add: { filename: string; content: string }[];
@@ -20,7 +29,7 @@ interface Plan {
 }
 
 /** Reads the named files and checks the command line alone (nothing to change, a name twice): exit 2. */
-export function editPlan(files: string[], opts: EditOptions): Plan {
+export function editPlan(files: string[], opts: EditFlags): Plan {
   const plan: Plan = { description: opts.desc, replace: files.map(readTextFile), add: (opts.add ?? []).map(readTextFile), remove: opts.remove ?? [] };
   if (opts.desc === undefined && !files.length && !plan.add.length && !plan.remove.length) {
     throw new CliExit(EXIT.usage, 'hublet: nothing to change: name FILEs to replace, or use --add, --remove or --desc');
@@ -33,7 +42,8 @@ export function editPlan(files: string[], opts: EditOptions): Plan {
   return plan;
 }
 
-export async function runEdit(client: Client, id: string, plan: Plan, json: boolean): Promise<void> {
+export async function runEdit(opts: EditOptions, io: IO): Promise<void> {
+  const { client, id, plan } = opts;
   const body: { description?: string; files?: Record<string, { content: string } | null> } = {};
   if (plan.description !== undefined) body.description = plan.description;
   if (plan.replace.length || plan.add.length || plan.remove.length) {
@@ -53,11 +63,11 @@ export async function runEdit(client: Client, id: string, plan: Plan, json: bool
     body.files = files;
   }
   const gist = expectOk(await client.request('PATCH', gistPath(id), { body })).body as Gist;
-  if (json) printJson(gist);
-  else process.stdout.write(`updated gist ${gist.id}\n`);
+  if (opts.json) printJson(io.stdout, gist);
+  else io.stdout.write(`updated gist ${gist.id}\n`);
 }
 
-export function registerEdit(gist: Command): void {
+export function registerEdit(gist: Command, f: Factory): void {
   gist
     .command('edit <id>')
     .description('change a gist: each FILE replaces the gist file of the same base name')
@@ -65,8 +75,8 @@ export function registerEdit(gist: Command): void {
     .option('-a, --add <file>', 'add a file (repeatable)', repeatable)
     .option('-r, --remove <name>', 'remove a file by name (repeatable)', repeatable)
     .option('-d, --desc <description>', 'new description')
-    .action(async (id: string, files: string[], opts: EditOptions, command: Command) => {
-      const plan = editPlan(files, opts);
-      await withClient(command, (client, g) => runEdit(client, id, plan, Boolean(g.json)));
+    .action(async (id: string, files: string[], flags: EditFlags, command: Command) => {
+      const plan = editPlan(files, flags);
+      await withClient(command, f, (client, g) => runEdit({ client, id, plan, json: Boolean(g.json) }, f.io));
     });
 }

@@ -1,13 +1,20 @@
 // `hublet gist history ID`: every revision of a gist, newest first, with its line changes.
 import type { Command } from 'commander';
 import type { Client } from '../../client.js';
+import type { IO } from '../../io.js';
 import { printJson, printTable } from '../../output.js';
-import { withClient } from '../with-client.js';
+import { withClient, type Factory } from '../factory.js';
 import { collectPages, gistPath, type Commit } from './shared.js';
 
-export async function runHistory(client: Client, id: string, json: boolean): Promise<void> {
-  const commits = await collectPages<Commit>(client, `${gistPath(id)}/commits`, Infinity);
-  if (json) return printJson(commits);
+export interface HistoryOptions {
+  client: Client;
+  id: string;
+  json: boolean;
+}
+
+export async function runHistory(opts: HistoryOptions, io: IO): Promise<void> {
+  const commits = await collectPages<Commit>(opts.client, `${gistPath(opts.id)}/commits`, Infinity);
+  if (opts.json) return printJson(io.stdout, commits);
   const rows = commits.map((c) => ({
     version: c.version,
     user: c.user?.login ?? '',
@@ -15,14 +22,14 @@ export async function runHistory(client: Client, id: string, json: boolean): Pro
     additions: c.change_status.additions,
     deletions: c.change_status.deletions,
   }));
-  printTable(rows, ['version', 'user', 'committed', 'additions', 'deletions']);
+  printTable(io.stdout, rows, ['version', 'user', 'committed', 'additions', 'deletions']);
 }
 
-export function registerHistory(gist: Command): void {
+export function registerHistory(gist: Command, f: Factory): void {
   gist
     .command('history <id>')
     .description("list a gist's revisions, newest first (view one with `gist view ID --revision VERSION`)")
-    .action(async (id: string, _opts: unknown, command: Command) => {
-      await withClient(command, (client, g) => runHistory(client, id, Boolean(g.json)));
+    .action(async (id: string, _flags: unknown, command: Command) => {
+      await withClient(command, f, (client, g) => runHistory({ client, id, json: Boolean(g.json) }, f.io));
     });
 }

@@ -1,5 +1,6 @@
 // `hublet gist …`: the gist command group, one command per file (create, list, view, edit, rename, delete, fork, star, unstar, history, clone).
 import type { Command } from 'commander';
+import type { Factory } from '../factory.js';
 import { registerClone } from './clone.js';
 import { registerCreate } from './create.js';
 import { registerDelete } from './delete.js';
@@ -12,9 +13,9 @@ import { registerStar } from './star.js';
 import { registerUnstar } from './unstar.js';
 import { registerView } from './view.js';
 
-export function registerGist(program: Command): void {
+export function registerGist(program: Command, f: Factory): void {
   const gist = program.command('gist').description('create, view, edit, fork, star and clone gists');
   for (const register of [registerCreate, registerList, registerView, registerEdit, registerRename, registerDelete, registerFork, registerStar, registerUnstar, registerHistory, registerClone]) {
-    register(gist);
+    register(gist, f);
   }
 }

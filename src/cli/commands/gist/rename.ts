@@ -1,21 +1,31 @@
 // `hublet gist rename ID OLD NEW`: renames one file of a gist (a new revision; content and history stay).
 import type { Command } from 'commander';
 import type { Client } from '../../client.js';
+import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
-import { withClient } from '../with-client.js';
+import { withClient, type Factory } from '../factory.js';
 import { gistPath, type Gist } from './shared.js';
 
-export async function runRename(client: Client, id: string, from: string, to: string, json: boolean): Promise<void> {
-  const gist = expectOk(await client.request('PATCH', gistPath(id), { body: { files: { [from]: { filename: to } } } })).body as Gist;
-  if (json) printJson(gist);
-  else process.stdout.write(`renamed ${from} to ${to} in gist ${gist.id}\n`);
+export interface RenameOptions {
+  client: Client;
+  id: string;
+  from: string;
+  to: string;
+  json: boolean;
 }
 
-export function registerRename(gist: Command): void {
+export async function runRename(opts: RenameOptions, io: IO): Promise<void> {
+  const body = { files: { [opts.from]: { filename: opts.to } } };
+  const gist = expectOk(await opts.client.request('PATCH', gistPath(opts.id), { body })).body as Gist;
+  if (opts.json) printJson(io.stdout, gist);
+  else io.stdout.write(`renamed ${opts.from} to ${opts.to} in gist ${gist.id}\n`);
+}
+
+export function registerRename(gist: Command, f: Factory): void {
   gist
     .command('rename <id> <old> <new>')
     .description('rename a file of a gist')
-    .action(async (id: string, from: string, to: string, _opts: unknown, command: Command) => {
-      await withClient(command, (client, g) => runRename(client, id, from, to, Boolean(g.json)));
+    .action(async (id: string, from: string, to: string, _flags: unknown, command: Command) => {
+      await withClient(command, f, (client, g) => runRename({ client, id, from, to, json: Boolean(g.json) }, f.io));
     });
 }

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from '../../client.js';
+import { readAll, type IO } from '../../io.js';
 import { CliExit, EXIT, expectOk } from '../../output.js';
 
 export interface GistFile {
@@ -68,10 +69,10 @@ export function readTextFile(file: string): { filename: string; content: string 
 }
 
 /** Everything on stdin, as UTF-8 text. */
-export function readStdin(): string {
+export async function readStdin(io: IO): Promise<string> {
   let bytes: Buffer;
   try {
-    bytes = fs.readFileSync(0);
+    bytes = await readAll(io.stdin);
   } catch (err) {
     throw new CliExit(EXIT.usage, `hublet: cannot read stdin: ${err instanceof Error ? err.message : String(err)}`);
   }

@@ -1,20 +1,27 @@
 // `hublet gist star ID`: stars a gist (starring twice is fine).
 import type { Command } from 'commander';
 import type { Client } from '../../client.js';
+import type { IO } from '../../io.js';
 import { expectOk } from '../../output.js';
-import { withClient } from '../with-client.js';
+import { withClient, type Factory } from '../factory.js';
 import { gistId, gistPath } from './shared.js';
 
-export async function runStar(client: Client, id: string, json: boolean): Promise<void> {
-  expectOk(await client.request('PUT', `${gistPath(id)}/star`, { headers: { 'content-length': '0' } }));
-  if (!json) process.stdout.write(`starred gist ${gistId(id)}\n`);
+export interface StarOptions {
+  client: Client;
+  id: string;
+  json: boolean;
 }
 
-export function registerStar(gist: Command): void {
+export async function runStar(opts: StarOptions, io: IO): Promise<void> {
+  expectOk(await opts.client.request('PUT', `${gistPath(opts.id)}/star`, { headers: { 'content-length': '0' } }));
+  if (!opts.json) io.stdout.write(`starred gist ${gistId(opts.id)}\n`);
+}
+
+export function registerStar(gist: Command, f: Factory): void {
   gist
     .command('star <id>')
     .description('star a gist')
-    .action(async (id: string, _opts: unknown, command: Command) => {
-      await withClient(command, (client, g) => runStar(client, id, Boolean(g.json)));
+    .action(async (id: string, _flags: unknown, command: Command) => {
+      await withClient(command, f, (client, g) => runStar({ client, id, json: Boolean(g.json) }, f.io));
     });
 }

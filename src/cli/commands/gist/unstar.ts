@@ -1,20 +1,27 @@
 // `hublet gist unstar ID`: removes your star from a gist (fine when there was none).
 import type { Command } from 'commander';
 import type { Client } from '../../client.js';
+import type { IO } from '../../io.js';
 import { expectOk } from '../../output.js';
-import { withClient } from '../with-client.js';
+import { withClient, type Factory } from '../factory.js';
 import { gistId, gistPath } from './shared.js';
 
-export async function runUnstar(client: Client, id: string, json: boolean): Promise<void> {
-  expectOk(await client.request('DELETE', `${gistPath(id)}/star`));
-  if (!json) process.stdout.write(`unstarred gist ${gistId(id)}\n`);
+export interface UnstarOptions {
+  client: Client;
+  id: string;
+  json: boolean;
 }
 
-export function registerUnstar(gist: Command): void {
+export async function runUnstar(opts: UnstarOptions, io: IO): Promise<void> {
+  expectOk(await opts.client.request('DELETE', `${gistPath(opts.id)}/star`));
+  if (!opts.json) io.stdout.write(`unstarred gist ${gistId(opts.id)}\n`);
+}
+
+export function registerUnstar(gist: Command, f: Factory): void {
   gist
     .command('unstar <id>')
     .description('remove your star from a gist')
-    .action(async (id: string, _opts: unknown, command: Command) => {
-      await withClient(command, (client, g) => runUnstar(client, id, Boolean(g.json)));
+    .action(async (id: string, _flags: unknown, command: Command) => {
+      await withClient(command, f, (client, g) => runUnstar({ client, id, json: Boolean(g.json) }, f.io));
     });
 }

@@ -1,14 +1,22 @@
 // `hublet gist view ID`: a gist's description and files (one file's exact bytes with --raw), now or at --revision.
 import type { Command } from 'commander';
 import type { Client } from '../../client.js';
+import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
-import { withClient } from '../with-client.js';
+import { withClient, type Factory } from '../factory.js';
 import { gistPath, seg, sortedNames, type Gist, type GistFile } from './shared.js';
 
-export interface ViewOptions {
+/** The command line's flags. */
+export interface ViewFlags {
   raw?: boolean;
   filename?: string;
   revision?: string;
+}
+
+export interface ViewOptions extends ViewFlags {
+  client: Client;
+  id: string;
+  json: boolean;
 }
 
 /** base64 content gives a file's exact bytes (text or not); the API cuts content at 1 MiB. */
@@ -28,11 +36,12 @@ async function fileBytes(client: Client, gist: Gist, file: GistFile): Promise<Bu
 
 const withNewline = (b: Buffer) => (b.length && b[b.length - 1] !== 0x0a ? Buffer.concat([b, Buffer.from('\n')]) : b);
 
-export async function runView(client: Client, id: string, opts: ViewOptions, json: boolean): Promise<void> {
+export async function runView(opts: ViewOptions, io: IO): Promise<void> {
+  const { client, id } = opts;
   const path = opts.revision ? `${gistPath(id)}/${seg(opts.revision)}` : gistPath(id);
-  if (json) return printJson(expectOk(await client.request('GET', path)).body);
+  if (opts.json) return printJson(io.stdout, expectOk(await client.request('GET', path)).body);
   const gist = expectOk(await client.request('GET', path, { headers: BASE64 })).body as Gist;
-  const out = (b: Buffer | string) => process.stdout.write(b);
+  const out = (b: Buffer | string) => io.stdout.write(b);
 
   if (opts.filename !== undefined) {
     const file = gist.files[opts.filename];
@@ -53,17 +62,17 @@ export async function runView(client: Client, id: string, opts: ViewOptions, jso
     out(withNewline(await fileBytes(client, gist, gist.files[name])));
     if (i < names.length - 1) out('\n');
   }
-  if (gist.truncated) process.stderr.write(`hublet: gist ${gist.id} has more files than the API returns; clone it to see them all\n`);
+  if (gist.truncated) io.stderr.write(`hublet: gist ${gist.id} has more files than the API returns; clone it to see them all\n`);
 }
 
-export function registerView(gist: Command): void {
+export function registerView(gist: Command, f: Factory): void {
   gist
     .command('view <id>')
     .description('print a gist: its description and files; --raw for file content only')
     .option('-r, --raw', 'file content only (the exact bytes when one file is printed)')
     .option('-f, --filename <name>', 'only this file')
     .option('--revision <sha>', 'the gist as it was at this revision (a version from `gist history`)')
-    .action(async (id: string, opts: ViewOptions, command: Command) => {
-      await withClient(command, (client, g) => runView(client, id, opts, Boolean(g.json)));
+    .action(async (id: string, flags: ViewFlags, command: Command) => {
+      await withClient(command, f, (client, g) => runView({ ...flags, client, id, json: Boolean(g.json) }, f.io));
     });
 }

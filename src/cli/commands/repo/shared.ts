@@ -1,5 +1,6 @@
-// How the repo commands read OWNER/NAME and show a repository (shared by `repo` and `admin repo`).
-import { CliExit, EXIT } from '../output.js';
+// What the repository commands share (`repo …` and `admin repo import`): the API's repository shape, OWNER/NAME, the acting user, how a repository is shown.
+import type { Client } from '../../client.js';
+import { CliExit, EXIT, expectOk } from '../../output.js';
 
 export interface Repo {
   id: number;
@@ -30,9 +31,22 @@ export function repoSpec(v: string): { owner?: string; name: string } {
   throw new CliExit(EXIT.usage, `hublet: expected OWNER/NAME, got ${JSON.stringify(v)}`);
 }
 
+/** `OWNER/NAME`, both parts required. */
+export function fullSpec(v: string): { owner: string; name: string } {
+  const spec = repoSpec(v);
+  if (!spec.owner) throw new CliExit(EXIT.usage, `hublet: expected OWNER/NAME, got ${JSON.stringify(v)}`);
+  return spec as { owner: string; name: string };
+}
+
+/** The acting user's login. */
+export async function whoAmI(client: Client): Promise<string> {
+  return (expectOk(await client.request('GET', '/user')).body as { login: string }).login;
+}
+
+export const repoPath = (spec: { owner: string; name: string }) => `/repos/${encodeURIComponent(spec.owner)}/${encodeURIComponent(spec.name)}`;
 
 /** Prints one repository as `field: value` lines. */
-export function printRepo(r: Repo): void {
+export function printRepo(out: NodeJS.WritableStream, r: Repo): void {
   const lines: [string, string][] = [
     ['name', r.full_name],
     ['description', r.description ?? ''],
@@ -47,5 +61,5 @@ export function printRepo(r: Repo): void {
   if (r.homepage) lines.splice(2, 0, ['homepage', r.homepage]);
   if (r.permissions) lines.push(['your access', r.permissions.admin ? 'admin' : r.permissions.push ? 'write' : 'read']);
   const width = Math.max(...lines.map(([k]) => k.length));
-  for (const [k, v] of lines) process.stdout.write(`${`${k}:`.padEnd(width + 2)}${v}\n`);
+  for (const [k, v] of lines) out.write(`${`${k}:`.padEnd(width + 2)}${v}\n`);
 }

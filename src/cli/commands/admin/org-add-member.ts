@@ -1,0 +1,30 @@
+// `hublet admin org add-member ORG LOGIN [--role admin|member]`: makes a user a member (or an owner) of an organization.
+import { Option, type Command } from 'commander';
+import type { Client } from '../../client.js';
+import type { IO } from '../../io.js';
+import { expectOk, printJson } from '../../output.js';
+import { withClient, type Factory } from '../factory.js';
+
+export interface OrgAddMemberOptions {
+  client: Client;
+  org: string;
+  login: string;
+  role: string;
+  json: boolean;
+}
+
+export async function runOrgAddMember(opts: OrgAddMemberOptions, io: IO): Promise<void> {
+  const path = `/orgs/${encodeURIComponent(opts.org)}/memberships/${encodeURIComponent(opts.login)}`;
+  const res = expectOk(await opts.client.request('PUT', path, { body: { role: opts.role } }));
+  if (opts.json) printJson(io.stdout, res.body);
+  else io.stdout.write(`${opts.login} is now ${opts.role === 'admin' ? 'an owner' : 'a member'} of ${opts.org}\n`);
+}
+
+export function registerOrgAddMember(org: Command, f: Factory): void {
+  org
+    .command('add-member <org> <login>')
+    .addOption(new Option('--role <role>', 'admin (owner) or member').choices(['admin', 'member']).default('member'))
+    .action(async (orgName: string, login: string, flags: { role: string }, command: Command) =>
+      withClient(command, f, (client, g) => runOrgAddMember({ client, org: orgName, login, role: flags.role, json: Boolean(g.json) }, f.io)),
+    );
+}

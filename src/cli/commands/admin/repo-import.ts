@@ -1,0 +1,43 @@
+// `hublet admin repo import OWNER/NAME --from PATH`: a site admin imports a git repository from the server's machine.
+import type { Command } from 'commander';
+import type { Client } from '../../client.js';
+import type { IO } from '../../io.js';
+import { expectOk, printJson } from '../../output.js';
+import { withClient, type Factory } from '../factory.js';
+import { printRepo, repoSpec, whoAmI, type Repo } from '../repo/shared.js';
+
+export interface RepoImportOptions {
+  client: Client;
+  spec: { owner?: string; name: string };
+  /** A path on the server's machine (locally this one: relative to the current directory). */
+  from: string;
+  private?: boolean;
+  description?: string;
+  json: boolean;
+}
+
+export async function runRepoImport(opts: RepoImportOptions, io: IO): Promise<void> {
+  const { client, spec } = opts;
+  const from = client.serverPath(opts.from);
+  const owner = spec.owner ?? (await whoAmI(client));
+  const res = expectOk(
+    await client.request('POST', '/admin/repos/import', { body: { owner, name: spec.name, path: from, private: Boolean(opts.private), description: opts.description } }),
+  );
+  const r = res.body as Repo;
+  if (opts.json) return printJson(io.stdout, r);
+  io.stdout.write(`imported ${from} as ${r.full_name}\n`);
+  printRepo(io.stdout, r);
+}
+
+export function registerRepoImport(repo: Command, f: Factory): void {
+  repo
+    .command('import <owner/name>')
+    .description('create OWNER/NAME from an existing git repository (all branches and tags) at a path on the server')
+    .requiredOption('--from <path>', 'the repository to import (local mode: this machine; remote mode: a path on the server)')
+    .option('--private', 'make it private')
+    .option('--description <text>', 'a short description')
+    .action(async (specText: string, flags: { from: string; private?: boolean; description?: string }, command: Command) => {
+      const spec = repoSpec(specText);
+      return withClient(command, f, (client, g) => runRepoImport({ ...flags, client, spec, json: Boolean(g.json) }, f.io));
+    });
+}

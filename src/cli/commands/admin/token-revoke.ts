@@ -1,0 +1,23 @@
+// `hublet admin token revoke LOGIN`: revokes every token of a user.
+import type { Command } from 'commander';
+import type { Client } from '../../client.js';
+import type { IO } from '../../io.js';
+import { expectOk } from '../../output.js';
+import { withClient, type Factory } from '../factory.js';
+
+export interface TokenRevokeOptions {
+  client: Client;
+  login: string;
+}
+
+export async function runTokenRevoke(opts: TokenRevokeOptions, io: IO): Promise<void> {
+  expectOk(await opts.client.request('DELETE', `/admin/users/${encodeURIComponent(opts.login)}/authorizations`));
+  io.stdout.write(`revoked every token of ${opts.login}\n`);
+}
+
+export function registerTokenRevoke(token: Command, f: Factory): void {
+  token
+    .command('revoke <login>')
+    .description("revoke all of a user's tokens")
+    .action(async (login: string, _flags: unknown, command: Command) => withClient(command, f, (client) => runTokenRevoke({ client, login }, f.io)));
+}

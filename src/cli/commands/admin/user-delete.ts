@@ -1,0 +1,20 @@
+// `hublet admin user delete LOGIN`: deletes a user.
+import type { Command } from 'commander';
+import type { Client } from '../../client.js';
+import type { IO } from '../../io.js';
+import { expectOk } from '../../output.js';
+import { withClient, type Factory } from '../factory.js';
+
+export interface UserDeleteOptions {
+  client: Client;
+  login: string;
+}
+
+export async function runUserDelete(opts: UserDeleteOptions, io: IO): Promise<void> {
+  expectOk(await opts.client.request('DELETE', `/admin/users/${encodeURIComponent(opts.login)}`));
+  io.stdout.write(`deleted user ${opts.login}\n`);
+}
+
+export function registerUserDelete(user: Command, f: Factory): void {
+  user.command('delete <login>').action(async (login: string, _flags: unknown, command: Command) => withClient(command, f, (client) => runUserDelete({ client, login }, f.io)));
+}

@@ -1,0 +1,36 @@
+// `hublet auth login --server URL --token TOKEN`: checks the token against the server's GET /user and saves both (mode 0600).
+import type { Command } from 'commander';
+import { RemoteClient } from '../../client.js';
+import { writeCredentials } from '../../credentials.js';
+import type { IO } from '../../io.js';
+import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
+import { globals, type Factory } from '../factory.js';
+
+export interface LoginOptions {
+  server?: string;
+  token?: string;
+  json: boolean;
+  /** Where the credentials file is found (HUBLET_CONFIG_DIR, XDG_CONFIG_HOME). */
+  env: NodeJS.ProcessEnv;
+}
+
+export async function runLogin(opts: LoginOptions, io: IO): Promise<void> {
+  if (!opts.server || !opts.token) throw new CliExit(EXIT.usage, 'hublet auth login needs --server URL and --token TOKEN');
+  const server = opts.server.replace(/\/+$/, '');
+  const res = expectOk(await new RemoteClient(server, opts.token).request('GET', '/user'));
+  const login = (res.body as { login: string }).login;
+  const file = writeCredentials({ server, token: opts.token, login }, opts.env);
+  if (opts.json) printJson(io.stdout, { server, login, credentials: file });
+  else io.stdout.write(`signed in to ${server} as ${login} (saved to ${file})\n`);
+}
+
+export function registerLogin(auth: Command, f: Factory): void {
+  // --server and --token are the program's own options (they may stand before or after `auth login`).
+  auth
+    .command('login')
+    .description('check a token against a server and save both (hublet auth login --server URL --token T)')
+    .action(async (_flags: unknown, command: Command) => {
+      const g = globals(command);
+      await runLogin({ server: g.server, token: g.token, json: Boolean(g.json), env: f.env }, f.io);
+    });
+}

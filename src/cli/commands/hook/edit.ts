@@ -1,0 +1,68 @@
+// `hublet hook edit ID --org ORG …`: changes only what is named (config through PATCH …/config, the rest through PATCH).
+import type { Command } from 'commander';
+import type { Client } from '../../client.js';
+import type { IO } from '../../io.js';
+import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
+import { commaList as csv, positiveIntegerText as hookId } from '../option-values.js';
+import { withClient, type Factory } from '../factory.js';
+import { contentTypeOption, hooksPath, orgOption, printHook, type Hook } from './shared.js';
+
+/** The command line's flags. */
+export interface EditFlags {
+  org: string;
+  url?: string;
+  contentType?: string;
+  secret?: string;
+  removeSecret?: boolean;
+  insecureSsl?: boolean;
+  secureSsl?: boolean;
+  events?: string[];
+  active?: boolean;
+}
+
+export interface EditOptions extends EditFlags {
+  client: Client;
+  id: string;
+  json: boolean;
+}
+
+export async function runEdit(opts: EditOptions, io: IO): Promise<void> {
+  const { client, id } = opts;
+  const config: Record<string, unknown> = {};
+  if (opts.url !== undefined) config.url = opts.url;
+  if (opts.contentType !== undefined) config.content_type = opts.contentType;
+  if (opts.secret !== undefined) config.secret = opts.secret;
+  if (opts.removeSecret) config.secret = '';
+  if (opts.insecureSsl) config.insecure_ssl = '1';
+  if (opts.secureSsl) config.insecure_ssl = '0';
+  const hookChanges: Record<string, unknown> = {};
+  if (opts.events !== undefined) hookChanges.events = opts.events;
+  if (opts.active !== undefined) hookChanges.active = opts.active;
+  if (Object.keys(config).length === 0 && Object.keys(hookChanges).length === 0) throw new CliExit(EXIT.usage, 'hublet: nothing to change (see hublet hook edit --help)');
+  if (Object.keys(config).length) expectOk(await client.request('PATCH', `${hooksPath(opts.org)}/${id}/config`, { body: config }));
+  const res = Object.keys(hookChanges).length
+    ? expectOk(await client.request('PATCH', `${hooksPath(opts.org)}/${id}`, { body: hookChanges }))
+    : expectOk(await client.request('GET', `${hooksPath(opts.org)}/${id}`));
+  if (opts.json) return printJson(io.stdout, res.body);
+  printHook(io.stdout, res.body as Hook);
+}
+
+export function registerEdit(hook: Command, f: Factory): void {
+  hook
+    .command('edit')
+    .argument('<id>', 'hook id', hookId)
+    .description('change a webhook; config changes touch only what is named (the secret stays unless changed)')
+    .addOption(orgOption())
+    .option('--url <url>', 'new delivery URL')
+    .addOption(contentTypeOption())
+    .option('--secret <secret>', 'new secret')
+    .option('--remove-secret', 'stop signing deliveries')
+    .option('--insecure-ssl', 'stop verifying the receiver certificate')
+    .option('--secure-ssl', 'verify the receiver certificate again')
+    .option('--events <list>', 'event names, comma separated (* for all)', csv)
+    .option('--active', 'turn it on')
+    .option('--no-active', 'turn it off')
+    .action(async (id: string, flags: EditFlags, command: Command) =>
+      withClient(command, f, (client, g) => runEdit({ ...flags, client, id, json: Boolean(g.json) }, f.io)),
+    );
+}

@@ -1,0 +1,34 @@
+// `hublet hook list --org ORG`: an organization's webhooks, as a table (or the API's JSON).
+import type { Command } from 'commander';
+import type { Client } from '../../client.js';
+import type { IO } from '../../io.js';
+import { expectOk, printJson, printTable } from '../../output.js';
+import { withClient, type Factory } from '../factory.js';
+import { hooksPath, orgOption, type Hook } from './shared.js';
+
+export interface ListOptions {
+  client: Client;
+  org: string;
+  json: boolean;
+}
+
+export async function runList(opts: ListOptions, io: IO): Promise<void> {
+  const res = expectOk(await opts.client.request('GET', `${hooksPath(opts.org)}?per_page=100`));
+  const hooks = res.body as Hook[];
+  if (opts.json) return printJson(io.stdout, hooks);
+  printTable(
+    io.stdout,
+    hooks.map((h) => ({ id: h.id, url: h.config.url, events: h.events.join(','), active: h.active ? 'yes' : 'no', last: h.last_response.message ?? h.last_response.status })),
+    ['id', 'url', 'events', 'active', 'last'],
+  );
+}
+
+export function registerList(hook: Command, f: Factory): void {
+  hook
+    .command('list')
+    .description("list an organization's webhooks")
+    .addOption(orgOption())
+    .action(async (flags: { org: string }, command: Command) =>
+      withClient(command, f, (client, g) => runList({ client, org: flags.org, json: Boolean(g.json) }, f.io)),
+    );
+}

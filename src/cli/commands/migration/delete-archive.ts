@@ -1,0 +1,25 @@
+// `hublet migration delete-archive ID [--org ORG]`: deletes a migration's archive now.
+import type { Command } from 'commander';
+import type { Client } from '../../client.js';
+import type { IO } from '../../io.js';
+import { expectOk, printJson } from '../../output.js';
+import { withClient, type Factory } from '../factory.js';
+import { basePath, migrationId, withOrgOption, type ScopeOptions } from './shared.js';
+
+export interface DeleteArchiveOptions extends ScopeOptions {
+  client: Client;
+  id: string;
+  json: boolean;
+}
+
+export async function runDeleteArchive(opts: DeleteArchiveOptions, io: IO): Promise<void> {
+  expectOk(await opts.client.request('DELETE', `${basePath(opts)}/${opts.id}/archive`));
+  if (opts.json) printJson(io.stdout, { id: Number(opts.id), archive: 'deleted' });
+  else io.stdout.write(`deleted the archive of migration ${opts.id}\n`);
+}
+
+export function registerDeleteArchive(migration: Command, f: Factory): void {
+  withOrgOption(migration.command('delete-archive').argument('<id>', 'migration id', migrationId).description("delete a migration's archive now")).action(
+    async (id: string, flags: ScopeOptions, command: Command) => withClient(command, f, (client, g) => runDeleteArchive({ org: flags.org, client, id, json: Boolean(g.json) }, f.io)),
+  );
+}

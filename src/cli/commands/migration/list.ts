@@ -1,0 +1,28 @@
+// `hublet migration list [--org ORG]`: migrations, newest first, as a table (or the API's JSON).
+import type { Command } from 'commander';
+import type { Client } from '../../client.js';
+import type { IO } from '../../io.js';
+import { printJson, printTable } from '../../output.js';
+import { withClient, type Factory } from '../factory.js';
+import { allPages, basePath, withOrgOption, type Migration, type ScopeOptions } from './shared.js';
+
+export interface ListOptions extends ScopeOptions {
+  client: Client;
+  json: boolean;
+}
+
+export async function runList(opts: ListOptions, io: IO): Promise<void> {
+  const all = await allPages<Migration>(opts.client, basePath(opts));
+  if (opts.json) return printJson(io.stdout, all);
+  printTable(
+    io.stdout,
+    all.map((m) => ({ id: m.id, state: m.state, repositories: (m.repositories ?? []).map((r) => r.full_name).join(', '), created: m.created_at })),
+    ['id', 'state', 'repositories', 'created'],
+  );
+}
+
+export function registerList(migration: Command, f: Factory): void {
+  withOrgOption(migration.command('list').description('list migrations, newest first')).action(async (flags: ScopeOptions, command: Command) =>
+    withClient(command, f, (client, g) => runList({ org: flags.org, client, json: Boolean(g.json) }, f.io)),
+  );
+}

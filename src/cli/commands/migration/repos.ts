@@ -1,0 +1,25 @@
+// `hublet migration repos ID [--org ORG]`: a migration's repositories, as a table (or the API's JSON).
+import type { Command } from 'commander';
+import type { Client } from '../../client.js';
+import type { IO } from '../../io.js';
+import { printJson, printTable } from '../../output.js';
+import { withClient, type Factory } from '../factory.js';
+import { allPages, basePath, migrationId, withOrgOption, type ScopeOptions } from './shared.js';
+
+export interface ReposOptions extends ScopeOptions {
+  client: Client;
+  id: string;
+  json: boolean;
+}
+
+export async function runRepos(opts: ReposOptions, io: IO): Promise<void> {
+  const repos = await allPages<{ full_name: string; private: boolean; default_branch: string }>(opts.client, `${basePath(opts)}/${opts.id}/repositories`);
+  if (opts.json) return printJson(io.stdout, repos);
+  printTable(io.stdout, repos.map((r) => ({ repository: r.full_name, visibility: r.private ? 'private' : 'public', default_branch: r.default_branch })), ['repository', 'visibility', 'default_branch']);
+}
+
+export function registerRepos(migration: Command, f: Factory): void {
+  withOrgOption(migration.command('repos').argument('<id>', 'migration id', migrationId).description("list a migration's repositories")).action(
+    async (id: string, flags: ScopeOptions, command: Command) => withClient(command, f, (client, g) => runRepos({ org: flags.org, client, id, json: Boolean(g.json) }, f.io)),
+  );
+}

@@ -1,0 +1,73 @@
+// `hublet migration start [REPO…] --org ORG|--user`: starts an export (--wait: until it is exported or failed).
+import type { Command } from 'commander';
+import type { Client } from '../../client.js';
+import type { IO } from '../../io.js';
+import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
+import { withClient, type Factory } from '../factory.js';
+import { basePath, finish, getMigration, type Migration, type ScopeOptions } from './shared.js';
+import { waitFor } from './wait.js';
+
+/** The command line's flags. */
+export interface StartFlags extends ScopeOptions {
+  user?: boolean;
+  lock?: boolean;
+  excludeMetadata?: boolean;
+  excludeGitData?: boolean;
+  excludeAttachments?: boolean;
+  excludeReleases?: boolean;
+  excludeOwnerProjects?: boolean;
+  orgMetadataOnly?: boolean;
+  wait?: boolean;
+}
+
+export interface StartOptions extends StartFlags {
+  client: Client;
+  repos: string[];
+  json: boolean;
+}
+
+export async function runStart(opts: StartOptions, io: IO): Promise<void> {
+  const { client } = opts;
+  const res = expectOk(
+    await client.request('POST', basePath(opts), {
+      body: {
+        repositories: opts.repos,
+        lock_repositories: Boolean(opts.lock),
+        exclude_metadata: Boolean(opts.excludeMetadata),
+        exclude_git_data: Boolean(opts.excludeGitData),
+        exclude_attachments: Boolean(opts.excludeAttachments),
+        exclude_releases: Boolean(opts.excludeReleases),
+        exclude_owner_projects: Boolean(opts.excludeOwnerProjects),
+        org_metadata_only: Boolean(opts.orgMetadataOnly),
+      },
+    }),
+  );
+  const m = res.body as Migration;
+  if (opts.wait) {
+    await waitFor(client, io, opts, String(m.id));
+    return finish(io, await getMigration(client, opts, String(m.id), false), opts.json);
+  }
+  if (opts.json) return printJson(io.stdout, m);
+  io.stdout.write(`started migration ${m.id} (${m.state}) of ${m.owner.login}: ${(m.repositories ?? []).map((r) => r.full_name).join(', ') || 'organization metadata only'}\n`);
+  if (client.mode === 'local') io.stdout.write(`  it exports when a server runs on this data dir, or now with: hublet migration status ${m.id}${opts.org ? ` --org ${opts.org}` : ''} --wait\n`);
+}
+
+export function registerStart(migration: Command, f: Factory): void {
+  migration
+    .command('start [repos...]')
+    .description('start an export of repositories (names, or owner/name)')
+    .option('--org <org>', 'export repositories of this organization')
+    .option('--user', 'export your own repositories')
+    .option('--lock', 'lock the repositories (pushes refused) until unlocked')
+    .option('--exclude-metadata', 'only git data, no metadata')
+    .option('--exclude-git-data', 'no git data, metadata only')
+    .option('--exclude-attachments', 'leave attachments out')
+    .option('--exclude-releases', 'leave releases out')
+    .option('--exclude-owner-projects', "leave the owner's projects out")
+    .option('--org-metadata-only', 'only the organization and its people (no repositories)')
+    .option('--wait', 'wait for the export to finish (locally: run it now)')
+    .action(async (repos: string[], flags: StartFlags, command: Command) => {
+      if (Boolean(flags.org) === Boolean(flags.user)) throw new CliExit(EXIT.usage, 'hublet: name exactly one of --org ORG or --user');
+      return withClient(command, f, (client, g) => runStart({ ...flags, client, repos, json: Boolean(g.json) }, f.io));
+    });
+}

@@ -1,0 +1,27 @@
+// `hublet migration status ID [--org ORG] [--wait]`: a migration's state (--wait: until exported or failed); exit 1 when it failed.
+import type { Command } from 'commander';
+import type { Client } from '../../client.js';
+import type { IO } from '../../io.js';
+import { withClient, type Factory } from '../factory.js';
+import { finish, getMigration, migrationId, withOrgOption, type ScopeOptions } from './shared.js';
+import { waitFor } from './wait.js';
+
+export interface StatusOptions extends ScopeOptions {
+  client: Client;
+  id: string;
+  wait?: boolean;
+  json: boolean;
+}
+
+export async function runStatus(opts: StatusOptions, io: IO): Promise<void> {
+  if (opts.wait) await waitFor(opts.client, io, opts, opts.id);
+  finish(io, await getMigration(opts.client, opts, opts.id, false), opts.json);
+}
+
+export function registerStatus(migration: Command, f: Factory): void {
+  withOrgOption(
+    migration.command('status').argument('<id>', 'migration id', migrationId).description("show a migration's state").option('--wait', 'wait until exported or failed, with a progress line'),
+  ).action(async (id: string, flags: ScopeOptions & { wait?: boolean }, command: Command) =>
+    withClient(command, f, (client, g) => runStatus({ org: flags.org, wait: flags.wait, client, id, json: Boolean(g.json) }, f.io)),
+  );
+}

@@ -1,0 +1,56 @@
+// `hublet repo list [OWNER]`: your repositories (with your organizations'), or an account's, as a table (or the API's JSON).
+import type { Command } from 'commander';
+import type { Client } from '../../client.js';
+import type { IO } from '../../io.js';
+import { expectOk, printJson, printTable } from '../../output.js';
+import { positiveInteger } from '../option-values.js';
+import { withClient, type Factory } from '../factory.js';
+import { whoAmI, type Repo } from './shared.js';
+
+export interface ListOptions {
+  client: Client;
+  owner?: string;
+  limit: number;
+  json: boolean;
+}
+
+/** Every page of a list, up to `limit` items. */
+async function collect(client: Client, path: string, limit: number): Promise<Repo[]> {
+  const out: Repo[] = [];
+  for (let page = 1; out.length < limit; page++) {
+    const sep = path.includes('?') ? '&' : '?';
+    const batch = expectOk(await client.request('GET', `${path}${sep}per_page=100&page=${page}`)).body as Repo[];
+    out.push(...batch);
+    if (batch.length < 100) break;
+  }
+  return out.slice(0, limit);
+}
+
+export async function runList(opts: ListOptions, io: IO): Promise<void> {
+  const { client, owner } = opts;
+  const enc = encodeURIComponent;
+  let path = '/user/repos';
+  if (owner) {
+    const account = expectOk(await client.request('GET', `/users/${enc(owner)}`)).body as { login: string; type: string };
+    if (account.type === 'Organization') path = `/orgs/${enc(account.login)}/repos?sort=full_name`;
+    else if (account.login.toLowerCase() === (await whoAmI(client)).toLowerCase()) path = '/user/repos?affiliation=owner';
+    else path = `/users/${enc(account.login)}/repos`;
+  }
+  const repos = await collect(client, path, opts.limit);
+  if (opts.json) return printJson(io.stdout, repos);
+  printTable(
+    io.stdout,
+    repos.map((r) => ({ name: r.full_name, visibility: r.visibility, branch: r.default_branch, pushed: r.pushed_at, description: r.description ?? '' })),
+    ['name', 'visibility', 'branch', 'pushed', 'description'],
+  );
+}
+
+export function registerList(repo: Command, f: Factory): void {
+  repo
+    .command('list [owner]')
+    .description("list repositories: yours (with your organizations'), or an account's")
+    .option('--limit <n>', 'at most this many', positiveInteger, 100)
+    .action(async (owner: string | undefined, flags: { limit: number }, command: Command) =>
+      withClient(command, f, (client, g) => runList({ client, owner, limit: flags.limit, json: Boolean(g.json) }, f.io)),
+    );
+}

@@ -1,9 +1,11 @@
-// The `hublet` command line, run as a child process: admin and api commands in local mode (in-process over the data dir,
-// while a server has the same data dir open) and in remote mode (same output, same exit codes), auth login/status/logout.
+// The `hublet` command line, run in-process against a fake I/O: admin and api commands in local mode (over the data dir,
+// while a server has the same data dir open) and in remote mode (same output, same exit codes), auth login/status/logout;
+// and a few runs of the executable itself (exit codes, stdin and stdout through pipes).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ok, pool, ROOT, runCli, sandbox, startCliServer, type CliServer, type Env, type Sandbox } from '../helpers/cli.js';
+import { ok, pool, ROOT, runCli as spawnCli, sandbox, type CliServer, type Env, type Sandbox } from '../helpers/cli.js';
+import { runInProcess as runCli, startInProcessCliServer } from '../helpers/cli-inprocess.js';
 import type { TestServer } from '../helpers/server.js';
 
 let cli: CliServer;
@@ -14,7 +16,7 @@ let localEnv: Env;
 
 beforeAll(async () => {
   // Many anonymous calls below: the anonymous rate limit (60 an hour) must not be what answers (startCliServer raises it).
-  cli = await startCliServer();
+  cli = await startInProcessCliServer();
   ({ server: s, sandbox: sb, localEnv } = cli);
 });
 afterAll(async () => {
@@ -295,5 +297,30 @@ describe('hublet auth', () => {
     } finally {
       box.cleanup();
     }
+  });
+});
+
+describe('the executable', () => {
+  it('exits 0, 1, 2 and 4 as the program says, reads stdin and writes stdout through pipes', async () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const untouched = path.join(sb.root, 'untouched-bin');
+    const local = ['--data', s.dataDir, '--database', s.databaseUrl];
+    const [version, usage, created, apiError, refused] = await pool([
+      () => spawnCli(['--version'], { env: sb.env }),
+      () => spawnCli(['--data', untouched, 'admin', 'user', 'create'], { env: sb.env }),
+      () => spawnCli([...local, 'api', '/admin/users', '--input', '-'], { env: localEnv, stdin: '{"login":"piped-in"}' }),
+      () => spawnCli([...local, 'api', '/users/nobody-at-all'], { env: localEnv }),
+      () => spawnCli(['--server', s.url, 'api', '/user'], { env: sb.env }),
+    ]);
+    expect(version).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("missing required argument 'login'");
+    expect(fs.existsSync(untouched)).toBe(false);
+    expect(JSON.parse(ok(created).stdout)).toMatchObject({ login: 'piped-in' });
+    expect((await s.api('GET', '/users/piped-in')).status).toBe(200);
+    expect(apiError.code).toBe(1);
+    expect(JSON.parse(apiError.stderr)).toMatchObject({ status: '404' });
+    expect(refused.code).toBe(4);
+    expect(JSON.parse(refused.stderr)).toMatchObject({ status: '401', message: 'Requires authentication' });
   });
 });

@@ -1,10 +1,12 @@
-// `hublet migration …` as a child process, locally (the export runs in the CLI) and remotely: start, status, list, repos, download (resumed), unlock, delete-archive.
+// `hublet migration …` in-process against a fake I/O, locally (the export runs in the CLI) and remotely: start, status,
+// list, repos, download (resumed), unlock, delete-archive; and the executable drawing its progress bar on a terminal.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, runCli, startCliServer, type CliServer, type Sandbox } from '../helpers/cli.js';
+import { BIN, ROOT, type CliServer, type Sandbox } from '../helpers/cli.js';
+import { runInProcess as runCli, startInProcessCliServer } from '../helpers/cli-inprocess.js';
 import type { TestServer } from '../helpers/server.js';
 import { repoWithHistory, tar } from './support.js';
 
@@ -14,7 +16,7 @@ let sb: Sandbox;
 let mona: { token: string };
 
 beforeAll(async () => {
-  cli = await startCliServer({ timeoutMs: 60_000 });
+  cli = await startInProcessCliServer();
   ({ server: s, sandbox: sb } = cli);
   mona = await s.userWithToken('mona', ['repo', 'admin:org', 'user']);
   await s.createOrg('octo-org', 'mona');

@@ -1,14 +1,14 @@
-// `hublet repo …` and `hublet admin repo import` as child processes, in local mode (next to a server on the same data
-// dir) and in remote mode; what they print, their exit codes, and that the repositories they make serve git.
+// `hublet repo …` and `hublet admin repo import` in-process against a fake I/O, in local mode (next to a server on the
+// same data dir) and in remote mode; what they print, their exit codes, and that the repositories they make serve git.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ok, pool as poolOf, startCliServer, type CliServer } from '../helpers/cli.js';
+import { ok, pool as poolOf, type CliServer } from '../helpers/cli.js';
+import { startInProcessCliServer } from '../helpers/cli-inprocess.js';
 import type { TestServer } from '../helpers/server.js';
 import { gitOk, tempDir, workingCopy } from './helpers.js';
 
-/** CLI processes start slowly on a busy two-core machine: generous limits, so only a real hang fails a test. */
-const PROCESS_MS = 120_000;
+/** git runs as processes, slowly on a busy two-core machine: generous limits, so only a real hang fails a test. */
 const TEST_MS = 300_000;
 
 let cli: CliServer;
@@ -17,7 +17,7 @@ let alice: { login: string; id: number; token: string };
 const tmp = tempDir();
 
 beforeAll(async () => {
-  cli = await startCliServer({ timeoutMs: PROCESS_MS });
+  cli = await startInProcessCliServer();
   s = cli.server;
   alice = await s.userWithToken('alice', ['repo', 'delete_repo', 'admin:org']);
   await s.createOrg('acme', 'alice');
@@ -30,7 +30,7 @@ afterAll(async () => {
 const local = (args: string[], opts: { stdin?: string } = {}) => cli.local(args, opts);
 const remote = (token: string, args: string[]) => cli.remote(token, args);
 
-/** Runs CLI processes two at a time (the machine has two cores). */
+/** Runs CLI commands two at a time (the server and git share two cores). */
 const pool = <T>(tasks: (() => Promise<T>)[]): Promise<T[]> => poolOf(tasks, 2);
 
 describe('hublet repo create', () => {

@@ -158,8 +158,15 @@ class Sqlite3Driver implements Driver {
     await this.endTransaction(connection as RoutingConnection, 'rollback');
   }
   private async endTransaction(connection: RoutingConnection, sql: 'commit' | 'rollback'): Promise<void> {
+    // Kysely rolls back after a refused commit: that transaction has ended below, and the writer may be another's by now.
+    if (!connection.inTransaction) return;
     try {
       await this.writer!.executeQuery(CompiledQuery.raw(sql));
+    } catch (err) {
+      // A refused COMMIT (a deferred foreign key, SQLITE_BUSY) leaves the transaction open: end it before the writer
+      // goes to the next caller, whose statements would otherwise run inside it (and be rolled back with it).
+      if (sql === 'commit') await this.writer!.executeQuery(CompiledQuery.raw('rollback')).catch(() => undefined);
+      throw err;
     } finally {
       connection.inTransaction = false;
       this.mutex.unlock();

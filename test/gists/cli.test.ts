@@ -1,13 +1,17 @@
-// `hublet gist …` as child processes: local mode over the server's data dir and remote mode against the server give the
-// same output and exit codes; stdin piping, --json, pagination, usage errors, and `gist clone` making real working trees.
+// `hublet gist …` in-process against a fake I/O: local mode over the server's data dir and remote mode against the server
+// give the same output and exit codes; stdin, --json, pagination, usage errors, and `gist clone` making real working
+// trees (git is a real process); and a local clone by the executable itself.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ok, pool, runCli, startCliServer, type CliResult, type CliServer, type RunOptions, type Sandbox } from '../helpers/cli.js';
+import { ok, pool, runCli as spawnCli, type CliResult, type CliServer, type RunOptions, type Sandbox } from '../helpers/cli.js';
+import { openClient, type Client } from '../../src/cli/client.js';
+import { runClone } from '../../src/cli/commands/gist/clone.js';
+import { fakeIO, runInProcess as runCli, startInProcessCliServer } from '../helpers/cli-inprocess.js';
 import type { TestServer } from '../helpers/server.js';
 
-// Every command is a process (~1 s of tsx start-up on an idle machine, far more on a busy one): room for that.
+// git clones, 105 gists, and a process of the executable (~1 s of tsx start-up, far more on a busy machine): room for that.
 vi.setConfig({ testTimeout: 240_000 });
 const PROCESS_TIMEOUT_MS = 120_000;
 
@@ -20,7 +24,7 @@ let bob: { login: string; token: string };
 let files: string;
 
 beforeAll(async () => {
-  cli = await startCliServer({ timeoutMs: PROCESS_TIMEOUT_MS });
+  cli = await startInProcessCliServer();
   ({ server: s, sandbox: sb } = cli);
   alice = await s.userWithToken('alice', ['gist']);
   bob = await s.userWithToken('bob', ['gist']);
@@ -358,6 +362,41 @@ describe('gist clone', () => {
     expect(fs.readFileSync(path.join(dirOffline, 'a.txt'), 'utf8')).toBe('two\n');
   });
 
+  it('local mode: a write landing between the gist read and the clone is in the clone, and the branch never moves back', async () => {
+    const g = await newGist(alice.token, { 'a.txt': 'one\n' });
+    const env = Object.fromEntries(Object.entries(cli.localEnv).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv;
+    const inner = await openClient({ data: s.dataDir, database: s.databaseUrl, as: 'bob' }, env);
+    let newer: string | undefined;
+    // The command reads the gist; before it clones, alice's edit commits (through the server).
+    const racing: Client = {
+      mode: inner.mode,
+      async request(method, p, o) {
+        const res = await inner.request(method, p, o);
+        if (method === 'GET' && newer === undefined) {
+          const r = await s.api('PATCH', `/gists/${g.id}`, { token: alice.token, body: { files: { 'a.txt': { content: 'two\n' } } } });
+          newer = r.body.history[0].version;
+        }
+        return res;
+      },
+      settle: (q) => inner.settle(q),
+      reach: (url, o) => inner.reach(url, o),
+      serverPath: (p) => inner.serverPath(p),
+      close: () => inner.close(),
+    };
+    const dir = path.join(sb.root, 'clone-raced');
+    const fake = fakeIO();
+    try {
+      await runClone({ client: racing, id: g.id, dir, env }, fake.io);
+    } finally {
+      await racing.close();
+    }
+    expect(fake.stderr()).toBe('');
+    expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('two\n');
+    expect(gitLog(dir)[0]).toBe(newer);
+    const branch = execFileSync('git', ['rev-parse', 'refs/heads/main'], { cwd: path.join(s.dataDir, 'git', 'gists', `${g.id}.git`), encoding: 'utf8' }).trim();
+    expect(branch).toBe(newer);
+  });
+
   it('remote mode: clones git_pull_url with the token in git’s environment, never in its arguments or config', async () => {
     const g = await newGist(alice.token, { 'secret.txt': 'psst\n' }, { public: false });
     // A `git` first on PATH that records its arguments and runs the real one, tracing its HTTP (git redacts credentials).
@@ -392,6 +431,15 @@ describe('gist clone', () => {
     expect(failed(occupied, 1).stderr).toMatch(/already exists and is not an empty directory[\s\S]*hublet: git clone failed \(exit 128\)\n$/);
   });
 
+  it('by the executable: a local clone through its own loopback gateway, and the process exits 0 when done', async () => {
+    const g = await newGist(alice.token, { 'bin.txt': 'from the binary\n' });
+    const dir = path.join(sb.root, 'clone-bin');
+    const r = await spawnCli(['--data', s.dataDir, '--database', s.databaseUrl, '--as', 'bob', 'gist', 'clone', g.id, dir], { env: cli.localEnv, timeoutMs: PROCESS_TIMEOUT_MS });
+    expect(ok(r).stdout).toBe(`cloned gist ${g.id} into ${dir}\n`);
+    expect(fs.readFileSync(path.join(dir, 'bin.txt'), 'utf8')).toBe('from the binary\n');
+    expect(execFileSync('git', ['-C', dir, 'remote', 'get-url', 'origin'], { encoding: 'utf8' }).trim()).toBe(g.git_pull_url);
+  });
+
   it('without git on PATH: exit 1 saying so', async () => {
     const g = await newGist(alice.token, { 'a.txt': 'a\n' });
     const nodeOnly = path.join(sb.root, 'node-only');
@@ -408,7 +456,7 @@ describe('usage errors, missing credentials, API refusals', () => {
     const untouched = path.join(sb.root, 'untouched');
     const a = write('u.txt', 'u\n', path.join(files, 'usage'));
     const binary = write('bin.dat', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff]), path.join(files, 'usage'));
-    const run = (args: string[], stdin?: string) => runCli(['--data', untouched, ...args], { env: sb.env, stdin, timeoutMs: PROCESS_TIMEOUT_MS });
+    const run = (args: string[], stdin?: string) => runCli(['--data', untouched, ...args], { env: sb.env, stdin });
     const id = 'a'.repeat(32);
     const cases: [string[], RegExp, string?][] = [
       [['gist', 'view'], /missing required argument 'id'/],

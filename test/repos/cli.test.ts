@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, pool as poolOf, type CliServer } from '../helpers/cli.js';
-import { startInProcessCliServer } from '../helpers/cli-inprocess.js';
+import { runInProcess, startInProcessCliServer } from '../helpers/cli-inprocess.js';
 import type { TestServer } from '../helpers/server.js';
 import { gitOk, tempDir, workingCopy } from './helpers.js';
 
@@ -120,6 +120,21 @@ describe('hublet repo delete', () => {
     expect((await s.api('GET', '/repos/acme/remote-made', { token: alice.token })).status).toBe(404);
     const badToken = await remote('hlp_nope', ['repo', 'delete', 'alice/from-cli', '--yes']);
     expect(badToken.code).toBe(4);
+  }, TEST_MS);
+});
+
+describe('hublet repo delete on a terminal', () => {
+  it('asks for the full name on stderr: another name keeps the repository (exit 1), the name deletes it', async () => {
+    expect((await s.api('POST', '/user/repos', { token: alice.token, body: { name: 'typed' } })).status).toBe(201);
+    const asAlice = (stdin: string) =>
+      runInProcess(['--data', s.dataDir, '--database', s.databaseUrl, '--as', 'alice', 'repo', 'delete', 'alice/typed'], { env: cli.localEnv, stdinIsTTY: true, stdin });
+    const prompt = 'Type alice/typed to delete it and all its git data: ';
+    const wrong = await asAlice('alice/other\n');
+    expect(wrong).toMatchObject({ code: 1, stdout: '', stderr: `${prompt}hublet: not deleted (the name did not match)\n` });
+    expect((await s.api('GET', '/repos/alice/typed')).status).toBe(200);
+    const right = await asAlice('alice/typed\n');
+    expect(right).toMatchObject({ code: 0, stdout: 'deleted alice/typed\n', stderr: prompt });
+    expect((await s.api('GET', '/repos/alice/typed')).status).toBe(404);
   }, TEST_MS);
 });
 

@@ -1,18 +1,11 @@
-// Counts shown on account profiles (public_repos, public_gists, …). Areas that own the counted things add them here.
-import type { UserRow } from '../db/schema.js';
+// Counts shown on account profiles (public_repos, public_gists, …): the sum of what the areas that own the counted things
+// contribute (their `profileCounts`); a count no area contributes is 0.
+import type { ProfileCounts } from '../app/contributions.js';
 import type { ServiceContext } from '../app/context.js';
-import { repositoryProfileCounts } from '../repos/counts.js';
-import { gistProfileCounts } from '../gists/counts.js';
-
-export interface ProfileCounts {
-  public_repos: number;
-  public_gists: number;
-  private_gists: number;
-  owned_private_repos: number;
-  total_private_repos: number;
-}
+import type { UserRow } from '../db/schema.js';
 
 /** @param own true when the caller is reading their own profile (private counts are then real). */
-export async function accountCounts(_ctx: ServiceContext, _account: UserRow, _own: boolean): Promise<ProfileCounts> {
-  return { ...(await repositoryProfileCounts(_ctx, _account, _own)), ...(await gistProfileCounts(_ctx, _account, _own)) };
+export async function accountCounts(ctx: ServiceContext, account: UserRow, own: boolean): Promise<ProfileCounts> {
+  const parts = await Promise.all(ctx.accounts.profileCounts.map((counts) => counts(ctx.db, account, own)));
+  return Object.assign({ public_repos: 0, public_gists: 0, private_gists: 0, owned_private_repos: 0, total_private_repos: 0 }, ...parts);
 }

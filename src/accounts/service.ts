@@ -127,7 +127,7 @@ export async function deleteUser(ctx: ServiceContext, login: string): Promise<vo
     if (orphaned.length) {
       throw new Unprocessable(`${user.login} is the only owner of ${orphaned.join(', ')}; make someone else an owner first.`);
     }
-    const owned = await filesOwnedBy(trx, ctx.config, user.id);
+    const owned = await filesOwnedBy(ctx.accounts, trx, ctx.config, user.id);
     await deleteAccount(trx, user.id);
     return owned;
   });

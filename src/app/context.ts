@@ -1,12 +1,15 @@
-// What every service receives: the database, the configuration, URL building, a clock and the caller.
+// What every service receives: the database, the configuration, URL building, a clock, the app's registries (jobs,
+// events, what areas contribute to accounts), all built per app, and the caller.
 import type { FastifyBaseLogger } from 'fastify';
-import type { Actor } from '../server/http/grants.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
+import type { EventLog } from '../events/emit.js';
 import type { JobWorker } from '../jobs/worker.js';
 import type { SecretBox } from '../secrets/secret-box.js';
+import type { Actor } from '../server/http/grants.js';
 import type { ResponseCache } from '../server/http/response-cache.js';
 import type { Urls } from '../server/http/urls.js';
+import type { AccountContributions } from './contributions.js';
 
 export interface Clock {
   now(): Date;
@@ -20,8 +23,12 @@ export interface AppContext {
   urls: Urls;
   clock: Clock;
   log: FastifyBaseLogger;
-  /** The durable job worker: areas register queue handlers on it; `serve` starts it. */
+  /** The durable job queue and its worker: jobs are enqueued through it; the areas' queues are registered on it; `serve` starts it. */
   jobs: JobWorker;
+  /** The event log: events are recorded through it; the areas' listeners run in the transaction of each. */
+  events: EventLog;
+  /** What the areas contribute to accounts (directories removed with one, counts on profiles). */
+  accounts: AccountContributions;
   /** Hot reads answered from memory while the database is unchanged. */
   responses: ResponseCache;
   /** Seals and opens secrets kept at rest (hook secrets, passwords, URL credentials) with the configured key. */

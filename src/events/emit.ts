@@ -1,4 +1,5 @@
-// The one function every source of events calls: records the event (the outbox) inside the caller's transaction.
+// The app's event log, which every source of events calls: records the event (the outbox) inside the caller's
+// transaction and runs the listeners the areas declared (webhooks turn it into deliveries) in that same transaction.
 import crypto from 'node:crypto';
 import { Batcher } from '../db/batch.js';
 import type { Db } from '../db/connect.js';
@@ -17,54 +18,55 @@ export interface NewEvent {
 
 /** Listeners run inside the same transaction, after the event row is written (webhooks turn it into deliveries). */
 export type EventListener = (trx: Db, event: EventRow, now: Date) => Promise<void>;
-const listeners: EventListener[] = [];
 
-/** Registers a listener once per process (idempotent for the same function). */
-export function onEvent(listener: EventListener): void {
-  if (!listeners.includes(listener)) listeners.push(listener);
-}
+/** One per app: its listeners, and the shared transaction of standalone events (emitAlone). */
+export class EventLog {
+  private readonly listeners: EventListener[] = [];
+  private readonly alone: Batcher<{ event: NewEvent; now: Date }, EventRow>;
 
-/**
- * Records an event. Call it with the transaction that makes the change, so the event exists exactly when the change does.
- * The guid is shared by every delivery of this event.
- */
-export async function emitEvent(trx: Db, event: NewEvent, now: Date): Promise<EventRow> {
-  const values = {
-    guid: crypto.randomUUID(),
-    name: event.name,
-    action: event.action ?? (typeof event.payload.action === 'string' ? event.payload.action : null),
-    org_id: event.orgId ?? null,
-    repository_id: event.repositoryId ?? null,
-    sender_id: event.senderId ?? null,
-    payload: JSON.stringify(event.payload),
-    created_at: now.toISOString(),
-  };
-  // Only the id comes back: the row is what was written (the payload need not travel back from the database).
-  const { id } = await trx.insertInto('events').values(values).returning('id').executeTakeFirstOrThrow();
-  const row: EventRow = { id, ...values };
-  for (const listener of listeners) await listener(trx, row, now);
-  return row;
-}
-
-/** Per database: standalone events waiting for the next shared transaction. */
-const groups = new WeakMap<Db, Batcher<{ event: NewEvent; now: Date }, EventRow>>();
-
-/**
- * Records an event that is a change of its own (a ping): in a transaction shared with the other events emitted at the
- * same moment, so a stream of them pays for one BEGIN and COMMIT per batch instead of per event (group commit: the
- * writer is held half as long per ping). If the shared transaction fails, every event in it fails with it.
- */
-export function emitEventAlone(db: Db, event: NewEvent, now: Date): Promise<EventRow> {
-  let group = groups.get(db);
-  if (!group) {
-    group = new Batcher((inputs) =>
+  constructor(db: Db) {
+    this.alone = new Batcher((inputs) =>
       db.transaction().execute(async (trx) => {
         const rows: EventRow[] = [];
-        for (const input of inputs) rows.push(await emitEvent(trx, input.event, input.now));
+        for (const input of inputs) rows.push(await this.emit(trx, input.event, input.now));
         return rows;
       }),
     );
-    groups.set(db, group);
   }
-  return group.add({ event, now });
+
+  /** Adds a listener; the app adds the areas' listeners while it is built. */
+  listen(listener: EventListener): void {
+    this.listeners.push(listener);
+  }
+
+  /**
+   * Records an event. Call it with the transaction that makes the change, so the event exists exactly when the change
+   * does. The guid is shared by every delivery of this event.
+   */
+  async emit(trx: Db, event: NewEvent, now: Date): Promise<EventRow> {
+    const values = {
+      guid: crypto.randomUUID(),
+      name: event.name,
+      action: event.action ?? (typeof event.payload.action === 'string' ? event.payload.action : null),
+      org_id: event.orgId ?? null,
+      repository_id: event.repositoryId ?? null,
+      sender_id: event.senderId ?? null,
+      payload: JSON.stringify(event.payload),
+      created_at: now.toISOString(),
+    };
+    // Only the id comes back: the row is what was written (the payload need not travel back from the database).
+    const { id } = await trx.insertInto('events').values(values).returning('id').executeTakeFirstOrThrow();
+    const row: EventRow = { id, ...values };
+    for (const listener of this.listeners) await listener(trx, row, now);
+    return row;
+  }
+
+  /**
+   * Records an event that is a change of its own (a ping): in a transaction shared with the other events emitted at the
+   * same moment, so a stream of them pays for one BEGIN and COMMIT per batch instead of per event (group commit: the
+   * writer is held half as long per ping). If the shared transaction fails, every event in it fails with it.
+   */
+  emitAlone(event: NewEvent, now: Date): Promise<EventRow> {
+    return this.alone.add({ event, now });
+  }
 }

@@ -1,8 +1,4 @@
 // Gist routes: thin handlers (schema, grant, service, present) for every endpoint of spec section 4.1.
-import { onAccountDeleted } from '../accounts/lifecycle.js';
-import type { Config } from '../config.js';
-import type { Db } from '../db/connect.js';
-import { gistRepoDir } from './git.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Grant } from '../server/http/grants.js';
 import { absentBodyIsEmpty } from '../accounts/routes.js';
@@ -40,14 +36,7 @@ async function sendSingle(request: FastifyRequest, reply: FastifyReply, gist: Gi
   return reply.code(status).send(gistSingle(view, request.ctx.urls, gistMedia(request.mediaParam)));
 }
 
-/** A deleted account's gist repositories go with it (its gist rows cascade). */
-async function gistDirsOf(db: Db, config: Readonly<Config>, ownerId: number): Promise<string[]> {
-  const rows = await db.selectFrom('gists').select('id').where('owner_id', '=', ownerId).execute();
-  return rows.map((r) => gistRepoDir(config, r.id));
-}
-
 export async function gistRoutes(app: FastifyInstance): Promise<void> {
-  onAccountDeleted(gistDirsOf);
   const write = { grant: GIST_WRITE, resource: 'Gist' };
   const read = { grant: GIST_READ };
   const bodyLimit = app.hublet.config.gistBodyLimitBytes;

@@ -210,6 +210,12 @@ export async function countGists(db: Db, ownerId: number, isPublic: boolean): Pr
   return Number(r.n);
 }
 
+/** The ids of an account's gists. */
+export async function gistIdsOwnedBy(db: Db, ownerId: number): Promise<string[]> {
+  const rows = await db.selectFrom('gists').select('id').where('owner_id', '=', ownerId).execute();
+  return rows.map((r) => r.id);
+}
+
 // Stars.
 
 export async function isStarred(db: Db, gistId: string, userId: number): Promise<boolean> {

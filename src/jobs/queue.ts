@@ -1,22 +1,9 @@
-// A durable job queue in the database: enqueue inside the caller's transaction, claim with a lease, finish or retry.
+// A durable job queue in the database: enqueue inside the caller's transaction, claim with a lease, renew, finish or retry.
+// Areas enqueue through the app's worker (ctx.jobs.enqueue), which also wakes itself for the new job.
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
 import type { JobRow } from '../db/schema.js';
 import { claimSkippingLocked } from '../db/dialect.js';
-
-/** In-process listeners told about every enqueue (workers poll at once instead of at their next tick). */
-type EnqueueListener = (queue: string) => void;
-const enqueueListeners = new Set<EnqueueListener>();
-
-/** Calls `listener` with the queue name after each enqueue in this process; returns the unsubscribe function. */
-export function onEnqueue(listener: EnqueueListener): () => void {
-  enqueueListeners.add(listener);
-  return () => enqueueListeners.delete(listener);
-}
-
-function notify(queues: Iterable<string>): void {
-  for (const q of new Set(queues)) for (const l of enqueueListeners) l(q);
-}
 
 export interface EnqueueInput {
   queue: string;
@@ -42,7 +29,6 @@ function jobValues(input: EnqueueInput, now: Date) {
 /** Adds a job. Pass the transaction that makes the change causing it, so both land or neither does. */
 export async function enqueue(db: Db, input: EnqueueInput, now: Date): Promise<number> {
   const row = await db.insertInto('jobs').values(jobValues(input, now)).returning('id').executeTakeFirstOrThrow();
-  notify([input.queue]);
   return row.id;
 }
 
@@ -55,7 +41,6 @@ export async function enqueueMany(db: Db, inputs: EnqueueInput[], now: Date): Pr
     const rows = await db.insertInto('jobs').values(inputs.slice(i, i + 50).map((x) => jobValues(x, now))).returning('id').execute();
     ids.push(...rows.map((r) => r.id));
   }
-  notify(inputs.map((x) => x.queue));
   return ids;
 }
 
@@ -93,6 +78,14 @@ export async function claim(db: Db, input: ClaimInput): Promise<JobRow[]> {
     .returningAll()
     .execute();
   return rows.sort((a, b) => (a.run_at < b.run_at ? -1 : a.run_at > b.run_at ? 1 : a.id - b.id));
+}
+
+/**
+ * Extends the lease of a job this worker still holds (a long job keeps it, so no other worker takes it over while this
+ * one is alive). A lease another worker took over meanwhile is left alone.
+ */
+export async function renewLease(db: Db, id: number, workerId: string, until: Date): Promise<void> {
+  await db.updateTable('jobs').set({ locked_until: until.toISOString() }).where('id', '=', id).where('locked_by', '=', workerId).execute();
 }
 
 /** Marks a job done. Pass the handler's transaction to make finishing the job atomic with what the job wrote. */

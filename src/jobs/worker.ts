@@ -1,10 +1,16 @@
 // Runs jobs from the database queue in the server process: polls, claims with a lease, runs handlers with bounded concurrency.
 import crypto from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connect.js';
 import type { JobRow } from '../db/schema.js';
-import type { AppContext } from '../app/context.js';
-import type { Clock } from '../app/context.js';
-import { claim, complete, completeMany, fail, onEnqueue, pendingCount } from './queue.js';
+import { claim, complete, completeMany, enqueue, enqueueMany, fail, pendingCount, renewLease, type EnqueueInput } from './queue.js';
+
+/** What the worker needs of its app. */
+export interface WorkerContext {
+  db: Db;
+  clock: { now(): Date };
+  log: FastifyBaseLogger;
+}
 
 /** What a handler may do with its own run besides returning or throwing. */
 export interface JobRun {
@@ -14,14 +20,35 @@ export interface JobRun {
    * (a crash cannot leave the work recorded but the job still pending). The worker then does not complete it again.
    */
   completeIn(trx: Db): Promise<void>;
+  /**
+   * Keeps the lease fresh while a long run goes on (renewed every third of the queue's lease), so no other worker takes
+   * the job over while this one is alive; call the returned function when the work is done.
+   */
+  keepLeased(): () => void;
 }
 
 class Run implements JobRun {
   completed = false;
-  constructor(readonly jobId: number, private readonly clock: Clock) {}
+  constructor(
+    readonly jobId: number,
+    private readonly workerId: string,
+    private readonly leaseMs: number,
+    private readonly ctx: WorkerContext,
+  ) {}
+
   async completeIn(trx: Db): Promise<void> {
-    await complete(trx, this.jobId, this.clock.now());
+    await complete(trx, this.jobId, this.ctx.clock.now());
     this.completed = true;
+  }
+
+  keepLeased(): () => void {
+    const timer = setInterval(() => {
+      renewLease(this.ctx.db, this.jobId, this.workerId, new Date(this.ctx.clock.now().getTime() + this.leaseMs)).catch((err: unknown) =>
+        this.ctx.log.warn({ err, job: this.jobId }, 'could not renew the lease of a running job'),
+      );
+    }, this.leaseMs / 3);
+    timer.unref?.();
+    return () => clearInterval(timer);
   }
 }
 
@@ -35,11 +62,22 @@ export interface JobHandler {
   (payload: any, job: JobRow, run: JobRun): Promise<void>;
 }
 
+/** A queue and how its jobs run: what an area declares for each of its queues. */
+export interface QueueDeclaration {
+  queue: string;
+  handler: JobHandler;
+  /** Jobs of this queue running at once in this process (default 4). */
+  concurrency?: number;
+  /** How long a claimed job is reserved before another worker may take it again (default 60 s). */
+  leaseMs?: number;
+  /** Delay before the next attempt after `attempts` failures. */
+  backoff?: (attempts: number) => number;
+}
+
 interface Registration {
   handler: JobHandler;
   concurrency: number;
   leaseMs: number;
-  /** Delay before the next attempt after `attempts` failures. */
   backoff: (attempts: number) => number;
 }
 
@@ -63,24 +101,49 @@ export class JobWorker {
   private currentPoll?: Promise<void>;
   private wakeAgain = false;
   private hotUntil = 0;
-  private unsubscribe?: () => void;
 
-  constructor(private readonly ctx: AppContext, private readonly pollMs = 250) {}
+  constructor(private readonly ctx: WorkerContext, private readonly pollMs = 250) {}
 
-  /** Registers the handler of a queue; areas call this while the app is built. */
-  register(queue: string, handler: JobHandler, opts: { concurrency?: number; leaseMs?: number; backoff?: (attempts: number) => number } = {}): void {
-    this.registrations.set(queue, { handler, concurrency: opts.concurrency ?? 4, leaseMs: opts.leaseMs ?? 60_000, backoff: opts.backoff ?? defaultBackoff });
-    this.running.set(queue, new Set());
+  /** Registers the handler of a queue; the app registers every area's queues while it is built. */
+  register(declaration: QueueDeclaration): void {
+    if (this.registrations.has(declaration.queue)) throw new Error(`queue ${declaration.queue} is registered twice`);
+    this.registrations.set(declaration.queue, {
+      handler: declaration.handler,
+      concurrency: declaration.concurrency ?? 4,
+      leaseMs: declaration.leaseMs ?? 60_000,
+      backoff: declaration.backoff ?? defaultBackoff,
+    });
+    this.running.set(declaration.queue, new Set());
+  }
+
+  /**
+   * Adds a job (pass the transaction that makes the change causing it, so both land or neither does) and, when this
+   * app runs the queue, polls for it at once instead of at the next tick.
+   */
+  async enqueue(db: Db, input: EnqueueInput, now: Date): Promise<number> {
+    const id = await enqueue(db, input, now);
+    this.enqueued([input.queue]);
+    return id;
+  }
+
+  /** Adds several jobs in few statements (an event fanning out to many webhooks); wakes as `enqueue` does. */
+  async enqueueMany(db: Db, inputs: EnqueueInput[], now: Date): Promise<number[]> {
+    const ids = await enqueueMany(db, inputs, now);
+    this.enqueued(inputs.map((x) => x.queue));
+    return ids;
+  }
+
+  private enqueued(queues: string[]): void {
+    for (const queue of new Set(queues)) {
+      if (!this.started || !this.registrations.has(queue)) continue;
+      this.hotUntil = Date.now() + HOT_MS;
+      this.wake(queue);
+    }
   }
 
   start(): void {
     if (this.started) return;
     this.started = true;
-    this.unsubscribe = onEnqueue((queue) => {
-      if (!this.registrations.has(queue)) return;
-      this.hotUntil = Date.now() + HOT_MS;
-      this.wake(queue);
-    });
     for (const q of this.registrations.keys()) this.dirty.add(q);
     this.schedule(0);
   }
@@ -88,7 +151,6 @@ export class JobWorker {
   /** Stops claiming and waits for running jobs; pending jobs stay in the database for the next start. */
   async stop(): Promise<void> {
     this.started = false;
-    this.unsubscribe?.();
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     await this.currentPoll;
@@ -170,7 +232,7 @@ export class JobWorker {
   }
 
   private async runOne(job: JobRow, reg: Registration): Promise<void> {
-    const run = new Run(job.id, this.ctx.clock);
+    const run = new Run(job.id, this.workerId, reg.leaseMs, this.ctx);
     try {
       await reg.handler(JSON.parse(job.payload), job, run);
       if (!run.completed) await complete(this.ctx.db, job.id, this.ctx.clock.now());

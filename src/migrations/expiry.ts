@@ -1,6 +1,5 @@
 // The expiry job: an archive is deleted when its lifetime ends (seven days by default), unless deleted earlier.
 import { archiveStore } from '../blob/index.js';
-import { enqueue } from '../jobs/queue.js';
 import type { AppContext } from '../app/context.js';
 import { EXPIRY_QUEUE } from './queues.js';
 import { newArchiveSecret } from './signing.js';
@@ -18,7 +17,7 @@ export async function expireArchive(ctx: AppContext, payload: ExpiryPayload): Pr
   const now = ctx.clock.now();
   if (m && m.archive_deleted_at === null) {
     if (m.archive_expires_at && Date.parse(m.archive_expires_at) > now.getTime()) {
-      await enqueue(ctx.db, { queue: EXPIRY_QUEUE, payload, runAt: new Date(m.archive_expires_at) }, now);
+      await ctx.jobs.enqueue(ctx.db, { queue: EXPIRY_QUEUE, payload, runAt: new Date(m.archive_expires_at) }, now);
       return;
     }
     await markArchiveDeleted(ctx.db, m.id, newArchiveSecret(), now);

@@ -2,30 +2,13 @@
 import type { JobRow } from '../db/schema.js';
 import type { JobRun } from '../jobs/worker.js';
 import { archiveStore } from '../blob/index.js';
-import { enqueue } from '../jobs/queue.js';
 import type { AppContext } from '../app/context.js';
 import { archiveKey, writeArchive } from './archive.js';
-import { EXPIRY_QUEUE, EXPORT_LEASE_MS } from './queues.js';
+import { EXPIRY_QUEUE } from './queues.js';
 import { findMigration, markExported, transition } from './store.js';
 
 export interface ExportPayload {
   migrationId: number;
-}
-
-/** Keeps a running export's lease fresh, so no other worker takes it over while this one is alive. */
-function renewLease(ctx: AppContext, job: JobRow): () => void {
-  const timer = setInterval(() => {
-    const until = new Date(ctx.clock.now().getTime() + EXPORT_LEASE_MS).toISOString();
-    ctx.db
-      .updateTable('jobs')
-      .set({ locked_until: until })
-      .where('id', '=', job.id)
-      .where('locked_by', '=', job.locked_by)
-      .execute()
-      .catch((err: unknown) => ctx.log.warn({ err, job: job.id }, 'could not renew the export lease'));
-  }, EXPORT_LEASE_MS / 3);
-  timer.unref?.();
-  return () => clearInterval(timer);
 }
 
 async function markFailed(ctx: AppContext, migrationId: number, reason: string): Promise<void> {
@@ -52,7 +35,8 @@ export async function runExport(ctx: AppContext, payload: ExportPayload, job: Jo
     return;
   }
   await transition(ctx.db, m.id, ['pending'], 'exporting', ctx.clock.now());
-  const stopRenewing = renewLease(ctx, job);
+  // A running export keeps its lease, so only a dead worker's export is claimed again.
+  const stopRenewing = run.keepLeased();
   const key = archiveKey(m);
   try {
     const size = await writeArchive(ctx, m, store, key);
@@ -60,7 +44,7 @@ export async function runExport(ctx: AppContext, payload: ExportPayload, job: Jo
     const expiresAt = new Date(now.getTime() + ctx.config.archiveLifetimeDays * 86_400_000);
     const recorded = await ctx.db.transaction().execute(async (trx) => {
       const ok = await markExported(trx, m.id, { key, size, expiresAt }, now);
-      if (ok) await enqueue(trx, { queue: EXPIRY_QUEUE, payload: { migrationId: m.id, key }, runAt: expiresAt }, now);
+      if (ok) await ctx.jobs.enqueue(trx, { queue: EXPIRY_QUEUE, payload: { migrationId: m.id, key }, runAt: expiresAt }, now);
       // The job is done exactly when the migration is recorded exported.
       await run.completeIn(trx);
       return ok;

@@ -5,7 +5,6 @@ import { absentBodyIsEmpty } from '../accounts/routes.js';
 import { parseId } from '../server/http/ids.js';
 import { pagingQuery, parsePaging, setPageLinks } from '../server/http/pagination.js';
 import { archiveDownloadRoutes } from './download.js';
-import { registerMigrationJobs } from './jobs.js';
 import { migration } from './present.js';
 import { presentRepository, type LoadedRepository } from './repositories.js';
 import {
@@ -57,11 +56,10 @@ export function excludesRepositories(query: unknown, body?: string[]): boolean {
 
 type ScopeOf = (request: FastifyRequest) => Promise<MigrationScope>;
 
-/** The scope is settled before the body is validated: someone who may not start a migration learns nothing from a 422. */
-const scopes = new WeakMap<FastifyRequest, MigrationScope>();
-
 function routesFor(prefix: string, grant: Grant, scopeOf: ScopeOf) {
   return async (app: FastifyInstance): Promise<void> => {
+    // The scope is settled before the body is validated: someone who may not start a migration learns nothing from a 422.
+    const scopes = new WeakMap<FastifyRequest, MigrationScope>();
     const resolveScope = async (request: FastifyRequest) => {
       scopes.set(request, await scopeOf(request));
     };
@@ -128,9 +126,8 @@ function routesFor(prefix: string, grant: Grant, scopeOf: ScopeOf) {
   };
 }
 
-/** Every migration route, the archive route, and the export and expiry jobs. */
+/** Every migration route and the archive route. */
 export async function migrationRoutes(app: FastifyInstance): Promise<void> {
-  registerMigrationJobs(app.hublet);
   await app.register(
     routesFor('/orgs/:org/migrations', ORG_GRANT, async (request) => organizationScope(request.ctx, (request.params as { org: string }).org)),
   );

@@ -4,7 +4,6 @@ import { requireActor, type Actor } from '../server/http/grants.js';
 import { requireOrgOwner } from '../accounts/service.js';
 import { archiveStore } from '../blob/index.js';
 import type { UserRow } from '../db/schema.js';
-import { enqueue } from '../jobs/queue.js';
 import { canRead, tokenSeesPrivate } from '../repos/access.js';
 import { lockRepositories, unlockRepository } from '../repos/locks.js';
 import { NotFound, Unprocessable, ValidationFailed } from '../server/http/errors.js';
@@ -81,7 +80,7 @@ export async function startMigration(ctx: ServiceContext, scope: MigrationScope,
       now,
     });
     if (flags.lock_repositories && !flags.org_metadata_only) await lockRepositories(trx, repositories.map((r) => r.id), m.id, now);
-    await enqueue(trx, { queue: EXPORT_QUEUE, payload: { migrationId: m.id }, maxAttempts: EXPORT_MAX_ATTEMPTS }, now);
+    await ctx.jobs.enqueue(trx, { queue: EXPORT_QUEUE, payload: { migrationId: m.id }, maxAttempts: EXPORT_MAX_ATTEMPTS }, now);
     return m;
   });
   ctx.jobs.wake();

@@ -9,7 +9,7 @@ import { atLeast, roleOn, tokenAllowsGit } from './access.js';
 import { preparePushes, repositoryDir } from './git-data.js';
 import { isLocked, LOCKED_MESSAGE } from './locks.js';
 import { preparePush, writePush } from './push.js';
-import { findRedirect, findRepository } from './store.js';
+import { findRedirect, findRepository, findRepositoryById } from './store.js';
 import type { RepositoryRow } from '../db/tables/repos.js';
 
 const ENDPOINTS: { endpoint: GitEndpoint; method: 'GET' | 'POST' }[] = [
@@ -71,7 +71,7 @@ function handler(endpoint: GitEndpoint) {
       onPush: async (updates: RefUpdate[]) => {
         if (!pusher) return;
         try {
-          const current = (await ctx.db.selectFrom('repositories').selectAll().where('id', '=', repoId).executeTakeFirst()) ?? repo;
+          const current = (await findRepositoryById(ctx.db, repoId)) ?? repo;
           const prepared = await preparePush(ctx.db, ctx.config.dataDir, { repo: current, owner, pusher, updates });
           const now = ctx.clock.now();
           await ctx.db.transaction().execute((trx) => writePush(trx, ctx, prepared, now));

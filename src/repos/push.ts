@@ -2,7 +2,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
-import { emitEvent } from '../events/emit.js';
 import { pushCommitObject, pushPayload, type PushCommitObject } from './push-payload.js';
 import { readRefs, ZERO_SHA, type RefState, type RefUpdate } from '../git/bare.js';
 import type { AppContext } from '../app/context.js';
@@ -165,7 +164,7 @@ export async function preparePush(
  * Writes a prepared push in the caller's transaction: the repository's pushed_at, size, default branch and language,
  * and one `push` event per updated ref (GitHub's payload). Returns the updated repository (undefined if it was deleted).
  */
-export async function writePush(trx: Db, ctx: Pick<AppContext, 'urls'>, push: PreparedPush, now: Date): Promise<RepositoryRow | undefined> {
+export async function writePush(trx: Db, ctx: Pick<AppContext, 'urls' | 'events'>, push: PreparedPush, now: Date): Promise<RepositoryRow | undefined> {
   const current = await findRepositoryById(trx, push.repoId);
   if (!current) return undefined;
   const at = now.toISOString();
@@ -173,7 +172,7 @@ export async function writePush(trx: Db, ctx: Pick<AppContext, 'urls'>, push: Pr
   const html = repositoryUrls(ctx.urls, push.owner.login, repo.name).html_url;
   const present = (c: { summary: CommitSummary; distinct: boolean }): PushCommitObject => pushCommitObject(c.summary, html, c.distinct, push.usernames);
   for (const u of push.updates) {
-    await emitEvent(
+    await ctx.events.emit(
       trx,
       {
         name: 'push',
@@ -204,7 +203,7 @@ export async function writePush(trx: Db, ctx: Pick<AppContext, 'urls'>, push: Pr
 /** Prepares and writes a push inside one transaction (the server's own writes, e.g. the auto_init commit). */
 export async function recordPush(
   trx: Db,
-  ctx: Pick<AppContext, 'urls' | 'config'>,
+  ctx: Pick<AppContext, 'urls' | 'config' | 'events'>,
   input: { repo: RepositoryRow; owner: UserRow; pusher: UserRow; updates: RefUpdate[]; now: Date },
 ): Promise<RepositoryRow> {
   const prepared = await preparePush(trx, ctx.config.dataDir, input);

@@ -1,8 +1,4 @@
 // The repository REST API: create (user, organization), get, update, delete, and the three lists.
-import { onAccountDeleted } from '../accounts/lifecycle.js';
-import type { Config } from '../config.js';
-import type { Db } from '../db/connect.js';
-import { repositoryDir } from './git-data.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Grant } from '../server/http/grants.js';
 import { lastModified } from '../server/http/conditional.js';
@@ -86,14 +82,7 @@ function list(request: FastifyRequest, result: ListResult) {
   return result.items.map((i) => repositoryListItem(i.repo, i.owner, request.ctx.urls, { permissions: i.permissions, apiVersion: request.apiVersion }));
 }
 
-/** A deleted account's repositories go with it (their rows cascade); this names their directories. */
-async function repositoryDirsOf(db: Db, config: Readonly<Config>, ownerId: number): Promise<string[]> {
-  const rows = await db.selectFrom('repositories').select('id').where('owner_id', '=', ownerId).execute();
-  return rows.map((r) => repositoryDir(config.dataDir, r.id));
-}
-
 export async function repositoryRoutes(app: FastifyInstance): Promise<void> {
-  onAccountDeleted(repositoryDirsOf);
   app.post<{ Body: RepositoryInput }>(
     '/user/repos',
     { schema: { body: createBody }, config: { grant: CREATE_OWN, resource: 'Repository' } },

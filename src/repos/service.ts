@@ -8,7 +8,6 @@ import { findAccount, findAccountById, membershipRole } from '../accounts/store.
 import type { Db } from '../db/connect.js';
 import { isUniqueViolation, lockRows } from '../db/dialect.js';
 import type { UserRow } from '../db/schema.js';
-import { emitEvent } from '../events/emit.js';
 import { repositoryEventPayload, type RepositoryAction, type RepositoryChanges } from './repository-payload.js';
 import { readRefs, removeRepo } from '../git/bare.js';
 import type { ServiceContext } from '../app/context.js';
@@ -155,7 +154,7 @@ export async function emitRepositoryEvent(
   input: { action: RepositoryAction; repo: RepositoryRow; owner: UserRow; sender: UserRow; changes?: RepositoryChanges },
   now: Date,
 ): Promise<void> {
-  await emitEvent(
+  await ctx.events.emit(
     trx,
     {
       name: 'repository',

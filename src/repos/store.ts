@@ -102,3 +102,21 @@ export async function countRepositories(db: Db, ownerId: number): Promise<{ publ
   const count = (v: string) => Number(rows.find((r) => r.visibility === v)?.n ?? 0);
   return { public: count('public'), private: count('private') };
 }
+
+/** The ids of an account's repositories. */
+export async function repositoryIdsOwnedBy(db: Db, ownerId: number): Promise<number[]> {
+  const rows = await db.selectFrom('repositories').select('id').where('owner_id', '=', ownerId).execute();
+  return rows.map((r) => r.id);
+}
+
+/** Private repositories of the organizations the user belongs to. */
+export async function countOrganizationPrivateRepositories(db: Db, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('repositories as r')
+    .innerJoin('memberships as m', 'm.org_id', 'r.owner_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('m.user_id', '=', userId)
+    .where('r.visibility', '=', 'private')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

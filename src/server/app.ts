@@ -2,9 +2,10 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import crypto from 'node:crypto';
 import type { Actor, Grant } from './http/grants.js';
+import { accountsArea } from '../accounts/area.js';
 import { authenticator } from '../accounts/authenticate.js';
-import { accountRoutes } from '../accounts/routes.js';
-import { adminRoutes } from '../accounts/admin-routes.js';
+import type { Area } from '../app/area.js';
+import type { AccountContributions } from '../app/contributions.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
 import { systemClock, type AppContext, type Clock, type ServiceContext } from '../app/context.js';
@@ -19,12 +20,13 @@ import { registerVersioning } from './http/versioning.js';
 import { accessLogger, logResponse, requestLogger } from './logging.js';
 import { metaRoutes } from './meta-routes.js';
 import { createValidatorCompiler } from './validation.js';
+import { EventLog } from '../events/emit.js';
 import { JobWorker } from '../jobs/worker.js';
-import { repositories } from '../repos/plugin.js';
-import { registerHooks } from '../webhooks/register.js';
+import { repositoriesArea } from '../repos/area.js';
+import { webhooksArea } from '../webhooks/area.js';
 import { loadSecretBox } from './secret-key-file.js';
-import { migrationRoutes } from '../migrations/routes.js';
-import { gistsPlugin } from '../gists/plugin.js';
+import { migrationsArea } from '../migrations/area.js';
+import { gistsArea } from '../gists/area.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -52,6 +54,12 @@ export interface BuildOptions {
   /** The CLI's in-process app: trusts the local-actor header (never set on a listening server). */
   local?: boolean;
 }
+
+/**
+ * Every area of the app, each declared by its folder's one export and wired the same way (routes registered in this
+ * order; queues, event listeners, account contributions and lifecycle collected on the app's context).
+ */
+export const AREAS: readonly Area[] = [accountsArea, repositoriesArea, webhooksArea, migrationsArea, gistsArea];
 
 const API_PREFIX = '/api/v3';
 
@@ -96,18 +104,34 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     frameworkErrors,
     clientErrorHandler,
   });
-  const ctx = {
+  const clock = options.clock ?? systemClock;
+  const ctx: AppContext = {
     db: options.db,
     config: options.config,
     urls: makeUrls(options.config.baseUrl),
-    clock: options.clock ?? systemClock,
+    clock,
     log: app.log,
-  } as AppContext;
-  ctx.jobs = new JobWorker(ctx);
-  ctx.responses = new ResponseCache(options.config.responseCacheMiB * 1024 * 1024);
-  // The key is read (or the key file created) before anything can seal or open a secret; a bad one stops the start.
-  ctx.secrets = loadSecretBox(options.config);
-  app.addHook('onClose', () => ctx.jobs.stop());
+    jobs: new JobWorker({ db: options.db, clock, log: app.log }),
+    events: new EventLog(options.db),
+    accounts: accountContributions(AREAS),
+    responses: new ResponseCache(options.config.responseCacheMiB * 1024 * 1024),
+    // The key is read (or the key file created) before anything can seal or open a secret; a bad one stops the start.
+    secrets: loadSecretBox(options.config),
+  };
+  const closers: Array<() => Promise<void>> = [];
+  app.addHook('onClose', async () => {
+    // Running jobs finish first; only then do the areas release what their jobs use (connection pools).
+    await ctx.jobs.stop();
+    for (const close of closers) await close();
+  });
+  // Every area's per-app parts, before any route exists: the registries are complete before the first request.
+  for (const area of AREAS) {
+    const parts = area.setup?.(ctx) ?? {};
+    for (const queue of parts.queues ?? []) ctx.jobs.register(queue);
+    for (const listener of parts.eventListeners ?? []) ctx.events.listen(listener);
+    if (parts.onReady) app.addHook('onReady', parts.onReady);
+    if (parts.onClose) closers.push(parts.onClose);
+  }
   app.decorate('hublet', ctx);
   app.decorateRequest('ctx', null as unknown as ServiceContext);
   app.decorateRequest('apiVersion', '');
@@ -130,11 +154,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   await app.register(metaRoutes(limiter));
   app.addHook('onResponse', logResponse(accessLogger(options.local ? 'silent' : options.config.logLevel)));
-  await app.register(accountRoutes);
-  await app.register(adminRoutes);
-  await app.register(repositories);
-  await registerHooks(app);
-  await app.register(migrationRoutes);
-  await app.register(gistsPlugin);
+  for (const area of AREAS) if (area.routes) await app.register(area.routes);
   return app;
+}
+
+function accountContributions(areas: readonly Area[]): AccountContributions {
+  return Object.freeze({
+    files: Object.freeze(areas.flatMap((a) => (a.accountFiles ? [a.accountFiles] : []))),
+    profileCounts: Object.freeze(areas.flatMap((a) => (a.profileCounts ? [a.profileCounts] : []))),
+  });
 }

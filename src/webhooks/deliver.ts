@@ -199,7 +199,7 @@ export class Deliverer {
     if (recent < limit) return false;
     const waitMs = Math.ceil((60_000 / limit) * (recent - limit + 1));
     await this.ctx.db.transaction().execute(async (trx) => {
-      await enqueueDelivery(trx, { ...job, throttledAt: job.throttledAt ?? now.toISOString() }, now, new Date(now.getTime() + waitMs));
+      await enqueueDelivery(this.ctx.jobs, trx, { ...job, throttledAt: job.throttledAt ?? now.toISOString() }, now, new Date(now.getTime() + waitMs));
       await run.completeIn(trx);
     });
     return true;
@@ -211,7 +211,7 @@ export class Deliverer {
     const attempt = job.attempt ?? 1;
     if (attempt <= config.hookRetries) {
       const next: DeliverJob = { hookId: job.hookId, eventId: job.eventId, attempt: attempt + 1 };
-      await enqueueDelivery(trx, next, now, new Date(now.getTime() + retryDelay(config, attempt)));
+      await enqueueDelivery(this.ctx.jobs, trx, next, now, new Date(now.getTime() + retryDelay(config, attempt)));
     }
     const n = config.hookDisableAfterFailures;
     if (n > 0) {

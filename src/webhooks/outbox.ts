@@ -1,7 +1,8 @@
 // The outbox: inside the transaction that records an event, one delivery job per hook that should receive it.
 import type { Db } from '../db/connect.js';
 import type { EventRow } from '../db/tables/events.js';
-import { enqueueMany } from '../jobs/queue.js';
+import type { EventListener } from '../events/emit.js';
+import type { JobWorker } from '../jobs/worker.js';
 import { HOOK_SCOPED_EVENTS, subscribes } from './event-names.js';
 import { activeHooks, findHook, insertFarewell } from './store.js';
 import type { HookConfigInput } from './validate.js';
@@ -26,10 +27,14 @@ export interface DeliverJob {
 export const DELIVER_MAX_ATTEMPTS = 10;
 
 /**
- * The event listener (registered with onEvent): `ping` and `meta` go to the hook they name; every other event of an
- * organization to each of its active hooks subscribed to the event name or to `*`.
+ * The event listener (the webhooks area's, one per app): `ping` and `meta` go to the hook they name; every other event of
+ * an organization to each of its active hooks subscribed to the event name or to `*`.
  */
-export async function fanOut(trx: Db, event: EventRow, now: Date): Promise<void> {
+export function fanOut(jobs: JobWorker): EventListener {
+  return (trx, event, now) => fanOutEvent(jobs, trx, event, now);
+}
+
+async function fanOutEvent(jobs: JobWorker, trx: Db, event: EventRow, now: Date): Promise<void> {
   if (event.org_id === null) return;
   const job = (hookId: number) => {
     const payload: DeliverJob = { hookId, eventId: event.id };
@@ -40,20 +45,20 @@ export async function fanOut(trx: Db, event: EventRow, now: Date): Promise<void>
     if (typeof hookId !== 'number') return;
     // A ping's caller found the hook a moment ago; were it deleted before the delivery runs, the delivery finds nothing
     // to send and stops (Deliverer.handle), so no read is needed in this transaction.
-    if (event.name === 'ping') return void (await enqueueMany(trx, [job(hookId)], now));
+    if (event.name === 'ping') return void (await jobs.enqueueMany(trx, [job(hookId)], now));
     // `meta` (deleted): the hook row goes in this transaction, so its sealed config waits as a farewell row until the
     // delivery has run (then both go).
     const hook = await findHook(trx, event.org_id, hookId, null);
     if (!hook) return;
     await insertFarewell(trx, hook, now);
-    await enqueueMany(trx, [job(hook.id)], now);
+    await jobs.enqueueMany(trx, [job(hook.id)], now);
     return;
   }
   const targets = (await activeHooks(trx, event.org_id)).filter((h) => subscribes(JSON.parse(h.events) as string[], event.name));
-  await enqueueMany(trx, targets.map((h) => job(h.id)), now);
+  await jobs.enqueueMany(trx, targets.map((h) => job(h.id)), now);
 }
 
 /** Sends an event again to one hook (redelivery), as a new job. */
-export async function enqueueDelivery(trx: Db, job: DeliverJob, now: Date, runAt?: Date): Promise<void> {
-  await enqueueMany(trx, [{ queue: DELIVER_QUEUE, payload: job, maxAttempts: DELIVER_MAX_ATTEMPTS, runAt }], now);
+export async function enqueueDelivery(jobs: JobWorker, trx: Db, job: DeliverJob, now: Date, runAt?: Date): Promise<void> {
+  await jobs.enqueueMany(trx, [{ queue: DELIVER_QUEUE, payload: job, maxAttempts: DELIVER_MAX_ATTEMPTS, runAt }], now);
 }

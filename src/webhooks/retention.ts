@@ -1,6 +1,6 @@
 // Delivery history retention: a periodic job deletes deliveries, finished jobs and unreferenced events older than the configured days.
 import type { JobRow } from '../db/schema.js';
-import { deleteFinished, enqueue, hasPendingJob } from '../jobs/queue.js';
+import { deleteFinished, hasPendingJob } from '../jobs/queue.js';
 import type { JobRun } from '../jobs/worker.js';
 import type { AppContext } from '../app/context.js';
 import { pruneDeliveries, pruneEvents, pruneFarewells } from './store.js';
@@ -11,7 +11,7 @@ export const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /** Schedules the first prune when none is pending (each run schedules the next). */
 export async function schedulePrune(ctx: AppContext): Promise<void> {
-  if (!(await hasPendingJob(ctx.db, PRUNE_QUEUE))) await enqueue(ctx.db, { queue: PRUNE_QUEUE, payload: {} }, ctx.clock.now());
+  if (!(await hasPendingJob(ctx.db, PRUNE_QUEUE))) await ctx.jobs.enqueue(ctx.db, { queue: PRUNE_QUEUE, payload: {} }, ctx.clock.now());
 }
 
 /** The prune job: one transaction deletes the old history and schedules the next run. */
@@ -26,7 +26,7 @@ export function pruneHandler(ctx: AppContext) {
       // A deleted hook's sealed config whose `meta` delivery never ran (its job gave up): gone after a day.
       const farewells = await pruneFarewells(trx, new Date(now.getTime() - 86_400_000));
       if (deliveries || jobs || events || farewells) ctx.log.info({ deliveries, jobs, events, farewells, before: before.toISOString() }, 'pruned webhook delivery history');
-      await enqueue(trx, { queue: PRUNE_QUEUE, payload: {}, runAt: new Date(now.getTime() + PRUNE_EVERY_MS) }, now);
+      await ctx.jobs.enqueue(trx, { queue: PRUNE_QUEUE, payload: {}, runAt: new Date(now.getTime() + PRUNE_EVERY_MS) }, now);
       await run.completeIn(trx);
     });
   };

@@ -4,7 +4,6 @@ import { requireOrgOwner } from '../accounts/service.js';
 import type { Db } from '../db/connect.js';
 import { isUniqueViolation, lockRows, scrubDeletedCopies } from '../db/dialect.js';
 import type { UserRow } from '../db/schema.js';
-import { emitEvent, emitEventAlone } from '../events/emit.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { ServiceContext } from '../app/context.js';
 import { BadRequest, NotFound, ValidationFailed, type FieldError } from '../server/http/errors.js';
@@ -115,7 +114,7 @@ export async function createOrgHook(ctx: ServiceContext, orgLogin: string, body:
         created_at: now.toISOString(),
         updated_at: now.toISOString(),
       });
-      if (row.active) await emitEvent(trx, { name: 'ping', orgId: o.org.id, senderId: o.actor.user.id, payload: pingPayload(row, o.org, o.actor.user, ctx.urls) }, now);
+      if (row.active) await ctx.events.emit(trx, { name: 'ping', orgId: o.org.id, senderId: o.actor.user.id, payload: pingPayload(row, o.org, o.actor.user, ctx.urls) }, now);
       return row;
     }),
   );
@@ -161,7 +160,7 @@ export async function deleteOrgHook(ctx: ServiceContext, orgLogin: string, hookI
   await ctx.db.transaction().execute(async (trx) => {
     await lockHooksOf(trx, o);
     const hook = await visibleHook(ctx, o, existing.id, trx);
-    if (hook.active) await emitEvent(trx, { name: 'meta', action: 'deleted', orgId: o.org.id, senderId: o.actor.user.id, payload: metaDeletedPayload(hook, o.org, o.actor.user, ctx.urls) }, now);
+    if (hook.active) await ctx.events.emit(trx, { name: 'meta', action: 'deleted', orgId: o.org.id, senderId: o.actor.user.id, payload: metaDeletedPayload(hook, o.org, o.actor.user, ctx.urls) }, now);
     await deleteHook(trx, hook.id);
   });
   await scrubDeletedCopies(ctx.db);
@@ -243,12 +242,12 @@ export async function redeliverHookDelivery(ctx: ServiceContext, orgLogin: strin
   const o = await owner(ctx, orgLogin);
   const row = await visibleDelivery(ctx, o, hookId, deliveryId);
   const now = ctx.clock.now();
-  await ctx.db.transaction().execute((trx) => enqueueDelivery(trx, { hookId: row.hook_id, eventId: row.event_id, redelivery: true }, now));
+  await ctx.db.transaction().execute((trx) => enqueueDelivery(ctx.jobs, trx, { hookId: row.hook_id, eventId: row.event_id, redelivery: true }, now));
 }
 
 /** POST /orgs/{org}/hooks/{hook_id}/pings: a ping event to this hook, active or not. */
 export async function pingOrgHook(ctx: ServiceContext, orgLogin: string, hookId: string | number): Promise<void> {
   const o = await owner(ctx, orgLogin);
   const hook = await visibleHook(ctx, o, hookId);
-  await emitEventAlone(ctx.db, { name: 'ping', orgId: o.org.id, senderId: o.actor.user.id, payload: pingPayload(hook, o.org, o.actor.user, ctx.urls) }, ctx.clock.now());
+  await ctx.events.emitAlone({ name: 'ping', orgId: o.org.id, senderId: o.actor.user.id, payload: pingPayload(hook, o.org, o.actor.user, ctx.urls) }, ctx.clock.now());
 }

@@ -2,7 +2,6 @@
 // form), the recorded attempts (list, single, status filter, cursor pages), redelivery keeping the guid, and failures.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emitEvent } from '../../src/events/emit.js';
 import { checkSchema } from '../helpers/openapi.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { expectWebhookPayload } from '../helpers/webhook-schemas.js';
@@ -347,7 +346,7 @@ describe('failed deliveries', () => {
     const hook = await createHook({ url: rcv.url + path, content_type: 'json' }, { events: ['push'] });
     await rcv.waitFor(1, onPath(path));
     await s.db.transaction().execute((trx) =>
-      emitEvent(trx, { name: 'push', orgId: org.id, senderId: owner.id, payload: { ref: 'refs/heads/main', blob: 'x'.repeat(25 * 1024 * 1024 + 1) } }, new Date()),
+      s.app.hublet.events.emit(trx, { name: 'push', orgId: org.id, senderId: owner.id, payload: { ref: 'refs/heads/main', blob: 'x'.repeat(25 * 1024 * 1024 + 1) } }, new Date()),
     );
     const [big] = await deliveriesOf(hook.id);
     expect(big).toMatchObject({ event: 'push', status_code: 0, status: expect.stringMatching(/^Payload too large: \d+ bytes/) });
@@ -364,7 +363,7 @@ describe('events hooks subscribe to', () => {
     const inactive = await createHook({ url: rcv.url + paths[3], content_type: 'json' }, { events: ['push'], active: false });
     await s.app.hublet.jobs.idle();
     const event = await s.db.transaction().execute((trx) =>
-      emitEvent(trx, { name: 'push', orgId: org.id, repositoryId: 77, senderId: owner.id, payload: { ref: 'refs/heads/main', after: 'abc' } }, new Date()),
+      s.app.hublet.events.emit(trx, { name: 'push', orgId: org.id, repositoryId: 77, senderId: owner.id, payload: { ref: 'refs/heads/main', after: 'abc' } }, new Date()),
     );
     const [a] = await rcv.waitFor(1, (r) => r.path === paths[0] && r.headers['x-service-event'] === 'push');
     const [b] = await rcv.waitFor(1, (r) => r.path === paths[1] && r.headers['x-service-event'] === 'push');

@@ -1,7 +1,13 @@
 // Primary rate limits: a fixed window per token's user (or per anonymous IP), with GitHub's X-RateLimit-* headers.
 import type { FastifyInstance } from 'fastify';
 import { Forbidden } from './errors.js';
-import type { AppContext } from '../../app/context.js';
+import type { Config } from '../../config.js';
+
+/** What the limiter reads of its app: the clock and the limits (read on each use: the config is replaced after listen). */
+interface LimiterContext {
+  clock: { now(): Date };
+  config: Readonly<Pick<Config, 'rateLimitWindowSeconds' | 'rateLimitAuthenticated' | 'rateLimitAnonymous'>>;
+}
 
 interface Window {
   resetAt: number; // epoch seconds
@@ -19,7 +25,7 @@ export interface RateState {
 /** Counts requests per key in memory; one process's view (documented in the README). */
 export class RateLimiter {
   private readonly windows = new Map<string, Window>();
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: LimiterContext) {}
 
   private window(key: string): Window {
     const now = Math.floor(this.ctx.clock.now().getTime() / 1000);
@@ -50,7 +56,7 @@ export class RateLimiter {
   }
 }
 
-export function rateKey(request: { ctx: AppContext & { actor: { user: { id: number } } | null }; ip: string }): { key: string; limit: number } {
+export function rateKey(request: { ctx: LimiterContext & { actor: { user: { id: number } } | null }; ip: string }): { key: string; limit: number } {
   const actor = request.ctx.actor;
   return actor
     ? { key: `user:${actor.user.id}`, limit: request.ctx.config.rateLimitAuthenticated }

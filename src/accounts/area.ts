@@ -1,0 +1,13 @@
+// The accounts area: users, organizations and memberships (GET /user, /users, /orgs, memberships) and the site admin API.
+// Authentication itself is app-wide (src/accounts/authenticate.ts, registered by src/server/app.ts before any area).
+import type { FastifyInstance } from 'fastify';
+import type { Area } from '../app/area.js';
+import { adminRoutes } from './admin-routes.js';
+import { accountRoutes } from './routes.js';
+
+async function routes(app: FastifyInstance): Promise<void> {
+  await app.register(accountRoutes);
+  await app.register(adminRoutes);
+}
+
+export const accountsArea: Area = { name: 'accounts', routes };

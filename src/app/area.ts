@@ -1,0 +1,32 @@
+// The one shape of an area (gists, repositories, webhooks, migrations, accounts): everything it adds to an app, declared
+// in one object that src/server/app.ts lists and wires the same way for every area.
+import type { FastifyPluginAsync } from 'fastify';
+import type { EventListener } from '../events/emit.js';
+import type { QueueDeclaration } from '../jobs/worker.js';
+import type { AccountFiles, ProfileCountsOf } from './contributions.js';
+import type { AppContext } from './context.js';
+
+/** What an area builds for one app (its state lives here, in closures, never in module-level variables). */
+export interface AreaParts {
+  /** Its job queues with their handlers. */
+  queues?: QueueDeclaration[];
+  /** Listeners run in the transaction of every event. */
+  eventListeners?: EventListener[];
+  /** Runs when the app is ready (Fastify's onReady), before it serves: e.g. resealing secrets, scheduling periodic jobs. */
+  onReady?: () => Promise<void>;
+  /** Runs when the app closes, after the job worker stopped (running jobs finished): connection pools and the like. */
+  onClose?: () => Promise<void>;
+}
+
+export interface Area {
+  /** For logs and errors. */
+  readonly name: string;
+  /** The area's routes: one Fastify plugin, registered with `app.register` (its own encapsulated context). */
+  readonly routes?: FastifyPluginAsync;
+  /** The directories the area keeps for an account, removed when the account is deleted. */
+  readonly accountFiles?: AccountFiles;
+  /** The area's counts on account profiles. */
+  readonly profileCounts?: ProfileCountsOf;
+  /** Builds the area's per-app parts (queues, event listeners, lifecycle), once per app, before any route is registered. */
+  readonly setup?: (ctx: AppContext) => AreaParts;
+}

@@ -1,0 +1,28 @@
+// What areas contribute to accounts: the directories removed with a deleted account, and counts on account profiles.
+import type { Config } from '../config.js';
+import type { Db } from '../db/connect.js';
+import type { UserRow } from '../db/schema.js';
+
+/** Lists the directories an area keeps for an account; called inside the deleting transaction, before the rows go. */
+export type AccountFiles = (db: Db, config: Readonly<Config>, accountId: number) => Promise<string[]>;
+
+/** The counts on an account's profile (GitHub's user and organization objects). */
+export interface ProfileCounts {
+  public_repos: number;
+  public_gists: number;
+  private_gists: number;
+  owned_private_repos: number;
+  total_private_repos: number;
+}
+
+/**
+ * An area's counts on an account's profile (the fields it owns; the others stay 0).
+ * @param own true when the account reads its own profile (private counts are then real).
+ */
+export type ProfileCountsOf = (db: Db, account: UserRow, own: boolean) => Promise<Partial<ProfileCounts>>;
+
+/** Every area's contributions, collected once per app from the areas' declarations. */
+export interface AccountContributions {
+  readonly files: readonly AccountFiles[];
+  readonly profileCounts: readonly ProfileCountsOf[];
+}

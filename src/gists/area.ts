@@ -1,0 +1,30 @@
+// The gists area: the REST API, comments, raw file bytes and git clone/push; a deleted account's gist repositories go
+// with it; public and secret gist counts on profiles.
+import type { FastifyInstance } from 'fastify';
+import type { Area } from '../app/area.js';
+import type { AccountFiles } from '../app/contributions.js';
+import { gistCommentRoutes } from './comment-routes.js';
+import { gistProfileCounts } from './counts.js';
+import { gistRepoDir } from './git.js';
+import { gistGitRoutes } from './git-routes.js';
+import { gistRawRoutes } from './raw-routes.js';
+import { gistRoutes } from './routes.js';
+import { gistIdsOwnedBy } from './store.js';
+
+async function routes(app: FastifyInstance): Promise<void> {
+  await app.register(gistRoutes);
+  await app.register(gistCommentRoutes);
+  await app.register(gistRawRoutes);
+  // Its own encapsulated context: git's raw-stream body parsers apply to these routes only.
+  await app.register(gistGitRoutes);
+}
+
+/** A deleted account's gist repositories go with it (its gist rows cascade). */
+const gistDirsOf: AccountFiles = async (db, config, ownerId) => (await gistIdsOwnedBy(db, ownerId)).map((id) => gistRepoDir(config, id));
+
+export const gistsArea: Area = {
+  name: 'gists',
+  routes,
+  accountFiles: gistDirsOf,
+  profileCounts: gistProfileCounts,
+};

@@ -1,0 +1,32 @@
+// The organization webhooks area: routes, the event listener that turns events into delivery jobs (the outbox), the
+// delivery and retention queues, hook secrets resealed with the current key before anything is delivered.
+import type { Area } from '../app/area.js';
+import { Deliverer } from './deliver.js';
+import { DELIVER_QUEUE, fanOut } from './outbox.js';
+import { resealHookSecrets } from './reseal.js';
+import { PRUNE_QUEUE, pruneHandler, schedulePrune } from './retention.js';
+import { hookRoutes } from './routes.js';
+import { Transport } from './transport.js';
+
+export const webhooksArea: Area = {
+  name: 'webhooks',
+  routes: hookRoutes,
+  setup(ctx) {
+    const transport = new Transport({ allowedHosts: ctx.config.hookAllowedHosts, timeoutMs: ctx.config.hookTimeoutMs, connections: ctx.config.hookConcurrency });
+    const deliverer = new Deliverer(ctx, transport);
+    return {
+      queues: [
+        { queue: DELIVER_QUEUE, handler: deliverer.handle, concurrency: ctx.config.hookConcurrency, leaseMs: ctx.config.hookLeaseMs },
+        { queue: PRUNE_QUEUE, handler: pruneHandler(ctx), concurrency: 1 },
+      ],
+      eventListeners: [fanOut(ctx.jobs)],
+      onReady: async () => {
+        // Before anything is delivered: configs sealed with the current key (a start with the wrong key stops here).
+        await resealHookSecrets(ctx);
+        await schedulePrune(ctx);
+      },
+      // Called once running deliveries finished: only then do the connection pools close.
+      onClose: () => transport.close(),
+    };
+  },
+};

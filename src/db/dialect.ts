@@ -1,7 +1,7 @@
 // Every place SQLite and PostgreSQL differ at query time: row locks, claiming rows others hold, constraint-violation
 // errors, the commit stamp, and SQLite's file upkeep. Call sites say what they want; this file says how each does it.
 import { PostgresAdapter, sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
-import type { Db } from './connect.js';
+import type { Db } from './schema.js';
 import { DATA_VERSION_SQL } from './sqlite-dialect.js';
 
 /**
@@ -16,7 +16,7 @@ export function isPostgresDb(db: Kysely<any>): boolean {
 // already runs alone, and SQLite has no FOR UPDATE syntax at all.
 
 /** Tables whose rows guard an invariant that spans other rows (an organization's owners and hooks, a repository's locks). */
-export type LockableTable = 'users' | 'repositories';
+type LockableTable = 'users' | 'repositories';
 
 /**
  * Locks rows by id until the transaction `trx` ends, and returns the ids that still exist. The first thing a

@@ -2,7 +2,7 @@
 // any other sharing the database. Caches keyed by it (response-cache.ts) stay exact across processes (the CLI in local
 // mode, a second server): on SQLite at the price of one pread, on PostgreSQL of one tiny query shared by every request
 // that asks in the same moment.
-import type { Db } from './connect.js';
+import type { Db } from './schema.js';
 import { commitStampQuery } from './dialect.js';
 import { writeVersions } from './write-observer.js';
 

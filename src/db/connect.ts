@@ -5,10 +5,10 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { registerStampHeader } from './change-stamp.js';
 import { Sqlite3Dialect } from './sqlite-dialect.js';
-import type { Database } from './schema.js';
+import type { Database, Db } from './schema.js';
 import { observeWrites, registerWriteVersions, WriteVersions } from './write-observer.js';
 
-export type Db = Kysely<Database>;
+export type { Db } from './schema.js';
 
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);

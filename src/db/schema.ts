@@ -1,5 +1,5 @@
 // Table types for Kysely. Booleans are stored as 0/1 integers and timestamps as ISO-8601 UTC text on both databases.
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { Generated, Insertable, Kysely, Selectable } from 'kysely';
 import type { EventTables } from './tables/events.js';
 import type { HookTables } from './tables/webhooks.js';
 import type { RepoTables } from './tables/repos.js';
@@ -70,6 +70,9 @@ export interface CoreTables {
 
 /** Every table: add an area's `XTables` interface to the extends list (one line per area). */
 export interface Database extends CoreTables, EventTables, RepoTables, HookTables, GistTables, MigrationTables {}
+
+/** An open database (connect.ts) or a transaction on one. */
+export type Db = Kysely<Database>;
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;

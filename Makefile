@@ -3,7 +3,7 @@ SHELL := /bin/bash
 STAMP := node_modules/.install-stamp
 export NODE_OPTIONS ?=
 
-.PHONY: install run test test-sqlite test-postgres typecheck dist bench clean openapi-fixture
+.PHONY: install run test test-sqlite test-postgres typecheck deps dist bench clean openapi-fixture
 
 install: $(STAMP)
 
@@ -19,8 +19,13 @@ run: install
 typecheck: install
 	npx tsc --noEmit
 
+# The dependency rules of .dependency-cruiser.cjs over src/: no module or folder cycles, layers import only downwards,
+# no area imports another (one declared exception); a violating import fails the build.
+deps: install
+	npx depcruise src --config .dependency-cruiser.cjs
+
 # The whole suite on SQLite, then again on PostgreSQL when HUBLET_TEST_DATABASE_URL names a server; then `make bench QUICK=1`.
-test: install typecheck dist
+test: install typecheck deps dist
 	env -u HUBLET_TEST_DATABASE_URL HUBLET_TEST_BIN=dist npx vitest run
 	@if [ -n "$$HUBLET_TEST_DATABASE_URL" ]; then \
 	  echo "== again on PostgreSQL ($$HUBLET_TEST_DATABASE_URL)"; \

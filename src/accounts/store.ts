@@ -1,4 +1,6 @@
-// Account tables: users and organizations (one table, by `type`) and organization memberships.
+// Account tables: users and organizations (one table, by `type`) and organization memberships. Every area loads account
+// rows through these functions (accountsByIds for the rows it names), never with its own query.
+import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
 
@@ -26,6 +28,48 @@ export async function findAccountWithRole(db: Db, login: string, userId: number)
 
 export async function findAccountById(db: Db, id: number): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The accounts with these ids (owners, authors, senders of the rows an area presents), in one query. */
+export async function accountsByIds(db: Db, ids: Iterable<number>): Promise<Map<number, UserRow>> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return new Map();
+  const rows = await db.selectFrom('users').selectAll().where('id', 'in', unique).execute();
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Users whose stored email is one of these (lower-cased), by that email: commit authors named by address. */
+export async function loginsByEmail(db: Db, emails: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (emails.length === 0) return out;
+  const rows = await db.selectFrom('users').select(['login', 'email']).where('type', '=', 'User').where(sql<string>`lower(email)`, 'in', emails).execute();
+  for (const r of rows) if (r.email) out.set(r.email.toLowerCase(), r.login);
+  return out;
+}
+
+/** The login of the user with this id whose login is `login` (case-insensitively): a noreply address's owner. */
+export async function loginOfUser(db: Db, id: number, login: string): Promise<string | undefined> {
+  const row = await db.selectFrom('users').select('login').where('id', '=', id).where('login_lower', '=', login.toLowerCase()).executeTakeFirst();
+  return row?.login;
+}
+
+/** An organization's members with their roles, by login. */
+export async function membersOf(db: Db, orgId: number): Promise<{ user: UserRow; role: 'admin' | 'member' }[]> {
+  const rows = await db
+    .selectFrom('memberships as ms')
+    .innerJoin('users as u', 'u.id', 'ms.user_id')
+    .selectAll('u')
+    .select('ms.role as membership_role')
+    .where('ms.org_id', '=', orgId)
+    .orderBy('u.login_lower')
+    .execute();
+  return rows.map(({ membership_role, ...user }) => ({ user: user as UserRow, role: membership_role }));
+}
+
+/** Ids of the organizations this user belongs to. */
+export async function organizationIdsOf(db: Db, userId: number): Promise<number[]> {
+  const rows = await db.selectFrom('memberships').select('org_id').where('user_id', '=', userId).execute();
+  return rows.map((r) => r.org_id);
 }
 
 export interface NewAccount {

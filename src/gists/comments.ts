@@ -1,4 +1,5 @@
 // Gist comments: list, read, create, edit (author only) and delete (author or gist owner), with `comments` counts kept true.
+import { accountsByIds } from '../accounts/store.js';
 import type { UserRow } from '../db/schema.js';
 import type { ServiceContext } from '../app/context.js';
 import { NotFound } from '../server/http/errors.js';
@@ -6,7 +7,7 @@ import { idFrom } from '../server/http/ids.js';
 import type { Paging } from '../server/http/pagination.js';
 import { parseCommentBody } from './schemas.js';
 import { requireGist, requireWriter } from './service.js';
-import { deleteComment, findComment, insertComment, listComments, updateCommentBody, usersByIds } from './store.js';
+import { deleteComment, findComment, insertComment, listComments, updateCommentBody } from './store.js';
 import type { GistCommentRow, GistRow } from '../db/tables/gists.js';
 
 export interface CommentView {
@@ -16,7 +17,7 @@ export interface CommentView {
 }
 
 async function views(ctx: ServiceContext, gist: GistRow, comments: GistCommentRow[]): Promise<CommentView[]> {
-  const users = await usersByIds(ctx.db, comments.map((c) => c.user_id));
+  const users = await accountsByIds(ctx.db, comments.map((c) => c.user_id));
   return comments.map((comment) => ({ comment, author: users.get(comment.user_id)!, gist }));
 }
 

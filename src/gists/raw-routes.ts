@@ -1,10 +1,11 @@
 // Raw file bytes at the `raw_url`s: `<base>/gist/<owner>/<id>/raw/<sha>/<file>` (blob or commit SHA), `…/raw/<file>` (latest), `…/raw` (first file).
+import { accountsByIds } from '../accounts/store.js';
 import { PUBLIC } from '../server/http/grants.js';
 import { exemptFromRateLimit } from '../server/http/rate-limit.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { gistRepoDir, readBlob, readTreeEntries } from './git.js';
 import { isBinary } from './language.js';
-import { byName, filesWithContent, findFile, findGist, findRevision, usersByIds } from './store.js';
+import { byName, filesWithContent, findFile, findGist, findRevision } from './store.js';
 import type { GistRow } from '../db/tables/gists.js';
 
 type RawParams = { owner: string; gist_id: string; sha?: string; filename?: string };
@@ -13,7 +14,7 @@ type RawParams = { owner: string; gist_id: string; sha?: string; filename?: stri
 async function gistAt(request: FastifyRequest<{ Params: RawParams }>): Promise<GistRow | undefined> {
   const gist = await findGist(request.ctx.db, request.params.gist_id);
   if (!gist) return undefined;
-  const owner = (await usersByIds(request.ctx.db, [gist.owner_id])).get(gist.owner_id);
+  const owner = (await accountsByIds(request.ctx.db, [gist.owner_id])).get(gist.owner_id);
   return owner && owner.login.toLowerCase() === request.params.owner.toLowerCase() ? gist : undefined;
 }
 

@@ -1,4 +1,5 @@
 // Gist reads: the single form (files, history, forks, parent), a past revision, and every list with its visibility rules.
+import { accountsByIds } from '../accounts/store.js';
 import { requireActor } from '../server/http/grants.js';
 import { accountCounts } from '../accounts/counts.js';
 import { requireAnyAccount } from '../accounts/service.js';
@@ -18,7 +19,6 @@ import {
   findRevision,
   listGists,
   listRevisions,
-  usersByIds,
   type GistFileMeta,
   type GistFilter,
 } from './store.js';
@@ -31,12 +31,12 @@ const PAGINATION_LIMITED =
   'In order to keep the API fast for everyone, pagination is limited for this resource. Check the rel=last link relation in the Link response header to see how far back you can traverse.';
 
 async function historyViews(ctx: ServiceContext, revisions: GistRevisionRow[]): Promise<HistoryView[]> {
-  const users = await usersByIds(ctx.db, revisions.map((r) => r.user_id).filter((u): u is number => u !== null));
+  const users = await accountsByIds(ctx.db, revisions.map((r) => r.user_id).filter((u): u is number => u !== null));
   return revisions.map((revision) => ({ revision, user: revision.user_id === null ? null : users.get(revision.user_id) ?? null }));
 }
 
 async function forkViews(ctx: ServiceContext, forks: GistRow[]): Promise<ForkView[]> {
-  const owners = await usersByIds(ctx.db, forks.map((f) => f.owner_id));
+  const owners = await accountsByIds(ctx.db, forks.map((f) => f.owner_id));
   const views: ForkView[] = [];
   for (const gist of forks) {
     const owner = owners.get(gist.owner_id)!;
@@ -46,7 +46,7 @@ async function forkViews(ctx: ServiceContext, forks: GistRow[]): Promise<ForkVie
 }
 
 async function ownerOf(ctx: ServiceContext, gist: GistRow): Promise<UserRow> {
-  return (await usersByIds(ctx.db, [gist.owner_id])).get(gist.owner_id)!;
+  return (await accountsByIds(ctx.db, [gist.owner_id])).get(gist.owner_id)!;
 }
 
 async function parentView(ctx: ServiceContext, gist: GistRow): Promise<SingleGist['forkOf']> {
@@ -67,10 +67,10 @@ export async function singleView(ctx: ServiceContext, gist: GistRow): Promise<Si
     filesWithContent(ctx.db, gist.id),
     listRevisions(ctx.db, gist.id),
     allForks(ctx.db, gist.id),
-    usersByIds(ctx.db, [gist.owner_id]),
+    accountsByIds(ctx.db, [gist.owner_id]),
   ]);
   const others = revisions.map((r) => r.user_id).filter((u): u is number => u !== null && !users.has(u));
-  if (others.length) for (const [id, user] of await usersByIds(ctx.db, others)) users.set(id, user);
+  if (others.length) for (const [id, user] of await accountsByIds(ctx.db, others)) users.set(id, user);
   return {
     gist,
     owner: users.get(gist.owner_id)!,
@@ -114,7 +114,7 @@ export interface ListPage {
 }
 
 async function listViews(ctx: ServiceContext, rows: GistRow[]): Promise<ListView[]> {
-  const [owners, files] = await Promise.all([usersByIds(ctx.db, rows.map((r) => r.owner_id)), fileMetas(ctx.db, rows.map((r) => r.id))]);
+  const [owners, files] = await Promise.all([accountsByIds(ctx.db, rows.map((r) => r.owner_id)), fileMetas(ctx.db, rows.map((r) => r.id))]);
   return rows.map((gist) => ({ gist, owner: owners.get(gist.owner_id)!, files: (files.get(gist.id) ?? []) as GistFileMeta[] }));
 }
 

@@ -2,7 +2,7 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Db } from '../db/connect.js';
 import { lockForWriting } from '../db/dialect.js';
-import type { Database, UserRow } from '../db/schema.js';
+import type { Database } from '../db/schema.js';
 import type { GistCommentRow, GistFileRow, GistRevisionRow, GistRow, GistsTable } from '../db/tables/gists.js';
 
 /** A current file without its bytes (what list responses need). */
@@ -23,13 +23,6 @@ export async function findGist(db: Db, id: string, opts: { forUpdate?: boolean }
     .where('id', '=', id.toLowerCase())
     .$if(Boolean(opts.forUpdate), (q) => lockForWriting(db, q))
     .executeTakeFirst();
-}
-
-export async function usersByIds(db: Db, ids: number[]): Promise<Map<number, UserRow>> {
-  const unique = [...new Set(ids)];
-  if (!unique.length) return new Map();
-  const rows = await db.selectFrom('users').selectAll().where('id', 'in', unique).execute();
-  return new Map(rows.map((r) => [r.id, r]));
 }
 
 export interface GistFilter {

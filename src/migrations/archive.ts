@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { create as createTar } from 'tar';
+import { findAccountById, membersOf } from '../accounts/store.js';
 import type { BlobStore } from '../blob/store.js';
 import type { UserRow } from '../db/schema.js';
 import type { AppContext } from '../app/context.js';
@@ -184,22 +185,15 @@ function gitFailure(what: string, err: unknown, dataDir: string): Error {
 async function stage(ctx: AppContext, m: MigrationRow, dir: string): Promise<string[]> {
   const db = ctx.db;
   const r: Records = { html: (p) => ctx.urls.html(p) };
-  const owner = await db.selectFrom('users').selectAll().where('id', '=', m.owner_id).executeTakeFirstOrThrow();
+  const owner = await findAccountById(db, m.owner_id);
+  if (!owner) throw new Error(`the owner of migration ${m.id} no longer exists`);
   const entries = ['schema.json', 'urls.json'];
   await fs.promises.writeFile(path.join(dir, 'schema.json'), JSON.stringify({ version: SCHEMA_VERSION }, null, 2) + '\n');
   await fs.promises.writeFile(path.join(dir, 'urls.json'), JSON.stringify(urlTemplates(ctx.config.baseUrl), null, 2) + '\n');
 
   let users: UserRow[] = [owner];
   if (owner.type === 'Organization') {
-    const members = await db
-      .selectFrom('memberships as ms')
-      .innerJoin('users as u', 'u.id', 'ms.user_id')
-      .selectAll('u')
-      .select('ms.role as membership_role')
-      .where('ms.org_id', '=', owner.id)
-      .orderBy('u.login_lower')
-      .execute();
-    const list = members.map(({ membership_role, ...user }) => ({ user: user as UserRow, role: membership_role }));
+    const list = await membersOf(db, owner.id);
     entries.push(...(await writeRecords(dir, 'organizations', [organizationRecord(owner, list, r)])));
     users = list.map((x) => x.user);
   }

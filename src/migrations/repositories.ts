@@ -1,4 +1,5 @@
 // What migrations need from the repositories area: resolve requested names, load rows with owners, present them, find their git data.
+import { accountsByIds } from '../accounts/store.js';
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
 import type { FieldError } from '../server/http/errors.js';
@@ -6,7 +7,7 @@ import type { Urls } from '../server/http/urls.js';
 import { permissionsFor } from '../repos/access.js';
 import { repositoryDir } from '../repos/git-data.js';
 import { fullRepository } from '../repos/present.js';
-import { findRepository } from '../repos/store.js';
+import { findRepository, repositoriesByIds } from '../repos/store.js';
 import type { RepositoryRow } from '../db/tables/repos.js';
 
 export interface ResolvedRepositories {
@@ -50,10 +51,8 @@ export interface LoadedRepository {
 /** The repositories with these ids that still exist, with their owners, in the order of `ids`. */
 export async function loadRepositories(db: Db, ids: readonly number[]): Promise<LoadedRepository[]> {
   if (ids.length === 0) return [];
-  const rows = await db.selectFrom('repositories').selectAll().where('id', 'in', [...ids]).execute();
-  const ownerIds = [...new Set(rows.map((r) => r.owner_id))];
-  const owners = ownerIds.length ? await db.selectFrom('users').selectAll().where('id', 'in', ownerIds).execute() : [];
-  const ownerById = new Map(owners.map((o) => [o.id, o]));
+  const rows = await repositoriesByIds(db, ids);
+  const ownerById = await accountsByIds(db, rows.map((r) => r.owner_id));
   const byId = new Map(rows.map((r) => [r.id, r]));
   const out: LoadedRepository[] = [];
   for (const id of ids) {

@@ -1,7 +1,7 @@
 // Repository lists: the caller's (GET /user/repos), an organization's and a user's, with GitHub's filters and orders.
 import type { Actor } from '../server/http/grants.js';
 import { requireActor } from '../server/http/grants.js';
-import { findAccount } from '../accounts/store.js';
+import { accountsByIds, findAccount, membershipRole, organizationIdsOf } from '../accounts/store.js';
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
 import type { ServiceContext } from '../app/context.js';
@@ -36,16 +36,9 @@ function order(opts: SortOptions, defaultSort: SortKey): { sort: SortKey; direct
   return { sort, direction: opts.direction ?? (sort === 'full_name' ? 'asc' : 'desc') };
 }
 
-async function orgIdsOf(db: Db, userId: number): Promise<number[]> {
-  const rows = await db.selectFrom('memberships').select('org_id').where('user_id', '=', userId).execute();
-  return rows.map((r) => r.org_id);
-}
-
 /** Adds owners and the caller's permissions to a page of rows. */
 async function present(db: Db, actor: Actor | null, rows: RepositoryRow[]): Promise<ListedRepository[]> {
-  const ownerIds = [...new Set(rows.map((r) => r.owner_id))];
-  const owners = ownerIds.length ? await db.selectFrom('users').selectAll().where('id', 'in', ownerIds).execute() : [];
-  const byId = new Map(owners.map((o) => [o.id, o]));
+  const byId = await accountsByIds(db, rows.map((r) => r.owner_id));
   const out: ListedRepository[] = [];
   for (const repo of rows) {
     const owner = byId.get(repo.owner_id)!;
@@ -94,7 +87,7 @@ export async function listForAuthenticatedUser(ctx: ServiceContext, q: UserRepos
   if (q.type === 'public' || q.type === 'private') visibility = q.type;
   const ownerIds: number[] = [];
   if (affiliation.has('owner')) ownerIds.push(actor.user.id);
-  if (affiliation.has('organization_member')) ownerIds.push(...(await orgIdsOf(ctx.db, actor.user.id)));
+  if (affiliation.has('organization_member')) ownerIds.push(...(await organizationIdsOf(ctx.db, actor.user.id)));
   const { rows, total } = await listRepositories(ctx.db, {
     ownerIds,
     privateOwnerIds: tokenSeesPrivate(actor) ? ownerIds : [],
@@ -117,7 +110,7 @@ export async function listForOrg(ctx: ServiceContext, orgLogin: string, q: OrgRe
   const org = await findAccount(ctx.db, orgLogin);
   if (!org || org.type !== 'Organization') throw new NotFound();
   const actor = ctx.actor;
-  const member = actor ? (await ctx.db.selectFrom('memberships').select('role').where('org_id', '=', org.id).where('user_id', '=', actor.user.id).executeTakeFirst()) !== undefined : false;
+  const member = actor ? (await membershipRole(ctx.db, org.id, actor.user.id)) !== undefined : false;
   const seesPrivate = member && tokenSeesPrivate(actor);
   // hublet has no forks: `forks` is always empty and `sources` is everything.
   if (q.type === 'forks' || (q.type === 'member' && !member)) return { items: [], total: 0 };
@@ -144,7 +137,7 @@ export async function listForUser(ctx: ServiceContext, login: string, q: UserRep
   const type = q.type ?? 'owner';
   const ownerIds: number[] = [];
   if (type !== 'member') ownerIds.push(account.id);
-  if (type !== 'owner' && account.type === 'User') ownerIds.push(...(await orgIdsOf(ctx.db, account.id)));
+  if (type !== 'owner' && account.type === 'User') ownerIds.push(...(await organizationIdsOf(ctx.db, account.id)));
   const { rows, total } = await listRepositories(ctx.db, {
     ownerIds,
     privateOwnerIds: [],

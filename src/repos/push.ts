@@ -1,5 +1,5 @@
 // After an accepted push: what it did (commits, files, forced or not), the repository's new git facts, and its `push` events.
-import { sql } from 'kysely';
+import { loginOfUser, loginsByEmail } from '../accounts/store.js';
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
 import { pushCommitObject, pushPayload, type PushCommitObject } from './push-payload.js';
@@ -53,18 +53,12 @@ async function usernamesFor(db: Db, emails: Iterable<string>): Promise<Map<strin
   const out = new Map<string, string>();
   const wanted = [...new Set([...emails].map((e) => e.toLowerCase()))].filter((e) => e.length <= 254 && !e.includes('\0'));
   if (wanted.length === 0) return out;
-  const rows = await db
-    .selectFrom('users')
-    .select(['login', 'email'])
-    .where('type', '=', 'User')
-    .where(sql<string>`lower(email)`, 'in', wanted)
-    .execute();
-  for (const r of rows) if (r.email) out.set(r.email.toLowerCase(), r.login);
+  for (const [email, login] of await loginsByEmail(db, wanted)) out.set(email, login);
   for (const e of wanted) {
     const m = /^(\d+)\+([A-Za-z0-9-]+)@users\.noreply\./.exec(e);
     if (m && !out.has(e)) {
-      const row = await db.selectFrom('users').select('login').where('id', '=', Number(m[1])).where('login_lower', '=', m[2].toLowerCase()).executeTakeFirst();
-      if (row) out.set(e, row.login);
+      const login = await loginOfUser(db, Number(m[1]), m[2]);
+      if (login) out.set(e, login);
     }
   }
   return out;

@@ -103,6 +103,11 @@ export async function countRepositories(db: Db, ownerId: number): Promise<{ publ
   return { public: count('public'), private: count('private') };
 }
 
+/** The repositories with these ids that exist (any order). */
+export function repositoriesByIds(db: Db, ids: readonly number[]): Promise<RepositoryRow[]> {
+  return db.selectFrom('repositories').selectAll().where('id', 'in', [...ids]).execute();
+}
+
 /** The ids of an account's repositories. */
 export async function repositoryIdsOwnedBy(db: Db, ownerId: number): Promise<number[]> {
   const rows = await db.selectFrom('repositories').select('id').where('owner_id', '=', ownerId).execute();

@@ -1,7 +1,7 @@
 // The delivery job: builds the signed request for one hook and one event, posts it, and records the attempt.
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
-import { lockAgainstChanges, scrubDeletedCopies } from '../db/dialect.js';
+import { scrubDeletedCopies } from '../db/dialect.js';
 import type { JobRow } from '../db/schema.js';
 import type { EventRow } from '../db/tables/events.js';
 import { completeRunsIn, type JobRun } from '../jobs/worker.js';
@@ -12,7 +12,8 @@ import { enqueueDelivery, type DeliverJob, type Destination } from './outbox.js'
 import { OpenedCache } from '../secrets/opened-cache.js';
 import { openConfig } from './sealed-config.js';
 import { signatureHeaders } from './sign.js';
-import { deleteFarewell, deliveriesSince, findFarewell, insertDeliveries, recentDeliveries, updateHook } from './store.js';
+import { eventsByIds } from '../events/store.js';
+import { deleteFarewell, deliveriesSince, findFarewell, hooksByIds, insertDeliveries, lockExistingHooks, recentDeliveries, updateHook } from './store.js';
 import type { HookRow } from '../db/tables/webhooks.js';
 import type { Attempt, Transport } from './transport.js';
 
@@ -102,8 +103,8 @@ export class Deliverer {
   private readonly secrets: OpenedCache;
 
   constructor(private readonly ctx: AppContext, private readonly transport: Transport) {
-    this.hooks = new Batcher(async (ids) => byId(await ctx.db.selectFrom('hooks').selectAll().where('id', 'in', [...new Set(ids)]).execute(), ids));
-    this.events = new Batcher(async (ids) => byId(await ctx.db.selectFrom('events').selectAll().where('id', 'in', [...new Set(ids)]).execute(), ids));
+    this.hooks = new Batcher(async (ids) => byId(await hooksByIds(ctx.db, ids), ids));
+    this.events = new Batcher(async (ids) => byId(await eventsByIds(ctx.db, ids), ids));
     this.recorder = new Batcher((entries) => this.record(entries));
     this.secrets = new OpenedCache(ctx.secrets);
   }
@@ -157,10 +158,8 @@ export class Deliverer {
   private async record(entries: Recording[]): Promise<void[]> {
     await this.ctx.db.transaction().execute(async (trx) => {
       // A hook deleted while its request was in flight took its history with it: nothing to record for it.
-      const ids = [...new Set(entries.map((e) => e.hookId))];
       // Locked against changes: a concurrent delete waits until this batch is in.
-      const hooks = lockAgainstChanges(trx, trx.selectFrom('hooks').select('id').where('id', 'in', ids));
-      const alive = new Set((await hooks.execute()).map((r) => r.id));
+      const alive = await lockExistingHooks(trx, entries.map((e) => e.hookId));
       const kept = entries.filter((e) => alive.has(e.hookId));
       await insertDeliveries(
         trx,

@@ -6,6 +6,7 @@ import { isUniqueViolation, lockRows, scrubDeletedCopies } from '../db/dialect.j
 import type { UserRow } from '../db/schema.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { ServiceContext } from '../app/context.js';
+import { eventPayload } from '../events/store.js';
 import { BadRequest, NotFound, ValidationFailed, type FieldError } from '../server/http/errors.js';
 import { parseId } from '../server/http/ids.js';
 import { ALL_EVENTS, HOOK_EVENT_NAMES, subscribes } from './event-names.js';
@@ -233,8 +234,8 @@ async function visibleDelivery(ctx: ServiceContext, o: Owner, hookId: string | n
 export async function getHookDelivery(ctx: ServiceContext, orgLogin: string, hookId: string | number, deliveryId: string | number): Promise<{ row: DeliveryRow; payload: unknown }> {
   const o = await owner(ctx, orgLogin);
   const row = await visibleDelivery(ctx, o, hookId, deliveryId);
-  const event = await ctx.db.selectFrom('events').select('payload').where('id', '=', row.event_id).executeTakeFirst();
-  return { row, payload: event ? (JSON.parse(event.payload) as unknown) : null };
+  const payload = await eventPayload(ctx.db, row.event_id);
+  return { row, payload: payload !== undefined ? (JSON.parse(payload) as unknown) : null };
 }
 
 /** POST …/deliveries/{delivery_id}/attempts: the same event (same guid) again, as a new delivery marked `redelivery`. */

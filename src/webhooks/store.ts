@@ -1,5 +1,6 @@
 // Queries on hooks and deliveries; every hook query is scoped to an organization and to who may see app-made hooks.
 import type { Db } from '../db/connect.js';
+import { lockAgainstChanges } from '../db/dialect.js';
 import type { Insertable } from 'kysely';
 import type { DeliveryRow, FarewellRow, HookDeliveriesTable, HookRow } from '../db/tables/webhooks.js';
 
@@ -32,6 +33,17 @@ export function allHooks(db: Db, orgId: number): Promise<HookRow[]> {
 
 export function findHook(db: Db, orgId: number, id: number, who: Visibility | null): Promise<HookRow | undefined> {
   return hooksOf(db, orgId, who).where('id', '=', id).executeTakeFirst();
+}
+
+/** The hooks with these ids that exist, of any organization (the deliverer reads the hooks of its jobs at once). */
+export function hooksByIds(db: Db, ids: readonly number[]): Promise<HookRow[]> {
+  return db.selectFrom('hooks').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+}
+
+/** Which of these hooks still exist, locked against changes until `trx` ends (a concurrent delete waits for it). */
+export async function lockExistingHooks(trx: Db, ids: readonly number[]): Promise<Set<number>> {
+  const rows = await lockAgainstChanges(trx, trx.selectFrom('hooks').select('id').where('id', 'in', [...new Set(ids)])).execute();
+  return new Set(rows.map((r) => r.id));
 }
 
 /** The active hooks of an organization (the outbox matches events against them). */

@@ -69,22 +69,28 @@ function fileMap<F extends { filename: string }, T>(files: F[], shape: (f: F) =>
 }
 
 /**
- * A user object (owner of list items, author of history entries) built once per user row: a page of 100 gists or a
- * long history mostly repeats a few users, and the rows are per request, so this never outlives the data it was
- * built from.
+ * The user objects of one response (owners of list items, authors of history entries), built once per user row: a page
+ * of 100 gists or a long history mostly repeats a few users (the rows of one read are shared per id).
  */
-const userJson = new WeakMap<UserRow, { urls: Urls; json: ReturnType<typeof simpleUser> }>();
+class UserObjects {
+  private readonly built = new Map<UserRow, ReturnType<typeof simpleUser>>();
+  constructor(private readonly urls: Urls) {}
 
-function ownerOf(user: UserRow, urls: Urls): ReturnType<typeof simpleUser> {
-  const hit = userJson.get(user);
-  if (hit && hit.urls === urls) return hit.json;
-  const json = simpleUser(user, urls);
-  userJson.set(user, { urls, json });
-  return json;
+  of(user: UserRow): ReturnType<typeof simpleUser> {
+    let json = this.built.get(user);
+    if (!json) this.built.set(user, (json = simpleUser(user, this.urls)));
+    return json;
+  }
+}
+
+/** A page of gists in list form (one user object per owner). */
+export function gistListItems(items: readonly { gist: GistRow; owner: UserRow; files: FileView[] }[], urls: Urls) {
+  const users = new UserObjects(urls);
+  return items.map((v) => gistListItem(v.gist, v.owner, v.files, urls, users));
 }
 
 /** A gist in list form: files carry only filename, type, language, raw_url and size. */
-export function gistListItem(gist: GistRow, owner: UserRow, files: FileView[], urls: Urls) {
+function gistListItem(gist: GistRow, owner: UserRow, files: FileView[], urls: Urls, users: UserObjects) {
   // One literal in the response's key order (the fields of `links` first), not a spread: a page builds 100 of these,
   // and spreading made each a slow dictionary-mode object (node --cpu-prof of GET /gists/public).
   const id = gist.id;
@@ -107,7 +113,7 @@ export function gistListItem(gist: GistRow, owner: UserRow, files: FileView[], u
     comments: gist.comments,
     user: null,
     comments_url: `${url}/comments`,
-    owner: ownerOf(owner, urls),
+    owner: users.of(owner),
     truncated: files.length > FILES_LIMIT,
   };
 }
@@ -122,9 +128,9 @@ function changeStatus(r: GistRevisionRow) {
 }
 
 /** An entry of a single gist's `history`. */
-export function historyEntry(h: HistoryView, gistId: string, urls: Urls) {
+function historyEntry(h: HistoryView, gistId: string, urls: Urls, users: UserObjects) {
   return {
-    user: h.user ? ownerOf(h.user, urls) : null,
+    user: h.user ? users.of(h.user) : null,
     version: h.revision.version,
     committed_at: isoUtc(h.revision.committed_at),
     change_status: changeStatus(h.revision),
@@ -132,12 +138,17 @@ export function historyEntry(h: HistoryView, gistId: string, urls: Urls) {
   };
 }
 
-/** An item of `GET /gists/{gist_id}/commits`. */
-export function commitItem(h: HistoryView, gistId: string, urls: Urls) {
+/** A page of `GET /gists/{gist_id}/commits`. */
+export function commitItems(items: readonly HistoryView[], gistId: string, urls: Urls) {
+  const users = new UserObjects(urls);
+  return items.map((h) => commitItem(h, gistId, urls, users));
+}
+
+function commitItem(h: HistoryView, gistId: string, urls: Urls, users: UserObjects) {
   return {
     url: urls.api(`/gists/${gistId}/${h.revision.version}`),
     version: h.revision.version,
-    user: h.user ? ownerOf(h.user, urls) : null,
+    user: h.user ? users.of(h.user) : null,
     change_status: changeStatus(h.revision),
     committed_at: isoUtc(h.revision.committed_at),
   };
@@ -172,14 +183,15 @@ export interface SingleGist {
 
 /** A gist in single form: file contents (cut at 1 MiB), history, forks, comments_enabled, and fork_of on forks. */
 export function gistSingle(s: SingleGist, urls: Urls, media: GistMedia) {
-  const base = gistListItem(s.gist, s.owner, s.files, urls);
+  const users = new UserObjects(urls);
+  const base = gistListItem(s.gist, s.owner, s.files, urls, users);
   return {
     ...base,
     files: fileMap(s.files, (f) => fullFile(f, s.owner, s.gist.id, urls, media)),
     comments_enabled: true,
-    ...(s.forkOf ? { fork_of: gistListItem(s.forkOf.gist, s.forkOf.owner, s.forkOf.files, urls) } : {}),
+    ...(s.forkOf ? { fork_of: gistListItem(s.forkOf.gist, s.forkOf.owner, s.forkOf.files, urls, users) } : {}),
     forks: s.forks.map((f) => forkEntry(f, urls)),
-    history: s.history.map((h) => historyEntry(h, s.gist.id, urls)),
+    history: s.history.map((h) => historyEntry(h, s.gist.id, urls, users)),
     truncated: base.truncated,
   };
 }

@@ -6,7 +6,7 @@ import { lastModified } from '../server/http/conditional.js';
 import { NotFound } from '../server/http/errors.js';
 import { parsePaging, setPageLinks } from '../server/http/pagination.js';
 import { cacheKey } from '../server/http/response-cache.js';
-import { commitItem, gistListItem, gistMedia, gistSingle } from './present.js';
+import { commitItems, gistListItems, gistMedia, gistSingle } from './present.js';
 import { createBody, gistParams, listQuery, pagedQuery, parseSince, revisionParams, updateBody, type CreateBody, type UpdateBody } from './schemas.js';
 import { listCommits, listForks, listForUser, listMine, listPublic, listStarred, revisionView, singleView, type ListPage } from './reads.js';
 import { createGist, deleteGist, forkGist, isStarredByCaller, requireGist, starGist, unstarGist, updateGist } from './service.js';
@@ -27,7 +27,7 @@ type IdParams = { gist_id: string };
 
 function sendList(request: FastifyRequest, reply: FastifyReply, result: ListPage, paging: ReturnType<typeof parsePaging>) {
   setPageLinks(request, reply, paging, result.total);
-  return result.items.map((v) => gistListItem(v.gist, v.owner, v.files, request.ctx.urls));
+  return gistListItems(result.items, request.ctx.urls);
 }
 
 async function sendSingle(request: FastifyRequest, reply: FastifyReply, gist: GistRow, status = 200) {
@@ -113,7 +113,7 @@ export async function gistRoutes(app: FastifyInstance): Promise<void> {
       const paging = parsePaging(request.query);
       const result = await listCommits(request.ctx, request.params.gist_id, paging);
       setPageLinks(request, reply, paging, result.total);
-      return result.items.map((h) => commitItem(h, result.gist.id, request.ctx.urls));
+      return commitItems(result.items, result.gist.id, request.ctx.urls);
     },
   );
 

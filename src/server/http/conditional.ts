@@ -7,19 +7,18 @@ function matches(ifNoneMatch: string, etag: string): boolean {
   return ifNoneMatch.split(',').some((t) => t.trim() === '*' || strip(t) === strip(etag));
 }
 
-/** Bodies served again and again from the response cache are the same Buffer each time: hashed once. */
-const digests = new WeakMap<Buffer, string>();
-
-function bodyDigest(body: Buffer): string {
-  let digest = digests.get(body);
-  if (digest === undefined) {
-    digest = crypto.hash('sha256', body, 'hex').slice(0, 40);
-    digests.set(body, digest);
-  }
-  return digest;
-}
-
 export function registerConditional(app: FastifyInstance): void {
+  // Bodies served again and again from the app's response cache are the same Buffer each time: hashed once.
+  const digests = new WeakMap<Buffer, string>();
+  const bodyDigest = (body: Buffer): string => {
+    let digest = digests.get(body);
+    if (digest === undefined) {
+      digest = crypto.hash('sha256', body, 'hex').slice(0, 40);
+      digests.set(body, digest);
+    }
+    return digest;
+  };
+
   app.addHook('onSend', async (request, reply, payload) => {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return payload;
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;

@@ -12,10 +12,9 @@ export function mediaParam(accept: string | undefined): string | undefined {
   return m ? m[1].toLowerCase() : undefined;
 }
 
-/** What each Accept header seen asks for, parsed once. */
-const mediaTypes = new Map<string | undefined, { param: string | undefined; header: string }>();
-
 export function registerVersioning(app: FastifyInstance): void {
+  // What each Accept header this app has seen asks for, parsed once.
+  const mediaTypes = new Map<string | undefined, { param: string | undefined; header: string }>();
   app.addHook('onRequest', async (request, reply) => {
     const header = request.headers['x-service-api-version'];
     const requested = Array.isArray(header) ? header[0] : header;

@@ -28,6 +28,7 @@ export interface Detected {
   type: string;
 }
 
+/** A constant built on first use from the bundled linguist data: the same for every app, never changed once built. */
 let loading: Promise<Index> | undefined;
 
 /** The data is large (800+ modules): loaded on first use, so commands that never present a gist do not pay for it. */

@@ -278,6 +278,7 @@ async function listFiles(dir: string, treeOid: string, limit: number, cache: Git
 /** Directories linguist treats as vendored or generated (not counted towards the language). */
 const VENDORED = /(^|\/)(node_modules|vendor|third[_-]party|bower_components|\.git)\//i;
 
+/** A constant built on first use from the bundled linguist data: the same for every app, never changed once built. */
 let languageIndex: Promise<{ byExtension: Map<string, Language>; byFilename: Map<string, Language> }> | undefined;
 
 interface Language {

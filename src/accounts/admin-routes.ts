@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { pagingQuery, parsePaging, setPageLinks } from '../server/http/pagination.js';
 import { SITE_ADMIN } from '../server/http/grants.js';
-import { absentBodyIsEmpty } from './routes.js';
+import { absentBodyIsEmpty } from '../server/http/body.js';
 import { authorization, simpleOrganization, simpleUser } from './present.js';
 import { createOrganization, createUser, createUserToken, deleteUser, listUserTokens, revokeTokens } from './service.js';
 

@@ -1,5 +1,6 @@
 // Account reads and organization memberships: GET /user, /users/{username}, /orgs/{org}, /orgs/{org}/memberships/{username}.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { absentBodyIsEmpty } from '../server/http/body.js';
 import { lastModified } from '../server/http/conditional.js';
 import { PUBLIC, requireActor, type Grant } from '../server/http/grants.js';
 import { accountCounts } from './counts.js';
@@ -12,11 +13,6 @@ const membershipParams = {
   properties: { org: { type: 'string' }, username: { type: 'string' } },
   required: ['org', 'username'],
 } as const;
-
-/** A PUT without a body means "all defaults" (GitHub adds a plain member); the schema then checks `{}`. */
-export async function absentBodyIsEmpty(request: FastifyRequest): Promise<void> {
-  if (request.body === undefined) request.body = {};
-}
 
 /**
  * The signed-in person: any token of theirs, no scope or permission needed; app user tokens too, but not installation

@@ -1,7 +1,7 @@
 // Gist routes: thin handlers (schema, grant, service, present) for every endpoint of spec section 4.1.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Grant } from '../server/http/grants.js';
-import { absentBodyIsEmpty } from '../accounts/routes.js';
+import { absentBodyIsEmpty } from '../server/http/body.js';
 import { lastModified } from '../server/http/conditional.js';
 import { NotFound } from '../server/http/errors.js';
 import { parsePaging, setPageLinks } from '../server/http/pagination.js';

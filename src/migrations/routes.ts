@@ -1,7 +1,7 @@
 // Migration endpoints under /orgs/{org}/migrations (owners) and /user/migrations (the account owner), and archive serving.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Grant } from '../server/http/grants.js';
-import { absentBodyIsEmpty } from '../accounts/routes.js';
+import { absentBodyIsEmpty } from '../server/http/body.js';
 import { parseId } from '../server/http/ids.js';
 import { pagingQuery, parsePaging, setPageLinks } from '../server/http/pagination.js';
 import { archiveDownloadRoutes } from './download.js';

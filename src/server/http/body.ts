@@ -1,6 +1,11 @@
-// Request bodies: every content type is read as JSON, as GitHub does (curl -d sends form encoding with a JSON body).
-import type { FastifyInstance } from 'fastify';
+// Request bodies: every content type is read as JSON, as GitHub does (curl -d sends form encoding with a JSON body); an absent body as `{}` where a route says so.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BadRequest } from './errors.js';
+
+/** A preValidation hook: a request without a body means "all defaults" (a PUT membership adds a plain member); the schema then checks `{}`. */
+export async function absentBodyIsEmpty(request: FastifyRequest): Promise<void> {
+  if (request.body === undefined) request.body = {};
+}
 
 export function registerJsonBody(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();

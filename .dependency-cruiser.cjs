@@ -31,6 +31,22 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'config-imports-only-leaves',
+      comment:
+        'config.ts (and version.ts) are the bottom layer: they import only the leaf folders net/ and secrets/ ' +
+        '(folder cycles between src/ itself and a folder under it are not seen by no-folder-cycles).',
+      severity: 'error',
+      from: { path: '^src/[^/]+[.]ts$' },
+      to: { path: '^src/', pathNot: '^src/(net|secrets)/|^src/[^/]+[.]ts$' },
+    },
+    {
+      name: 'leaves-import-nothing',
+      comment: 'net/ and secrets/ import nothing else of src/, so config.ts may use them.',
+      severity: 'error',
+      from: { path: '^src/(net|secrets)/' },
+      to: { path: '^src/', pathNot: '^src/$1/' },
+    },
+    {
       name: 'lower-layers-never-import-areas',
       comment: 'accounts, app, events, jobs, server/http, git, blob, db, secrets, net and config.ts serve the areas; they never import one.',
       severity: 'error',

@@ -2,7 +2,7 @@
 import type { FieldError } from '../server/http/errors.js';
 
 /** Names the API or git hosting would shadow at the top level of a URL. */
-const RESERVED = new Set(['api', 'admin', 'gists', 'orgs', 'users', 'user', 'repos', 'rate_limit', 'avatars', 'login', 'logout', 'settings', 'organizations', 'migrations', 'site', 'gist']);
+const RESERVED: ReadonlySet<string> = new Set(['api', 'admin', 'gists', 'orgs', 'users', 'user', 'repos', 'rate_limit', 'avatars', 'login', 'logout', 'settings', 'organizations', 'migrations', 'site', 'gist']);
 
 /** Alphanumerics and single inner hyphens, at most 39 characters. */
 export function loginProblem(login: unknown, resource: 'User' | 'Organization'): FieldError | null {

@@ -4,14 +4,14 @@ import ipaddr from 'ipaddr.js';
 export type AddressCategory = 'external' | 'private' | 'loopback';
 
 /** Cloud metadata services, refused whatever the policy says (by address and by name). */
-const METADATA_ADDRESSES = new Set(['169.254.169.254', '169.254.170.2', 'fd00:ec2::254', '100.100.100.200', '192.0.0.192', '168.63.129.16']);
-const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata.goog', 'metadata', 'instance-data', 'instance-data.ec2.internal', 'metadata.azure.com']);
+const METADATA_ADDRESSES: ReadonlySet<string> = new Set(['169.254.169.254', '169.254.170.2', 'fd00:ec2::254', '100.100.100.200', '192.0.0.192', '168.63.129.16']);
+const METADATA_NAMES: ReadonlySet<string> = new Set(['metadata.google.internal', 'metadata.goog', 'metadata', 'instance-data', 'instance-data.ec2.internal', 'metadata.azure.com']);
 
 /** Ranges that never carry a webhook: link-local, multicast, broadcast, unspecified (0.0.0.0 reaches this host). */
-const REFUSED_RANGES = new Set(['linkLocal', 'multicast', 'broadcast', 'unspecified']);
+const REFUSED_RANGES: ReadonlySet<string> = new Set(['linkLocal', 'multicast', 'broadcast', 'unspecified']);
 const REFUSED_LABELS: Record<string, string> = { linkLocal: 'a link-local', multicast: 'a multicast', broadcast: 'a broadcast', unspecified: 'an unspecified' };
-const LOOPBACK_RANGES = new Set(['loopback']);
-const EXTERNAL_RANGES = new Set(['unicast']);
+const LOOPBACK_RANGES: ReadonlySet<string> = new Set(['loopback']);
+const EXTERNAL_RANGES: ReadonlySet<string> = new Set(['unicast']);
 
 interface Rule {
   kind: 'category' | 'cidr' | 'host' | 'suffix';

@@ -289,7 +289,7 @@ interface Language {
 }
 
 /** Languages that win an extension they share with rarer ones (`.md`, `.rs`, `.m`, `.pl`, `.v`, …). */
-const COMMON_CLAIMANTS = new Set([
+const COMMON_CLAIMANTS: ReadonlySet<string> = new Set([
   'Markdown', 'Rust', 'Objective-C', 'Perl', 'F#', 'OCaml', 'R', 'Verilog', 'Fortran', 'D', 'Lex', 'Scheme', 'Smalltalk',
   'HTML', 'SQL', 'Assembly', 'Eiffel', 'OpenCL', 'Visual Basic 6.0', 'JSON', 'ActionScript', 'Apex', 'Text', 'Lean 4',
   'YAML', 'Modelica', 'Public Key', 'Q#', 'Odin', 'Pkl', 'TypeSpec', 'XML Property List', 'GAP', 'jq', 'Nushell',

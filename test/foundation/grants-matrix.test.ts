@@ -6,7 +6,7 @@ import { PUBLIC, type Grant } from '../../src/server/http/grants.js';
 import { ARCHIVE_ROUTE } from '../../src/migrations/signing.js';
 import { buildApp } from '../../src/server/app.js';
 import type { DeclaredRoute } from '../../src/server/http/auth.js';
-import { startReceiver, type Receiver } from '../hooks/receiver.js';
+import { startReceiver, type Receiver } from '../webhooks/receiver.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const PAT = 'Resource not accessible by personal access token';

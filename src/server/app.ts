@@ -1,32 +1,32 @@
 // Builds the Fastify app from a config and an open database: the same app serves HTTP, tests and the CLI's local mode.
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import crypto from 'node:crypto';
-import type { Actor, Grant } from './http/grants.js';
 import { accountsArea } from '../accounts/area.js';
 import { authenticator } from '../accounts/authenticate.js';
 import type { Area } from '../app/area.js';
+import { systemClock, type AppContext, type Clock, type ServiceContext } from '../app/context.js';
 import type { AccountContributions } from '../app/contributions.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
-import { systemClock, type AppContext, type Clock, type ServiceContext } from '../app/context.js';
+import { EventLog } from '../events/emit.js';
+import { gistsArea } from '../gists/area.js';
+import { JobWorker } from '../jobs/worker.js';
+import { migrationsArea } from '../migrations/area.js';
+import { repositoriesArea } from '../repos/area.js';
+import { webhooksArea } from '../webhooks/area.js';
 import { registerAuth } from './http/auth.js';
 import { registerJsonBody } from './http/body.js';
 import { registerConditional } from './http/conditional.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandler } from './http/error-handler.js';
+import type { Actor, Grant } from './http/grants.js';
 import { RateLimiter, registerRateLimit } from './http/rate-limit.js';
 import { ResponseCache } from './http/response-cache.js';
 import { makeUrls } from './http/urls.js';
 import { registerVersioning } from './http/versioning.js';
 import { accessLogger, logResponse, requestLogger } from './logging.js';
 import { metaRoutes } from './meta-routes.js';
-import { createValidatorCompiler } from './validation.js';
-import { EventLog } from '../events/emit.js';
-import { JobWorker } from '../jobs/worker.js';
-import { repositoriesArea } from '../repos/area.js';
-import { webhooksArea } from '../webhooks/area.js';
 import { loadSecretBox } from './secret-key-file.js';
-import { migrationsArea } from '../migrations/area.js';
-import { gistsArea } from '../gists/area.js';
+import { createValidatorCompiler } from './validation.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

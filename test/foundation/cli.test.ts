@@ -4,18 +4,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ok, pool, ROOT, runCli as spawnCli, sandbox, type CliServer, type Env, type Sandbox } from '../helpers/cli.js';
-import { runInProcess as runCli, startInProcessCliServer } from '../helpers/cli-inprocess.js';
+import { ok, pool, ROOT, runCli as spawnCli, sandbox, type Env, type Sandbox } from '../helpers/cli.js';
+import { runInProcess as runCli, startInProcessCliServer, type InProcessCliServer } from '../helpers/cli-inprocess.js';
 import type { TestServer } from '../helpers/server.js';
 
-let cli: CliServer;
+let cli: InProcessCliServer;
 let s: TestServer;
 let sb: Sandbox;
 /** Local mode acts on the server's own data dir and database, with the server's public URL for links. */
 let localEnv: Env;
 
 beforeAll(async () => {
-  // Many anonymous calls below: the anonymous rate limit (60 an hour) must not be what answers (startCliServer raises it).
+  // Many anonymous calls below: the anonymous rate limit (60 an hour) must not be what answers (startInProcessCliServer raises it).
   cli = await startInProcessCliServer();
   ({ server: s, sandbox: sb, localEnv } = cli);
 });
@@ -70,7 +70,7 @@ describe('admin commands in local mode, next to a running server on the same dat
       () => local(['admin', 'user', 'create', 'carol', '--email', 'carol@example.com', '--json']),
       () => local(['admin', 'user', 'create', 'root2', '--site-admin']),
       // Program options may also follow the command, as in `hublet admin user create LOGIN --data DIR --json`.
-      () => runCli(['admin', 'user', 'create', 'dave', '--data', s.dataDir, '--database', s.databaseUrl, '--json'], { env: localEnv }),
+      () => cli.run(['admin', 'user', 'create', 'dave', '--data', s.dataDir, '--database', s.databaseUrl, '--json']),
     ]);
     ok(carol);
     const printed = JSON.parse(carol.stdout);

@@ -74,21 +74,53 @@ export async function runInProcess(args: string[], opts: { env: Env; extraEnv?: 
   return { code, signal: null, stdout: fake.stdout(), stderr: fake.stderr() };
 }
 
+/** Runs tasks with at most `n` of them running at any time. */
+function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (running >= n) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await task();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+/**
+ * Local-mode runs at the same time in this process. Each opens its own database connections, and they share this
+ * process's libuv thread pool (4 threads under vitest; a hublet process has its own 8): a SQLite statement waiting for
+ * the write lock sleeps on one of those threads, so with the test server's writer and two local writers waiting, a
+ * thread is still free for the holder's COMMIT. With four, the holder can find none and every waiter fails with
+ * SQLITE_BUSY after the busy timeout.
+ */
+const LOCAL_RUNS_AT_ONCE = 2;
+
+export interface InProcessCliServer extends CliServer {
+  /** `hublet ARGS…` in-process with the local environment, counted with the local runs (for options after the command). */
+  run(args: string[], opts?: RunOptions): Promise<CliResult>;
+}
+
 /**
  * A test server (with an anonymous rate limit high enough that it never answers for many anonymous calls), a sandbox
  * beside it, and the program run in-process against both: locally over the server's data dir and database, remotely
  * over HTTP to the server.
  */
-export async function startInProcessCliServer(): Promise<CliServer> {
+export async function startInProcessCliServer(): Promise<InProcessCliServer> {
   const { startServer } = await import('./server.js');
   const server = await startServer({ config: { rateLimitAnonymous: 100_000 } });
   const sb = sandbox();
   const localEnv: Env = { ...sb.env, HUBLET_BASE_URL: server.url };
+  const localRun = limiter(LOCAL_RUNS_AT_ONCE);
   return {
     server,
     sandbox: sb,
     localEnv,
-    local: (args, o: RunOptions = {}) => runInProcess(['--data', server.dataDir, '--database', server.databaseUrl, ...args], { env: localEnv, ...o }),
+    run: (args, o: RunOptions = {}) => localRun(() => runInProcess(args, { env: localEnv, ...o })),
+    local: (args, o: RunOptions = {}) => localRun(() => runInProcess(['--data', server.dataDir, '--database', server.databaseUrl, ...args], { env: localEnv, ...o })),
     remote: (token, args, o: RunOptions = {}) => runInProcess(['--server', server.url, ...(token ? ['--token', token] : []), ...args], { env: sb.env, ...o }),
     async close() {
       await server.close();

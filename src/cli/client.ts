@@ -19,13 +19,13 @@ export interface ApiResponse {
   text: string;
 }
 
-export interface RequestOptions {
+interface RequestOptions {
   body?: unknown;
   headers?: Record<string, string>;
 }
 
 /** Where a URL the API handed out can be fetched from this process, and the token to send there (if any). */
-export interface Reached {
+interface Reached {
   url: string;
   token?: string;
 }
@@ -78,7 +78,7 @@ function flatHeaders(h: Record<string, string | string[] | number | undefined>):
   return out;
 }
 
-export class LocalClient implements Client {
+class LocalClient implements Client {
   readonly mode = 'local' as const;
   private gateway: Promise<Gateway> | undefined;
   private constructor(private readonly runtime: Runtime, private readonly app: FastifyInstance, private readonly as: string) {}

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-export interface Credentials {
+interface Credentials {
   server: string;
   token: string;
   login?: string;

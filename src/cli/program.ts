@@ -15,7 +15,7 @@ import { registerServe } from './commands/serve/serve.js';
 import type { IO } from './io.js';
 import { CliExit, EXIT } from './output.js';
 
-export function buildProgram(f: Factory): Command {
+function buildProgram(f: Factory): Command {
   const { io } = f;
   const program = new Command('hublet')
     .description('self-hosted GitHub-compatible gists, organization webhooks and migrations: server and client in one')

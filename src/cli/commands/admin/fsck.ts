@@ -4,7 +4,7 @@ import type { IO } from '../../io.js';
 import { CliExit, EXIT, printJson } from '../../output.js';
 import { globals, type Factory } from '../factory.js';
 
-export interface FsckOptions {
+interface FsckOptions {
   data?: string;
   database?: string;
   repair?: boolean;
@@ -15,7 +15,7 @@ export interface FsckOptions {
 }
 
 /** Local only: it reads the data dir and the database directly. */
-export async function runFsck(opts: FsckOptions, io: IO): Promise<void> {
+async function runFsck(opts: FsckOptions, io: IO): Promise<void> {
   const [{ openRuntime }, { checkGists }, { checkRepositories }] = await Promise.all([import('../../runtime.js'), import('../../../gists/fsck.js'), import('../../../repos/fsck.js')]);
   const runtime = await openRuntime({ dataDir: opts.data, databaseUrl: opts.database, logLevel: 'silent' }, opts.env);
   try {

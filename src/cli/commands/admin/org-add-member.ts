@@ -5,7 +5,7 @@ import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
 
-export interface OrgAddMemberOptions {
+interface OrgAddMemberOptions {
   client: Client;
   org: string;
   login: string;
@@ -13,7 +13,7 @@ export interface OrgAddMemberOptions {
   json: boolean;
 }
 
-export async function runOrgAddMember(opts: OrgAddMemberOptions, io: IO): Promise<void> {
+async function runOrgAddMember(opts: OrgAddMemberOptions, io: IO): Promise<void> {
   const path = `/orgs/${encodeURIComponent(opts.org)}/memberships/${encodeURIComponent(opts.login)}`;
   const res = expectOk(await opts.client.request('PUT', path, { body: { role: opts.role } }));
   if (opts.json) printJson(io.stdout, res.body);

@@ -5,7 +5,7 @@ import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
 
-export interface OrgCreateOptions {
+interface OrgCreateOptions {
   client: Client;
   org: string;
   owner: string;
@@ -14,7 +14,7 @@ export interface OrgCreateOptions {
   json: boolean;
 }
 
-export async function runOrgCreate(opts: OrgCreateOptions, io: IO): Promise<void> {
+async function runOrgCreate(opts: OrgCreateOptions, io: IO): Promise<void> {
   const res = expectOk(await opts.client.request('POST', '/admin/organizations', { body: { login: opts.org, admin: opts.owner, profile_name: opts.name } }));
   if (opts.json) printJson(io.stdout, res.body);
   else io.stdout.write(`created organization ${opts.org} owned by ${opts.owner}\n`);

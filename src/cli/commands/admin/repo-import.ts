@@ -6,7 +6,7 @@ import { expectOk, printJson } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
 import { printRepo, repoSpec, whoAmI, type Repo } from '../repo/shared.js';
 
-export interface RepoImportOptions {
+interface RepoImportOptions {
   client: Client;
   spec: { owner?: string; name: string };
   /** A path on the server's machine (locally this one: relative to the current directory). */
@@ -16,7 +16,7 @@ export interface RepoImportOptions {
   json: boolean;
 }
 
-export async function runRepoImport(opts: RepoImportOptions, io: IO): Promise<void> {
+async function runRepoImport(opts: RepoImportOptions, io: IO): Promise<void> {
   const { client, spec } = opts;
   const from = client.serverPath(opts.from);
   const owner = spec.owner ?? (await whoAmI(client));

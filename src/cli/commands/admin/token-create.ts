@@ -7,7 +7,7 @@ import { commaList as csv, positiveInteger } from '../option-values.js';
 import { withClient, type Factory } from '../factory.js';
 
 /** The command line's flags. */
-export interface TokenCreateFlags {
+interface TokenCreateFlags {
   scopes?: string[];
   kind: string;
   permissions?: Record<string, string>;
@@ -17,7 +17,7 @@ export interface TokenCreateFlags {
   note?: string;
 }
 
-export interface TokenCreateOptions extends TokenCreateFlags {
+interface TokenCreateOptions extends TokenCreateFlags {
   client: Client;
   login: string;
   json: boolean;
@@ -33,7 +33,7 @@ function permissionsList(v: string): Record<string, string> {
   return out;
 }
 
-export async function runTokenCreate(opts: TokenCreateOptions, io: IO): Promise<void> {
+async function runTokenCreate(opts: TokenCreateOptions, io: IO): Promise<void> {
   const expires = opts.expires && /^\d+d$/.test(opts.expires) ? new Date(Date.now() + parseInt(opts.expires, 10) * 86_400_000).toISOString() : opts.expires;
   const res = expectOk(
     await opts.client.request('POST', `/admin/users/${encodeURIComponent(opts.login)}/authorizations`, {

@@ -5,12 +5,12 @@ import type { IO } from '../../io.js';
 import { expectOk } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
 
-export interface TokenRevokeOptions {
+interface TokenRevokeOptions {
   client: Client;
   login: string;
 }
 
-export async function runTokenRevoke(opts: TokenRevokeOptions, io: IO): Promise<void> {
+async function runTokenRevoke(opts: TokenRevokeOptions, io: IO): Promise<void> {
   expectOk(await opts.client.request('DELETE', `/admin/users/${encodeURIComponent(opts.login)}/authorizations`));
   io.stdout.write(`revoked every token of ${opts.login}\n`);
 }

@@ -5,7 +5,7 @@ import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
 
-export interface UserCreateOptions {
+interface UserCreateOptions {
   client: Client;
   login: string;
   siteAdmin?: boolean;
@@ -13,7 +13,7 @@ export interface UserCreateOptions {
   json: boolean;
 }
 
-export async function runUserCreate(opts: UserCreateOptions, io: IO): Promise<void> {
+async function runUserCreate(opts: UserCreateOptions, io: IO): Promise<void> {
   const res = expectOk(await opts.client.request('POST', '/admin/users', { body: { login: opts.login, email: opts.email, site_admin: opts.siteAdmin } }));
   if (opts.json) printJson(io.stdout, res.body);
   else io.stdout.write(`created user ${(res.body as { login: string }).login}\n`);

@@ -5,12 +5,12 @@ import type { IO } from '../../io.js';
 import { expectOk } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
 
-export interface UserDeleteOptions {
+interface UserDeleteOptions {
   client: Client;
   login: string;
 }
 
-export async function runUserDelete(opts: UserDeleteOptions, io: IO): Promise<void> {
+async function runUserDelete(opts: UserDeleteOptions, io: IO): Promise<void> {
   expectOk(await opts.client.request('DELETE', `/admin/users/${encodeURIComponent(opts.login)}`));
   io.stdout.write(`deleted user ${opts.login}\n`);
 }

@@ -8,7 +8,7 @@ import { repeatable } from '../option-values.js';
 import { withClient, type Factory } from '../factory.js';
 
 /** The command line's flags. */
-export interface ApiFlags {
+interface ApiFlags {
   method?: string;
   field?: string[];
   header?: string[];
@@ -16,7 +16,7 @@ export interface ApiFlags {
   include?: boolean;
 }
 
-export interface ApiOptions {
+interface ApiOptions {
   client: Client;
   method: string;
   path: string;
@@ -55,7 +55,7 @@ async function readInput(file: string, io: IO): Promise<string> {
 }
 
 /** Everything the command line says, checked before the data dir or the server is touched (usage errors exit 2). */
-export async function apiRequest(path: string, flags: ApiFlags, io: IO): Promise<Omit<ApiOptions, 'client'>> {
+async function apiRequest(path: string, flags: ApiFlags, io: IO): Promise<Omit<ApiOptions, 'client'>> {
   if (flags.input && flags.field?.length) throw new CliExit(EXIT.usage, 'use either --input or -f fields, not both');
   let body: unknown;
   if (flags.input) body = await readInput(flags.input, io);
@@ -71,7 +71,7 @@ export async function apiRequest(path: string, flags: ApiFlags, io: IO): Promise
   return { method, path: path.startsWith('/') ? path : `/${path}`, body, headers, include: flags.include };
 }
 
-export async function runApi(opts: ApiOptions, io: IO): Promise<void> {
+async function runApi(opts: ApiOptions, io: IO): Promise<void> {
   const res = await opts.client.request(opts.method, opts.path, { body: opts.body, headers: opts.headers });
   if (opts.include) {
     io.stdout.write(`HTTP ${res.status}\n`);

@@ -6,7 +6,7 @@ import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
 import { globals, type Factory } from '../factory.js';
 
-export interface LoginOptions {
+interface LoginOptions {
   server?: string;
   token?: string;
   json: boolean;
@@ -14,7 +14,7 @@ export interface LoginOptions {
   env: NodeJS.ProcessEnv;
 }
 
-export async function runLogin(opts: LoginOptions, io: IO): Promise<void> {
+async function runLogin(opts: LoginOptions, io: IO): Promise<void> {
   if (!opts.server || !opts.token) throw new CliExit(EXIT.usage, 'hublet auth login needs --server URL and --token TOKEN');
   const server = opts.server.replace(/\/+$/, '');
   const res = expectOk(await new RemoteClient(server, opts.token).request('GET', '/user'));

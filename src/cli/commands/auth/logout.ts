@@ -4,12 +4,12 @@ import { credentialsPath, removeCredentials } from '../../credentials.js';
 import type { IO } from '../../io.js';
 import type { Factory } from '../factory.js';
 
-export interface LogoutOptions {
+interface LogoutOptions {
   /** Where the credentials file is found (HUBLET_CONFIG_DIR, XDG_CONFIG_HOME). */
   env: NodeJS.ProcessEnv;
 }
 
-export async function runLogout(opts: LogoutOptions, io: IO): Promise<void> {
+async function runLogout(opts: LogoutOptions, io: IO): Promise<void> {
   const removed = removeCredentials(opts.env);
   io.stdout.write(removed ? `signed out (removed ${credentialsPath(opts.env)})\n` : 'not signed in\n');
 }

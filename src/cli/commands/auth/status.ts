@@ -6,13 +6,13 @@ import type { IO } from '../../io.js';
 import { CliExit, EXIT, printJson } from '../../output.js';
 import { globals, type Factory } from '../factory.js';
 
-export interface StatusOptions {
+interface StatusOptions {
   json: boolean;
   /** Where the credentials file is found (HUBLET_CONFIG_DIR, XDG_CONFIG_HOME). */
   env: NodeJS.ProcessEnv;
 }
 
-export async function runStatus(opts: StatusOptions, io: IO): Promise<void> {
+async function runStatus(opts: StatusOptions, io: IO): Promise<void> {
   const saved = readCredentials(opts.env);
   if (!saved) throw new CliExit(EXIT.auth, 'not signed in to any server (hublet auth login --server URL --token T)');
   const res = await new RemoteClient(saved.server, saved.token).request('GET', '/user');

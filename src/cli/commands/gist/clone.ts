@@ -16,7 +16,7 @@ import { CliExit, EXIT } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
 import { getGist } from './shared.js';
 
-export interface CloneOptions {
+interface CloneOptions {
   client: Client;
   id: string;
   /** Where to clone to (default: the gist id, in the current directory). */

@@ -7,13 +7,13 @@ import { withClient, type Factory } from '../factory.js';
 import { readStdin, readTextFile, type Gist } from './shared.js';
 
 /** The command line's flags. */
-export interface CreateFlags {
+interface CreateFlags {
   desc?: string;
   public?: boolean;
   filename?: string;
 }
 
-export interface CreateOptions {
+interface CreateOptions {
   client: Client;
   files: Record<string, { content: string }>;
   desc?: string;
@@ -22,7 +22,7 @@ export interface CreateOptions {
 }
 
 /** The `files` map of the request; stdin without --filename goes under an empty name (the API names it gistfile1.txt). */
-export async function createFiles(args: string[], flags: CreateFlags, io: IO): Promise<Record<string, { content: string }>> {
+async function createFiles(args: string[], flags: CreateFlags, io: IO): Promise<Record<string, { content: string }>> {
   const useStdin = args.includes('-') || (args.length === 0 && !io.stdinIsTTY);
   if (args.length === 0 && io.stdinIsTTY) throw new CliExit(EXIT.usage, 'hublet: name files to put in the gist, or pipe the content on stdin (or use -)');
   if (args.filter((a) => a === '-').length > 1) throw new CliExit(EXIT.usage, 'hublet: stdin (-) can be named once');
@@ -41,7 +41,7 @@ export async function createFiles(args: string[], flags: CreateFlags, io: IO): P
   return files;
 }
 
-export async function runCreate(opts: CreateOptions, io: IO): Promise<void> {
+async function runCreate(opts: CreateOptions, io: IO): Promise<void> {
   const res = expectOk(await opts.client.request('POST', '/gists', { body: { description: opts.desc, public: Boolean(opts.public), files: opts.files } }));
   const gist = res.body as Gist;
   if (opts.json) printJson(io.stdout, gist);

@@ -6,13 +6,13 @@ import { expectOk } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
 import { gistId, gistPath } from './shared.js';
 
-export interface DeleteOptions {
+interface DeleteOptions {
   client: Client;
   id: string;
   json: boolean;
 }
 
-export async function runDelete(opts: DeleteOptions, io: IO): Promise<void> {
+async function runDelete(opts: DeleteOptions, io: IO): Promise<void> {
   expectOk(await opts.client.request('DELETE', gistPath(opts.id)));
   // 204: the API has no JSON to give scripts; they read the exit code.
   if (!opts.json) io.stdout.write(`deleted gist ${gistId(opts.id)}\n`);

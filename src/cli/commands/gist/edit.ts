@@ -8,20 +8,20 @@ import { withClient, type Factory } from '../factory.js';
 import { getGist, gistPath, readTextFile, type Gist } from './shared.js';
 
 /** The command line's flags. */
-export interface EditFlags {
+interface EditFlags {
   add?: string[];
   remove?: string[];
   desc?: string;
 }
 
-export interface EditOptions {
+interface EditOptions {
   client: Client;
   id: string;
   plan: Plan;
   json: boolean;
 }
 
-export interface Plan {
+interface Plan {
   description?: string;
   replace: { filename: string; content: string }[];
   add: { filename: string; content: string }[];
@@ -29,7 +29,7 @@ export interface Plan {
 }
 
 /** Reads the named files and checks the command line alone (nothing to change, a name twice): exit 2. */
-export function editPlan(files: string[], opts: EditFlags): Plan {
+function editPlan(files: string[], opts: EditFlags): Plan {
   const plan: Plan = { description: opts.desc, replace: files.map(readTextFile), add: (opts.add ?? []).map(readTextFile), remove: opts.remove ?? [] };
   if (opts.desc === undefined && !files.length && !plan.add.length && !plan.remove.length) {
     throw new CliExit(EXIT.usage, 'hublet: nothing to change: name FILEs to replace, or use --add, --remove or --desc');
@@ -42,7 +42,7 @@ export function editPlan(files: string[], opts: EditFlags): Plan {
   return plan;
 }
 
-export async function runEdit(opts: EditOptions, io: IO): Promise<void> {
+async function runEdit(opts: EditOptions, io: IO): Promise<void> {
   const { client, id, plan } = opts;
   const body: { description?: string; files?: Record<string, { content: string } | null> } = {};
   if (plan.description !== undefined) body.description = plan.description;

@@ -6,13 +6,13 @@ import { expectOk, printJson } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
 import { gistPath, type Gist } from './shared.js';
 
-export interface ForkOptions {
+interface ForkOptions {
   client: Client;
   id: string;
   json: boolean;
 }
 
-export async function runFork(opts: ForkOptions, io: IO): Promise<void> {
+async function runFork(opts: ForkOptions, io: IO): Promise<void> {
   const fork = expectOk(await opts.client.request('POST', `${gistPath(opts.id)}/forks`)).body as Gist;
   if (opts.json) printJson(io.stdout, fork);
   else io.stdout.write(`${fork.id}\n`);

@@ -6,13 +6,13 @@ import { printJson, printTable } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
 import { collectPages, gistPath, type Commit } from './shared.js';
 
-export interface HistoryOptions {
+interface HistoryOptions {
   client: Client;
   id: string;
   json: boolean;
 }
 
-export async function runHistory(opts: HistoryOptions, io: IO): Promise<void> {
+async function runHistory(opts: HistoryOptions, io: IO): Promise<void> {
   const commits = await collectPages<Commit>(opts.client, `${gistPath(opts.id)}/commits`, Infinity);
   if (opts.json) return printJson(io.stdout, commits);
   const rows = commits.map((c) => ({

@@ -8,19 +8,19 @@ import { withClient, type Factory } from '../factory.js';
 import { collectPages, fileCount, type Gist } from './shared.js';
 
 /** The command line's flags. */
-export interface ListFlags {
+interface ListFlags {
   public?: boolean;
   secret?: boolean;
   starred?: boolean;
   limit: number;
 }
 
-export interface ListOptions extends ListFlags {
+interface ListOptions extends ListFlags {
   client: Client;
   json: boolean;
 }
 
-export async function runList(opts: ListOptions, io: IO): Promise<void> {
+async function runList(opts: ListOptions, io: IO): Promise<void> {
   const keep = opts.public ? (g: Gist) => g.public : opts.secret ? (g: Gist) => !g.public : undefined;
   const gists = await collectPages<Gist>(opts.client, opts.starred ? '/gists/starred' : '/gists', opts.limit, keep);
   if (opts.json) return printJson(io.stdout, gists);

@@ -6,7 +6,7 @@ import { expectOk, printJson } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
 import { gistPath, type Gist } from './shared.js';
 
-export interface RenameOptions {
+interface RenameOptions {
   client: Client;
   id: string;
   from: string;
@@ -14,7 +14,7 @@ export interface RenameOptions {
   json: boolean;
 }
 
-export async function runRename(opts: RenameOptions, io: IO): Promise<void> {
+async function runRename(opts: RenameOptions, io: IO): Promise<void> {
   const body = { files: { [opts.from]: { filename: opts.to } } };
   const gist = expectOk(await opts.client.request('PATCH', gistPath(opts.id), { body })).body as Gist;
   if (opts.json) printJson(io.stdout, gist);

@@ -6,13 +6,13 @@ import { expectOk } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
 import { gistId, gistPath } from './shared.js';
 
-export interface StarOptions {
+interface StarOptions {
   client: Client;
   id: string;
   json: boolean;
 }
 
-export async function runStar(opts: StarOptions, io: IO): Promise<void> {
+async function runStar(opts: StarOptions, io: IO): Promise<void> {
   expectOk(await opts.client.request('PUT', `${gistPath(opts.id)}/star`, { headers: { 'content-length': '0' } }));
   if (!opts.json) io.stdout.write(`starred gist ${gistId(opts.id)}\n`);
 }

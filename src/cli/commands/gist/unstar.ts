@@ -6,13 +6,13 @@ import { expectOk } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
 import { gistId, gistPath } from './shared.js';
 
-export interface UnstarOptions {
+interface UnstarOptions {
   client: Client;
   id: string;
   json: boolean;
 }
 
-export async function runUnstar(opts: UnstarOptions, io: IO): Promise<void> {
+async function runUnstar(opts: UnstarOptions, io: IO): Promise<void> {
   expectOk(await opts.client.request('DELETE', `${gistPath(opts.id)}/star`));
   if (!opts.json) io.stdout.write(`unstarred gist ${gistId(opts.id)}\n`);
 }

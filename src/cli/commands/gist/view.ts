@@ -7,13 +7,13 @@ import { withClient, type Factory } from '../factory.js';
 import { gistPath, seg, sortedNames, type Gist, type GistFile } from './shared.js';
 
 /** The command line's flags. */
-export interface ViewFlags {
+interface ViewFlags {
   raw?: boolean;
   filename?: string;
   revision?: string;
 }
 
-export interface ViewOptions extends ViewFlags {
+interface ViewOptions extends ViewFlags {
   client: Client;
   id: string;
   json: boolean;
@@ -36,7 +36,7 @@ async function fileBytes(client: Client, gist: Gist, file: GistFile): Promise<Bu
 
 const withNewline = (b: Buffer) => (b.length && b[b.length - 1] !== 0x0a ? Buffer.concat([b, Buffer.from('\n')]) : b);
 
-export async function runView(opts: ViewOptions, io: IO): Promise<void> {
+async function runView(opts: ViewOptions, io: IO): Promise<void> {
   const { client, id } = opts;
   const path = opts.revision ? `${gistPath(id)}/${seg(opts.revision)}` : gistPath(id);
   if (opts.json) return printJson(io.stdout, expectOk(await client.request('GET', path)).body);

@@ -8,7 +8,7 @@ import { withClient, type Factory } from '../factory.js';
 import { contentTypeOption, DELIVER_QUEUE, hooksPath, orgOption, type Hook } from './shared.js';
 
 /** The command line's flags. */
-export interface CreateFlags {
+interface CreateFlags {
   org: string;
   url: string;
   contentType?: string;
@@ -18,12 +18,12 @@ export interface CreateFlags {
   inactive?: boolean;
 }
 
-export interface CreateOptions extends CreateFlags {
+interface CreateOptions extends CreateFlags {
   client: Client;
   json: boolean;
 }
 
-export async function runCreate(opts: CreateOptions, io: IO): Promise<void> {
+async function runCreate(opts: CreateOptions, io: IO): Promise<void> {
   const body = {
     name: 'web',
     config: { url: opts.url, content_type: opts.contentType, secret: opts.secret, insecure_ssl: opts.insecureSsl ? '1' : '0' },

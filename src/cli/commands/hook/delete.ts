@@ -7,14 +7,14 @@ import { positiveIntegerText as hookId } from '../option-values.js';
 import { withClient, type Factory } from '../factory.js';
 import { DELIVER_QUEUE, hooksPath, orgOption } from './shared.js';
 
-export interface DeleteOptions {
+interface DeleteOptions {
   client: Client;
   org: string;
   id: string;
   json: boolean;
 }
 
-export async function runDelete(opts: DeleteOptions, io: IO): Promise<void> {
+async function runDelete(opts: DeleteOptions, io: IO): Promise<void> {
   expectOk(await opts.client.request('DELETE', `${hooksPath(opts.org)}/${opts.id}`));
   await opts.client.settle([DELIVER_QUEUE]);
   if (opts.json) return printJson(io.stdout, { deleted: Number(opts.id) });

@@ -7,7 +7,7 @@ import { positiveIntegerText as hookId } from '../option-values.js';
 import { withClient, type Factory } from '../factory.js';
 import { hooksPath, type Delivery } from './shared.js';
 
-export interface DeliveriesOptions {
+interface DeliveriesOptions {
   client: Client;
   org: string;
   id: string;
@@ -17,7 +17,7 @@ export interface DeliveriesOptions {
   json: boolean;
 }
 
-export async function runDeliveries(opts: DeliveriesOptions, io: IO): Promise<void> {
+async function runDeliveries(opts: DeliveriesOptions, io: IO): Promise<void> {
   const q = new URLSearchParams({ per_page: String(Math.min(100, Math.max(1, Number(opts.limit) || 30))) });
   if (opts.status) q.set('status', opts.status);
   const res = expectOk(await opts.client.request('GET', `${hooksPath(opts.org)}/${opts.id}/deliveries?${q}`));

@@ -7,7 +7,7 @@ import { positiveIntegerText as hookId } from '../option-values.js';
 import { withClient, type Factory } from '../factory.js';
 import { deliveryLine, hooksPath, type Delivery } from './shared.js';
 
-export interface DeliveryOptions {
+interface DeliveryOptions {
   client: Client;
   org: string;
   id: string;
@@ -15,7 +15,7 @@ export interface DeliveryOptions {
   json: boolean;
 }
 
-export async function runDelivery(opts: DeliveryOptions, io: IO): Promise<void> {
+async function runDelivery(opts: DeliveryOptions, io: IO): Promise<void> {
   const res = expectOk(await opts.client.request('GET', `${hooksPath(opts.org)}/${opts.id}/deliveries/${opts.deliveryId}`));
   const d = res.body as Delivery;
   if (opts.json) return printJson(io.stdout, d);

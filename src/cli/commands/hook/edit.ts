@@ -8,7 +8,7 @@ import { withClient, type Factory } from '../factory.js';
 import { contentTypeOption, hooksPath, orgOption, printHook, type Hook } from './shared.js';
 
 /** The command line's flags. */
-export interface EditFlags {
+interface EditFlags {
   org: string;
   url?: string;
   contentType?: string;
@@ -20,13 +20,13 @@ export interface EditFlags {
   active?: boolean;
 }
 
-export interface EditOptions extends EditFlags {
+interface EditOptions extends EditFlags {
   client: Client;
   id: string;
   json: boolean;
 }
 
-export async function runEdit(opts: EditOptions, io: IO): Promise<void> {
+async function runEdit(opts: EditOptions, io: IO): Promise<void> {
   const { client, id } = opts;
   const config: Record<string, unknown> = {};
   if (opts.url !== undefined) config.url = opts.url;

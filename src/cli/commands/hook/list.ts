@@ -6,13 +6,13 @@ import { expectOk, printJson, printTable } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
 import { hooksPath, orgOption, type Hook } from './shared.js';
 
-export interface ListOptions {
+interface ListOptions {
   client: Client;
   org: string;
   json: boolean;
 }
 
-export async function runList(opts: ListOptions, io: IO): Promise<void> {
+async function runList(opts: ListOptions, io: IO): Promise<void> {
   const res = expectOk(await opts.client.request('GET', `${hooksPath(opts.org)}?per_page=100`));
   const hooks = res.body as Hook[];
   if (opts.json) return printJson(io.stdout, hooks);

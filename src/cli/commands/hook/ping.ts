@@ -7,7 +7,7 @@ import { positiveIntegerText as hookId } from '../option-values.js';
 import { withClient, type Factory } from '../factory.js';
 import { awaitDelivery, hooksPath, newestDeliveryId, reportDelivery } from './shared.js';
 
-export interface PingOptions {
+interface PingOptions {
   client: Client;
   org: string;
   id: string;
@@ -16,7 +16,7 @@ export interface PingOptions {
   json: boolean;
 }
 
-export async function runPing(opts: PingOptions, io: IO): Promise<void> {
+async function runPing(opts: PingOptions, io: IO): Promise<void> {
   const { client, org, id } = opts;
   const before = await newestDeliveryId(client, org, id);
   expectOk(await client.request('POST', `${hooksPath(org)}/${id}/pings`));

@@ -7,7 +7,7 @@ import { positiveIntegerText as hookId } from '../option-values.js';
 import { withClient, type Factory } from '../factory.js';
 import { awaitDelivery, hooksPath, newestDeliveryId, reportDelivery, type Delivery } from './shared.js';
 
-export interface RedeliverOptions {
+interface RedeliverOptions {
   client: Client;
   org: string;
   id: string;
@@ -17,7 +17,7 @@ export interface RedeliverOptions {
   json: boolean;
 }
 
-export async function runRedeliver(opts: RedeliverOptions, io: IO): Promise<void> {
+async function runRedeliver(opts: RedeliverOptions, io: IO): Promise<void> {
   const { client, org, id, deliveryId } = opts;
   const original = expectOk(await client.request('GET', `${hooksPath(org)}/${id}/deliveries/${deliveryId}`)).body as Delivery;
   const before = await newestDeliveryId(client, org, id);

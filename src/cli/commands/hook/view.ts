@@ -7,14 +7,14 @@ import { positiveIntegerText as hookId } from '../option-values.js';
 import { withClient, type Factory } from '../factory.js';
 import { hooksPath, orgOption, printHook, type Hook } from './shared.js';
 
-export interface ViewOptions {
+interface ViewOptions {
   client: Client;
   org: string;
   id: string;
   json: boolean;
 }
 
-export async function runView(opts: ViewOptions, io: IO): Promise<void> {
+async function runView(opts: ViewOptions, io: IO): Promise<void> {
   const res = expectOk(await opts.client.request('GET', `${hooksPath(opts.org)}/${opts.id}`));
   if (opts.json) return printJson(io.stdout, res.body);
   printHook(io.stdout, res.body as Hook);

@@ -6,13 +6,13 @@ import { expectOk, printJson } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
 import { basePath, migrationId, withOrgOption, type ScopeOptions } from './shared.js';
 
-export interface DeleteArchiveOptions extends ScopeOptions {
+interface DeleteArchiveOptions extends ScopeOptions {
   client: Client;
   id: string;
   json: boolean;
 }
 
-export async function runDeleteArchive(opts: DeleteArchiveOptions, io: IO): Promise<void> {
+async function runDeleteArchive(opts: DeleteArchiveOptions, io: IO): Promise<void> {
   expectOk(await opts.client.request('DELETE', `${basePath(opts)}/${opts.id}/archive`));
   if (opts.json) printJson(io.stdout, { id: Number(opts.id), archive: 'deleted' });
   else io.stdout.write(`deleted the archive of migration ${opts.id}\n`);

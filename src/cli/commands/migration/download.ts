@@ -12,7 +12,7 @@ import { withClient, type Factory } from '../factory.js';
 import { bytes, Progress } from './progress.js';
 import { basePath, migrationId, withOrgOption, type ScopeOptions } from './shared.js';
 
-export interface DownloadOptions extends ScopeOptions {
+interface DownloadOptions extends ScopeOptions {
   client: Client;
   id: string;
   /** Where to save it (default migration_archive_ID.tar.gz). */
@@ -52,7 +52,7 @@ async function archiveSource(client: Client, location: string): Promise<Source> 
   };
 }
 
-export async function runDownload(opts: DownloadOptions, io: IO): Promise<void> {
+async function runDownload(opts: DownloadOptions, io: IO): Promise<void> {
   const { client, id } = opts;
   const res = await client.request('GET', `${basePath(opts)}/${id}/archive`);
   if (res.status !== 302) {

@@ -6,12 +6,12 @@ import { printJson, printTable } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
 import { allPages, basePath, withOrgOption, type Migration, type ScopeOptions } from './shared.js';
 
-export interface ListOptions extends ScopeOptions {
+interface ListOptions extends ScopeOptions {
   client: Client;
   json: boolean;
 }
 
-export async function runList(opts: ListOptions, io: IO): Promise<void> {
+async function runList(opts: ListOptions, io: IO): Promise<void> {
   const all = await allPages<Migration>(opts.client, basePath(opts));
   if (opts.json) return printJson(io.stdout, all);
   printTable(

@@ -6,13 +6,13 @@ import { printJson, printTable } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
 import { allPages, basePath, migrationId, withOrgOption, type ScopeOptions } from './shared.js';
 
-export interface ReposOptions extends ScopeOptions {
+interface ReposOptions extends ScopeOptions {
   client: Client;
   id: string;
   json: boolean;
 }
 
-export async function runRepos(opts: ReposOptions, io: IO): Promise<void> {
+async function runRepos(opts: ReposOptions, io: IO): Promise<void> {
   const repos = await allPages<{ full_name: string; private: boolean; default_branch: string }>(opts.client, `${basePath(opts)}/${opts.id}/repositories`);
   if (opts.json) return printJson(io.stdout, repos);
   printTable(io.stdout, repos.map((r) => ({ repository: r.full_name, visibility: r.private ? 'private' : 'public', default_branch: r.default_branch })), ['repository', 'visibility', 'default_branch']);

@@ -8,7 +8,7 @@ import { basePath, finish, getMigration, type Migration, type ScopeOptions } fro
 import { waitFor } from './wait.js';
 
 /** The command line's flags. */
-export interface StartFlags extends ScopeOptions {
+interface StartFlags extends ScopeOptions {
   user?: boolean;
   lock?: boolean;
   excludeMetadata?: boolean;
@@ -20,13 +20,13 @@ export interface StartFlags extends ScopeOptions {
   wait?: boolean;
 }
 
-export interface StartOptions extends StartFlags {
+interface StartOptions extends StartFlags {
   client: Client;
   repos: string[];
   json: boolean;
 }
 
-export async function runStart(opts: StartOptions, io: IO): Promise<void> {
+async function runStart(opts: StartOptions, io: IO): Promise<void> {
   const { client } = opts;
   const res = expectOk(
     await client.request('POST', basePath(opts), {

@@ -6,14 +6,14 @@ import { withClient, type Factory } from '../factory.js';
 import { finish, getMigration, migrationId, withOrgOption, type ScopeOptions } from './shared.js';
 import { waitFor } from './wait.js';
 
-export interface StatusOptions extends ScopeOptions {
+interface StatusOptions extends ScopeOptions {
   client: Client;
   id: string;
   wait?: boolean;
   json: boolean;
 }
 
-export async function runStatus(opts: StatusOptions, io: IO): Promise<void> {
+async function runStatus(opts: StatusOptions, io: IO): Promise<void> {
   if (opts.wait) await waitFor(opts.client, io, opts, opts.id);
   finish(io, await getMigration(opts.client, opts, opts.id, false), opts.json);
 }

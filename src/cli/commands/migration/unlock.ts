@@ -6,14 +6,14 @@ import { expectOk, printJson } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
 import { basePath, migrationId, withOrgOption, type ScopeOptions } from './shared.js';
 
-export interface UnlockOptions extends ScopeOptions {
+interface UnlockOptions extends ScopeOptions {
   client: Client;
   id: string;
   repo: string;
   json: boolean;
 }
 
-export async function runUnlock(opts: UnlockOptions, io: IO): Promise<void> {
+async function runUnlock(opts: UnlockOptions, io: IO): Promise<void> {
   expectOk(await opts.client.request('DELETE', `${basePath(opts)}/${opts.id}/repos/${encodeURIComponent(opts.repo)}/lock`));
   if (opts.json) printJson(io.stdout, { id: Number(opts.id), repository: opts.repo, locked: false });
   else io.stdout.write(`unlocked ${opts.repo} (migration ${opts.id})\n`);

@@ -7,19 +7,19 @@ import { withClient, type Factory } from '../factory.js';
 import { repoSpec, whoAmI, type Repo } from './shared.js';
 
 /** The command line's flags. */
-export interface CreateFlags {
+interface CreateFlags {
   private?: boolean;
   autoInit?: boolean;
   description?: string;
 }
 
-export interface CreateOptions extends CreateFlags {
+interface CreateOptions extends CreateFlags {
   client: Client;
   spec: { owner?: string; name: string };
   json: boolean;
 }
 
-export async function runCreate(opts: CreateOptions, io: IO): Promise<void> {
+async function runCreate(opts: CreateOptions, io: IO): Promise<void> {
   const { client, spec } = opts;
   const mine = !spec.owner || spec.owner.toLowerCase() === (await whoAmI(client)).toLowerCase();
   const path = mine ? '/user/repos' : `/orgs/${encodeURIComponent(spec.owner!)}/repos`;

@@ -7,13 +7,13 @@ import { CliExit, EXIT, expectOk } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
 import { fullSpec, repoPath } from './shared.js';
 
-export interface DeleteOptions {
+interface DeleteOptions {
   client: Client;
   spec: { owner: string; name: string };
 }
 
 /** Asks for the repository's full name on a terminal; refuses without one (scripts pass --yes). */
-export async function confirmDelete(fullName: string, io: IO): Promise<void> {
+async function confirmDelete(fullName: string, io: IO): Promise<void> {
   if (!io.stdinIsTTY) throw new CliExit(EXIT.usage, `hublet: refusing to delete ${fullName} without --yes (no terminal to confirm on)`);
   const rl = readline.createInterface({ input: io.stdin, output: io.stderr });
   try {
@@ -24,7 +24,7 @@ export async function confirmDelete(fullName: string, io: IO): Promise<void> {
   }
 }
 
-export async function runDelete(opts: DeleteOptions, io: IO): Promise<void> {
+async function runDelete(opts: DeleteOptions, io: IO): Promise<void> {
   expectOk(await opts.client.request('DELETE', repoPath(opts.spec)));
   io.stdout.write(`deleted ${opts.spec.owner}/${opts.spec.name}\n`);
 }

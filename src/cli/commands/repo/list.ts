@@ -7,7 +7,7 @@ import { positiveInteger } from '../option-values.js';
 import { withClient, type Factory } from '../factory.js';
 import { whoAmI, type Repo } from './shared.js';
 
-export interface ListOptions {
+interface ListOptions {
   client: Client;
   owner?: string;
   limit: number;
@@ -26,7 +26,7 @@ async function collect(client: Client, path: string, limit: number): Promise<Rep
   return out.slice(0, limit);
 }
 
-export async function runList(opts: ListOptions, io: IO): Promise<void> {
+async function runList(opts: ListOptions, io: IO): Promise<void> {
   const { client, owner } = opts;
   const enc = encodeURIComponent;
   let path = '/user/repos';

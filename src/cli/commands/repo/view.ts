@@ -6,13 +6,13 @@ import { expectOk, printJson } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
 import { fullSpec, printRepo, repoPath, type Repo } from './shared.js';
 
-export interface ViewOptions {
+interface ViewOptions {
   client: Client;
   spec: { owner: string; name: string };
   json: boolean;
 }
 
-export async function runView(opts: ViewOptions, io: IO): Promise<void> {
+async function runView(opts: ViewOptions, io: IO): Promise<void> {
   const r = expectOk(await opts.client.request('GET', repoPath(opts.spec))).body as Repo;
   if (opts.json) printJson(io.stdout, r);
   else printRepo(io.stdout, r);

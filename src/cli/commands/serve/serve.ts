@@ -7,7 +7,7 @@ import type { IO } from '../../io.js';
 import { globals, type Factory } from '../factory.js';
 
 /** The command line's flags. */
-export interface ServeFlags {
+interface ServeFlags {
   host?: string;
   port?: string;
   baseUrl?: string;
@@ -15,14 +15,14 @@ export interface ServeFlags {
   hookAllowedHosts?: string;
 }
 
-export interface ServeOptions {
+interface ServeOptions {
   config: ConfigInput;
   /** Where HUBLET_* settings are read. */
   env: NodeJS.ProcessEnv;
 }
 
 /** Serves until the process is asked to stop; resolves once the server has stopped (requests in flight finished). */
-export async function runServe(opts: ServeOptions, io: IO): Promise<void> {
+async function runServe(opts: ServeOptions, io: IO): Promise<void> {
   const { config: flags, env } = opts;
   // Loaded here, not at program start, so that other commands start quickly.
   const [{ openRuntime }, { buildApp, closeApp }] = await Promise.all([import('../../runtime.js'), import('../../../server/app.js')]);

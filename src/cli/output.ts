@@ -1,6 +1,4 @@
 // CLI output and exit codes: JSON for scripts, aligned tables for people, API errors on stderr.
-import type { ApiResponse } from './client.js';
-
 export const EXIT = { ok: 0, error: 1, usage: 2, auth: 4 } as const;
 
 /** Raised by commands to stop with an exit code after printing a message. */
@@ -22,8 +20,8 @@ export function printTable(out: NodeJS.WritableStream, rows: Record<string, unkn
   for (const row of cells) out.write(line(row) + '\n');
 }
 
-/** Throws CliExit for an error response: 401 exits 4, any other 4xx/5xx exits 1, the error body on stderr. */
-export function expectOk(res: ApiResponse): ApiResponse {
+/** Throws CliExit for an error response (an ApiResponse): 401 exits 4, any other 4xx/5xx exits 1, the error body on stderr. */
+export function expectOk<R extends { status: number; body: unknown; text: string }>(res: R): R {
   if (res.status < 400) return res;
   const message = typeof res.body === 'object' && res.body ? JSON.stringify(res.body, null, 2) : res.text || `HTTP ${res.status}`;
   throw new CliExit(res.status === 401 ? EXIT.auth : EXIT.error, message);

@@ -2,58 +2,39 @@
 // all land: a writer whose compare-and-set of the head loses re-reads the gist and applies its change again.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, sandbox, startServe, type Sandbox, type ServeProcess } from '../helpers/cli.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { useTwoServers } from './two-servers.js';
 import { git } from './git-tools.js';
 
-let s: TestServer;
-let sb: Sandbox;
-let other: ServeProcess;
-let alice: { login: string; token: string };
-
-beforeAll(async () => {
-  s = await startServer({ config: { rateLimitAuthenticated: 100_000, rateLimitAnonymous: 100_000 } });
-  alice = await s.userWithToken('alice');
-  sb = sandbox();
-  // A second server process over the same data dir and database.
-  other = await startServe(['--data', s.dataDir, '--database', s.databaseUrl, '--port', '0', '--log-level', 'warn'], {
-    env: sb.env,
-    extraEnv: { HUBLET_RATE_LIMIT: '100000' },
-  });
-});
-afterAll(async () => {
-  await other?.stop();
-  await s?.close();
-  sb?.cleanup();
-});
+const t = useTwoServers();
 
 async function patch(base: string, id: string, files: Record<string, unknown>): Promise<{ status: number; text: string }> {
   const res = await fetch(`${base}/gists/${id}`, {
     method: 'PATCH',
-    headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${t.alice.token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ files }),
   });
   return { status: res.status, text: await res.text() };
 }
 
 async function newGist(): Promise<{ id: string; git_pull_url: string }> {
-  const r = await s.api('POST', '/gists', { token: alice.token, body: { public: true, files: { 'start.txt': { content: 'start\n' } } } });
+  const r = await t.s.api('POST', '/gists', { token: t.alice.token, body: { public: true, files: { 'start.txt': { content: 'start\n' } } } });
   expect(r.status).toBe(201);
   return r.body;
 }
 
 /** The gist's files and history through the API, and its repository's log (after a clone, which syncs the ref). */
 async function finalState(g: { id: string; git_pull_url: string }) {
-  const single = (await s.api('GET', `/gists/${g.id}`)).body;
+  const single = (await t.s.api('GET', `/gists/${g.id}`)).body;
   const commits: string[] = [];
   for (let page = 1; ; page++) {
-    const r = await s.api('GET', `/gists/${g.id}/commits?per_page=100&page=${page}`);
+    const r = await t.s.api('GET', `/gists/${g.id}/commits?per_page=100&page=${page}`);
     commits.push(...r.body.map((c: { version: string }) => c.version));
     if (r.body.length < 100) break;
   }
-  const dir = path.join(sb.root, `clone-${g.id}`);
-  await git(['clone', '-q', g.git_pull_url, dir], sb.root);
+  const dir = path.join(t.sb.root, `clone-${g.id}`);
+  await git(['clone', '-q', g.git_pull_url, dir], t.sb.root);
   const log = (await git(['log', '--format=%H', '--first-parent'], dir)).trim().split('\n');
   return { files: single.files as Record<string, { content: string }>, commits, log, dir };
 }
@@ -62,7 +43,7 @@ describe('concurrent gist writes from several processes', () => {
   it('two servers PATCHing one gist (different files) at once: every write succeeds and is in the gist and its history', async () => {
     const g = await newGist();
     const perServer = 60;
-    const writes = [s.url, other.url].flatMap((base, server) =>
+    const writes = [t.s.url, t.other.url].flatMap((base, server) =>
       Array.from({ length: perServer }, (_, i) => ({ base, name: `s${server}-${i}.txt`, content: `server ${server} write ${i}\n` })),
     );
     const results = await Promise.all(writes.map((w) => patch(w.base, g.id, { [w.name]: { content: w.content } })));
@@ -78,19 +59,19 @@ describe('concurrent gist writes from several processes', () => {
   it('a server and `hublet gist edit` in local mode at once: no 409, every change kept', async () => {
     const g = await newGist();
     const files = [0, 1, 2].map((i) => {
-      const file = path.join(sb.root, `cli-${i}.txt`);
+      const file = path.join(t.sb.root, `cli-${i}.txt`);
       fs.writeFileSync(file, `from the CLI ${i}\n`);
       return file;
     });
-    const env = { ...sb.env, HUBLET_BASE_URL: s.url };
+    const env = { ...t.sb.env, HUBLET_BASE_URL: t.s.url };
     let cliDone = false;
-    const cli = Promise.all(files.map((file) => runCli(['--data', s.dataDir, '--database', s.databaseUrl, '--as', 'alice', 'gist', 'edit', g.id, '--add', file], { env, timeoutMs: 60_000 })))
+    const cli = Promise.all(files.map((file) => runCli(['--data', t.s.dataDir, '--database', t.s.databaseUrl, '--as', 'alice', 'gist', 'edit', g.id, '--add', file], { env, timeoutMs: 60_000 })))
       .finally(() => (cliDone = true));
     // The server keeps writing the same gist until every CLI process is done (bounded).
     const serverWrites: string[] = [];
     const serverLoop = (async () => {
       for (let i = 0; !cliDone && i < 400; i++) {
-        const r = await patch(s.url, g.id, { [`srv-${i}.txt`]: { content: `server ${i}\n` } });
+        const r = await patch(t.s.url, g.id, { [`srv-${i}.txt`]: { content: `server ${i}\n` } });
         expect(r.status, r.text).toBe(200);
         serverWrites.push(`srv-${i}.txt`);
       }

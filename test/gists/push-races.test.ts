@@ -2,37 +2,17 @@
 // push that is not kept, and every write that succeeded is in the gist, its history and its repository.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTwoServers } from './two-servers.js';
 import { gitDir } from '../../src/git/bare.js';
-import { sandbox, startServe, type Sandbox, type ServeProcess } from '../helpers/cli.js';
-import { startServer, type TestServer } from '../helpers/server.js';
 import { git, withCredentials } from './git-tools.js';
 
-let s: TestServer;
-let sb: Sandbox;
-let other: ServeProcess;
-let alice: { login: string; token: string };
-
-beforeAll(async () => {
-  s = await startServer({ config: { rateLimitAuthenticated: 100_000, rateLimitAnonymous: 100_000 } });
-  alice = await s.userWithToken('alice');
-  sb = sandbox();
-  // A second server process over the same data dir and database.
-  other = await startServe(['--data', s.dataDir, '--database', s.databaseUrl, '--port', '0', '--log-level', 'fatal'], {
-    env: sb.env,
-    extraEnv: { HUBLET_RATE_LIMIT: '100000' },
-  });
-});
-afterAll(async () => {
-  await other?.stop();
-  await s?.close();
-  sb?.cleanup();
-});
+const t = useTwoServers();
 
 async function patch(base: string, id: string, name: string, content: string): Promise<number> {
   const res = await fetch(`${base}/gists/${id}`, {
     method: 'PATCH',
-    headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${t.alice.token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ files: { [name]: { content } } }),
   });
   await res.text();
@@ -62,13 +42,13 @@ function branchMovedTo(refFile: string, sha: string, stop: Promise<unknown>): Pr
 
 describe('git push racing an API write from another process', () => {
   it('every push git reports as done and every PATCH answered 200 is in the gist, its history and its clone', async () => {
-    const created = await s.api('POST', '/gists', { token: alice.token, body: { public: true, files: { 'start.txt': { content: 'start\n' } } } });
+    const created = await t.s.api('POST', '/gists', { token: t.alice.token, body: { public: true, files: { 'start.txt': { content: 'start\n' } } } });
     expect(created.status).toBe(201);
     const id: string = created.body.id;
-    const refFile = path.join(gitDir(s.dataDir, 'gists', id), 'refs', 'heads', 'main');
-    const work = path.join(sb.root, 'work');
-    await git(['clone', '-q', withCredentials(`${other.url}/gist/${id}.git`, alice.login, alice.token), work], sb.root);
-    const pushUrl = (base: string) => withCredentials(`${base}/gist/${id}.git`, alice.login, alice.token);
+    const refFile = path.join(gitDir(t.s.dataDir, 'gists', id), 'refs', 'heads', 'main');
+    const work = path.join(t.sb.root, 'work');
+    await git(['clone', '-q', withCredentials(`${t.other.url}/gist/${id}.git`, t.alice.login, t.alice.token), work], t.sb.root);
+    const pushUrl = (base: string) => withCredentials(`${base}/gist/${id}.git`, t.alice.login, t.alice.token);
 
     const pushed: string[] = [];
     const refused: string[] = [];
@@ -85,7 +65,7 @@ describe('git push racing an API write from another process', () => {
 
       // The push goes to one process, the PATCH to the other (each way in turn), a little later each round from the
       // moment git has moved the branch on disk: between git's ref update and the push's record, or just after.
-      const [pushTo, patchTo] = round % 2 === 0 ? [other.url, s.url] : [s.url, other.url];
+      const [pushTo, patchTo] = round % 2 === 0 ? [t.other.url, t.s.url] : [t.s.url, t.other.url];
       const delay = Math.floor(round / 2) * 4;
       const push = git(['push', '-q', pushUrl(pushTo), 'main'], work).then(
         () => true,
@@ -114,15 +94,15 @@ describe('git push racing an API write from another process', () => {
     await git(['push', '-q', 'origin', 'main'], work);
     pushed.push('last.txt');
 
-    const gist = (await s.api('GET', `/gists/${id}`)).body;
+    const gist = (await t.s.api('GET', `/gists/${id}`)).body;
     const commits: string[] = [];
     for (let page = 1; ; page++) {
-      const r = await s.api('GET', `/gists/${id}/commits?per_page=100&page=${page}`);
+      const r = await t.s.api('GET', `/gists/${id}/commits?per_page=100&page=${page}`);
       commits.push(...r.body.map((c: { version: string }) => c.version));
       if (r.body.length < 100) break;
     }
-    const clone = path.join(sb.root, 'clone');
-    await git(['clone', '-q', `${s.url}/gist/${id}.git`, clone], sb.root);
+    const clone = path.join(t.sb.root, 'clone');
+    await git(['clone', '-q', `${t.s.url}/gist/${id}.git`, clone], t.sb.root);
     const log = (await git(['log', '--format=%H', '--first-parent'], clone)).trim().split('\n');
     const kept = (name: string) => ({ name, api: gist.files[name]?.content ?? null, clone: fs.existsSync(path.join(clone, name)) ? fs.readFileSync(path.join(clone, name), 'utf8') : null });
 

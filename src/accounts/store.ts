@@ -116,6 +116,14 @@ export async function membershipRole(db: Db, orgId: number, userId: number): Pro
   return row?.role;
 }
 
+/** The roles `userId` holds in each of these organizations (absent: none), in one query (lists of their repositories). */
+export async function membershipRoles(db: Db, userId: number, orgIds: Iterable<number>): Promise<Map<number, 'admin' | 'member'>> {
+  const unique = [...new Set(orgIds)];
+  if (!unique.length) return new Map();
+  const rows = await db.selectFrom('memberships').select(['org_id', 'role']).where('user_id', '=', userId).where('org_id', 'in', unique).execute();
+  return new Map(rows.map((r) => [r.org_id, r.role]));
+}
+
 /** Adds or changes a membership (an upsert written as select-then-write inside the caller's transaction). */
 export async function setMembership(db: Db, orgId: number, userId: number, role: 'admin' | 'member', now: Date): Promise<void> {
   const existing = await membershipRole(db, orgId, userId);

@@ -15,18 +15,36 @@ export function atLeast(level: AccessLevel, needed: AccessLevel): boolean {
   return RANK[level] >= RANK[needed];
 }
 
+/** The role a user holds in an organization (undefined: none), as accounts/store.ts reports it. */
+export type MembershipRole = 'admin' | 'member' | undefined;
+
 /**
- * The caller's role on a repository, before any token restriction. A user's own repositories: admin. An organization's:
- * its owners admin, its members read and write (hublet has no teams or collaborators). Anyone: read on public ones.
+ * The caller's role on a repository, before any token restriction, given `membership` (the caller's role in the
+ * owning organization; ignored for a user's repositories). A user's own repositories: admin. An organization's: its
+ * owners admin, its members read and write (hublet has no teams or collaborators). Anyone: read on public ones.
  */
-export async function roleOn(db: Db, user: UserRow | null, repo: RepositoryRow, owner: UserRow): Promise<AccessLevel> {
+export function roleGiven(user: UserRow | null, repo: RepositoryRow, owner: UserRow, membership: MembershipRole): AccessLevel {
   const publicRead: AccessLevel = repo.visibility === 'public' ? 'read' : 'none';
   if (!user) return publicRead;
   if (owner.type === 'User') return owner.id === user.id ? 'admin' : publicRead;
-  const role = await membershipRole(db, owner.id, user.id);
-  if (role === 'admin') return 'admin';
-  if (role === 'member') return 'write';
+  if (membership === 'admin') return 'admin';
+  if (membership === 'member') return 'write';
   return publicRead;
+}
+
+/** Whether a caller's role on `owner`'s repositories depends on their membership in it (to load for roleGiven). */
+export function needsMembership(owner: UserRow): boolean {
+  return owner.type !== 'User';
+}
+
+/** The caller's membership in the owning organization, loaded only when their role depends on it. */
+async function membershipFor(db: Db, user: UserRow | null, owner: UserRow): Promise<MembershipRole> {
+  return user && needsMembership(owner) ? membershipRole(db, owner.id, user.id) : undefined;
+}
+
+/** roleGiven, loading the caller's membership in the owning organization when it matters. */
+export async function roleOn(db: Db, user: UserRow | null, repo: RepositoryRow, owner: UserRow): Promise<AccessLevel> {
+  return roleGiven(user, repo, owner, await membershipFor(db, user, owner));
 }
 
 /** GitHub's `permissions` object for a role. */
@@ -48,13 +66,19 @@ export function tokenSeesPrivate(actor: Actor | null): boolean {
 }
 
 /**
- * What the caller may actually do: their role, cut down by what their token allows for this repository.
- * A private repository a token cannot reach is `none` (it does not exist for that token).
+ * What the caller may actually do, given their membership in the owning organization: their role, cut down by what
+ * their token allows for this repository. A private repository a token cannot reach is `none` (it does not exist for
+ * that token). Lists preload memberships for all their rows and call this; single reads use effectiveAccess.
  */
-export async function effectiveAccess(db: Db, actor: Actor | null, repo: RepositoryRow, owner: UserRow): Promise<AccessLevel> {
-  const role = await roleOn(db, actor?.user ?? null, repo, owner);
+export function accessGiven(actor: Actor | null, repo: RepositoryRow, owner: UserRow, membership: MembershipRole): AccessLevel {
+  const role = roleGiven(actor?.user ?? null, repo, owner, membership);
   if (repo.visibility !== 'public' && !tokenSeesPrivate(actor)) return 'none';
   return role;
+}
+
+/** accessGiven, loading the caller's membership in the owning organization when it matters. */
+export async function effectiveAccess(db: Db, actor: Actor | null, repo: RepositoryRow, owner: UserRow): Promise<AccessLevel> {
+  return accessGiven(actor, repo, owner, await membershipFor(db, actor?.user ?? null, owner));
 }
 
 /** GET /repos/{owner}/{repo}'s read rule: the caller's role, cut down by their token, reaches at least read. */

@@ -1,13 +1,13 @@
 // Repository lists: the caller's (GET /user/repos), an organization's and a user's, with GitHub's filters and orders.
 import type { Actor } from '../server/http/grants.js';
 import { requireActor } from '../server/http/grants.js';
-import { accountsByIds, findAccount, membershipRole, organizationIdsOf } from '../accounts/store.js';
+import { accountsByIds, findAccount, membershipRole, membershipRoles, organizationIdsOf } from '../accounts/store.js';
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
 import type { ServiceContext } from '../app/context.js';
 import { Forbidden, NotFound, ValidationFailed } from '../server/http/errors.js';
 import type { Paging } from '../server/http/pagination.js';
-import { effectiveAccess, permissionsFor, tokenSeesPrivate } from './access.js';
+import { accessGiven, needsMembership, permissionsFor, tokenSeesPrivate } from './access.js';
 import type { Permissions } from './present.js';
 import { listRepositories, type SortKey } from './store.js';
 import type { RepositoryRow } from '../db/tables/repos.js';
@@ -36,15 +36,15 @@ function order(opts: SortOptions, defaultSort: SortKey): { sort: SortKey; direct
   return { sort, direction: opts.direction ?? (sort === 'full_name' ? 'asc' : 'desc') };
 }
 
-/** Adds owners and the caller's permissions to a page of rows. */
+/** Adds owners and the caller's permissions to a page of rows: two queries (owners, the caller's memberships in them). */
 async function present(db: Db, actor: Actor | null, rows: RepositoryRow[]): Promise<ListedRepository[]> {
   const byId = await accountsByIds(db, rows.map((r) => r.owner_id));
-  const out: ListedRepository[] = [];
-  for (const repo of rows) {
+  const orgIds = [...byId.values()].filter(needsMembership).map((o) => o.id);
+  const roles = actor ? await membershipRoles(db, actor.user.id, orgIds) : new Map<number, 'admin' | 'member'>();
+  return rows.map((repo) => {
     const owner = byId.get(repo.owner_id)!;
-    out.push({ repo, owner, ...(actor ? { permissions: permissionsFor(await effectiveAccess(db, actor, repo, owner)) } : {}) });
-  }
-  return out;
+    return { repo, owner, ...(actor ? { permissions: permissionsFor(accessGiven(actor, repo, owner, roles.get(owner.id))) } : {}) };
+  });
 }
 
 function isoFilter(field: 'since' | 'before', value: string | undefined): string | undefined {

@@ -1,0 +1,30 @@
+// Counts the statements a test server runs while a callback runs (a Kysely plugin on the app's database handle).
+import type { KyselyPlugin } from 'kysely';
+import { registerWriteVersions, writeVersions } from '../../src/db/write-observer.js';
+import type { TestServer } from './server.js';
+
+/**
+ * How many statements the server ran during `fn`, the job queue's own ones left out (its worker polls on a timer).
+ * The app's handle is swapped for a counting one sharing the same connection pool and write counters, then put back.
+ */
+export async function countQueries(s: TestServer, fn: () => Promise<void>): Promise<number> {
+  const queries: string[] = [];
+  const plugin: KyselyPlugin = {
+    transformQuery: (args) => {
+      queries.push(JSON.stringify(args.node));
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  };
+  const original = s.app.hublet.db;
+  const counting = original.withPlugin(plugin);
+  const versions = writeVersions(original);
+  if (versions) registerWriteVersions(counting, versions);
+  s.app.hublet.db = counting;
+  try {
+    await fn();
+  } finally {
+    s.app.hublet.db = original;
+  }
+  return queries.filter((q) => !q.includes('"jobs"')).length;
+}

@@ -16,10 +16,11 @@ export interface ProfileCounts {
 }
 
 /**
- * An area's counts on an account's profile (the fields it owns; the others stay 0).
- * @param own true when the account reads its own profile (private counts are then real).
+ * An area's counts on accounts' profiles (the fields it owns; the others stay 0), for every account given, by account
+ * id, in a number of queries that does not grow with the number of accounts (lists show a profile per row).
+ * @param own true when each account reads its own profile (private counts are then real).
  */
-export type ProfileCountsOf = (db: Db, account: UserRow, own: boolean) => Promise<Partial<ProfileCounts>>;
+export type ProfileCountsOf = (db: Db, accounts: readonly UserRow[], own: boolean) => Promise<Map<number, Partial<ProfileCounts>>>;
 
 /** Every area's contributions, collected once per app from the areas' declarations. */
 export interface AccountContributions {

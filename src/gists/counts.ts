@@ -2,8 +2,8 @@
 import type { ProfileCountsOf } from '../app/contributions.js';
 import { countGists } from './store.js';
 
-export const gistProfileCounts: ProfileCountsOf = async (db, account, own) => {
-  if (account.type !== 'User') return { public_gists: 0, private_gists: 0 };
-  const [publicGists, secretGists] = await Promise.all([countGists(db, account.id, true), own ? countGists(db, account.id, false) : 0]);
-  return { public_gists: publicGists, private_gists: secretGists };
+export const gistProfileCounts: ProfileCountsOf = async (db, accounts, own) => {
+  const users = accounts.filter((a) => a.type === 'User').map((a) => a.id);
+  const counts = await countGists(db, users, !own);
+  return new Map(accounts.map((a) => [a.id, { public_gists: counts.get(a.id)?.public ?? 0, private_gists: own ? counts.get(a.id)?.secret ?? 0 : 0 }]));
 };

@@ -1,7 +1,7 @@
 // Gist reads: the single form (files, history, forks, parent), a past revision, and every list with its visibility rules.
 import { accountsByIds } from '../accounts/store.js';
 import { requireActor } from '../server/http/grants.js';
-import { accountCounts } from '../accounts/counts.js';
+import { accountsCounts } from '../accounts/counts.js';
 import { requireAnyAccount } from '../accounts/service.js';
 import type { UserRow } from '../db/schema.js';
 import type { ServiceContext } from '../app/context.js';
@@ -35,14 +35,11 @@ async function historyViews(ctx: ServiceContext, revisions: GistRevisionRow[]): 
   return revisions.map((revision) => ({ revision, user: revision.user_id === null ? null : users.get(revision.user_id) ?? null }));
 }
 
+/** The forks with their owners and the owners' profile counts: a constant number of queries however many forks. */
 async function forkViews(ctx: ServiceContext, forks: GistRow[]): Promise<ForkView[]> {
   const owners = await accountsByIds(ctx.db, forks.map((f) => f.owner_id));
-  const views: ForkView[] = [];
-  for (const gist of forks) {
-    const owner = owners.get(gist.owner_id)!;
-    views.push({ gist, owner, counts: await accountCounts(ctx, owner, false) });
-  }
-  return views;
+  const counts = await accountsCounts(ctx, [...owners.values()], false);
+  return forks.map((gist) => ({ gist, owner: owners.get(gist.owner_id)!, counts: counts.get(gist.owner_id)! }));
 }
 
 async function ownerOf(ctx: ServiceContext, gist: GistRow): Promise<UserRow> {

@@ -193,14 +193,18 @@ export async function allForks(db: Db, parentId: string): Promise<GistRow[]> {
   return db.selectFrom('gists').selectAll().where('fork_of', '=', parentId).orderBy('created_at').orderBy('id').execute();
 }
 
-export async function countGists(db: Db, ownerId: number, isPublic: boolean): Promise<number> {
-  const r = await db
+/** Counts for profiles: each owner's public gists and (unless publicOnly) secret ones, in one query. */
+export async function countGists(db: Db, ownerIds: readonly number[], publicOnly: boolean): Promise<Map<number, { public: number; secret: number }>> {
+  const out = new Map(ownerIds.map((id) => [id, { public: 0, secret: 0 }]));
+  if (!ownerIds.length) return out;
+  let q = db
     .selectFrom('gists')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('owner_id', '=', ownerId)
-    .where('public', '=', isPublic ? 1 : 0)
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
+    .select(['owner_id', 'public', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('owner_id', 'in', [...ownerIds])
+    .groupBy(['owner_id', 'public']);
+  if (publicOnly) q = q.where('public', '=', 1);
+  for (const r of await q.execute()) out.get(r.owner_id)![Number(r.public) ? 'public' : 'secret'] = Number(r.n);
+  return out;
 }
 
 /** The ids of an account's gists. */

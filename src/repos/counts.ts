@@ -3,15 +3,16 @@ import type { ProfileCountsOf } from '../app/contributions.js';
 import { countOrganizationPrivateRepositories, countRepositories } from './store.js';
 
 /**
- * `public_repos` of an account; with `own` (the account reading its own profile), `owned_private_repos` (private
+ * `public_repos` of each account; with `own` (the account reading its own profile), `owned_private_repos` (private
  * repositories it owns) and `total_private_repos` (those plus the private repositories of its organizations).
  */
-export const repositoryProfileCounts: ProfileCountsOf = async (db, account, own) => {
-  const mine = await countRepositories(db, account.id);
-  const orgPrivate = own ? await countOrganizationPrivateRepositories(db, account.id) : 0;
-  return {
-    public_repos: mine.public,
-    owned_private_repos: own ? mine.private : 0,
-    total_private_repos: own ? mine.private + orgPrivate : 0,
-  };
+export const repositoryProfileCounts: ProfileCountsOf = async (db, accounts, own) => {
+  const ids = accounts.map((a) => a.id);
+  const [mine, orgPrivate] = await Promise.all([countRepositories(db, ids), own ? countOrganizationPrivateRepositories(db, ids) : new Map<number, number>()]);
+  return new Map(
+    ids.map((id) => {
+      const m = mine.get(id)!;
+      return [id, { public_repos: m.public, owned_private_repos: own ? m.private : 0, total_private_repos: own ? m.private + (orgPrivate.get(id) ?? 0) : 0 }];
+    }),
+  );
 };

@@ -91,16 +91,21 @@ export async function listRepositories(db: Db, q: ListQuery): Promise<{ rows: Re
   return { rows: page, total: Number(n) };
 }
 
-/** Counts for profiles: public repositories, and private ones owned by the account. */
-export async function countRepositories(db: Db, ownerId: number): Promise<{ public: number; private: number }> {
+/** Counts for profiles: public repositories, and private ones owned by each account, in one query. */
+export async function countRepositories(db: Db, ownerIds: readonly number[]): Promise<Map<number, { public: number; private: number }>> {
+  const out = new Map(ownerIds.map((id) => [id, { public: 0, private: 0 }]));
+  if (!ownerIds.length) return out;
   const rows = await db
     .selectFrom('repositories')
-    .select(['visibility', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('owner_id', '=', ownerId)
-    .groupBy('visibility')
+    .select(['owner_id', 'visibility', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('owner_id', 'in', [...ownerIds])
+    .groupBy(['owner_id', 'visibility'])
     .execute();
-  const count = (v: string) => Number(rows.find((r) => r.visibility === v)?.n ?? 0);
-  return { public: count('public'), private: count('private') };
+  for (const r of rows) {
+    const counts = out.get(r.owner_id)!;
+    if (r.visibility === 'public' || r.visibility === 'private') counts[r.visibility] = Number(r.n);
+  }
+  return out;
 }
 
 /** The repositories with these ids that exist (any order). */
@@ -114,14 +119,18 @@ export async function repositoryIdsOwnedBy(db: Db, ownerId: number): Promise<num
   return rows.map((r) => r.id);
 }
 
-/** Private repositories of the organizations the user belongs to. */
-export async function countOrganizationPrivateRepositories(db: Db, userId: number): Promise<number> {
-  const row = await db
+/** Private repositories of the organizations each of these users belongs to, by user. */
+export async function countOrganizationPrivateRepositories(db: Db, userIds: readonly number[]): Promise<Map<number, number>> {
+  const out = new Map(userIds.map((id) => [id, 0]));
+  if (!userIds.length) return out;
+  const rows = await db
     .selectFrom('repositories as r')
     .innerJoin('memberships as m', 'm.org_id', 'r.owner_id')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('m.user_id', '=', userId)
+    .select(['m.user_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('m.user_id', 'in', [...userIds])
     .where('r.visibility', '=', 'private')
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+    .groupBy('m.user_id')
+    .execute();
+  for (const r of rows) out.set(r.user_id, Number(r.n));
+  return out;
 }

@@ -4,52 +4,15 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { keyIdOf, parseKey } from '../../src/secrets/secret-box.js';
-import { runServe, sandbox, startServe, type Sandbox, type ServeProcess } from '../helpers/cli.js';
-import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.js';
-import { signaturesValid, startReceiver, type Receiver } from './receiver.js';
+import { runServe, type ServeProcess } from '../helpers/cli.js';
+import { signaturesValid } from './receiver.js';
+import { useServeProcesses } from './serve-processes.js';
 
-let sb: Sandbox;
-let rcv: Receiver;
-const databases: TestDatabase[] = [];
-const running: ServeProcess[] = [];
 const ADMIN = `hlp_key${Math.random().toString(36).slice(2)}`;
-
-beforeAll(async () => {
-  sb = sandbox();
-  rcv = await startReceiver();
-});
-afterAll(async () => {
-  await Promise.all(running.map((p) => p.stop('SIGKILL')));
-  for (const d of databases) await d.drop();
-  await rcv?.close();
-  sb?.cleanup();
-});
-
-async function freshDataDir(name: string): Promise<{ dir: string; args: string[] }> {
-  const dir = path.join(sb.root, name);
-  fs.mkdirSync(dir);
-  const db = await createTestDatabase(dir);
-  databases.push(db);
-  return { dir, args: ['--port', '0', '--data', dir, ...(onPostgres ? ['--database', db.url] : [])] };
-}
-
-async function serve(args: string[], env: Record<string, string> = {}): Promise<ServeProcess> {
-  const p = await startServe(args, { env: sb.env, extraEnv: { HUBLET_ADMIN_TOKEN: ADMIN, ...env } });
-  running.push(p);
-  return p;
-}
-
-async function call(p: ServeProcess, method: string, url: string, body?: unknown) {
-  const res = await fetch(p.url + url, {
-    method,
-    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json', accept: 'application/vnd.service+json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null, text };
-}
+const fx = useServeProcesses(ADMIN);
+const { freshDataDir, serve, call } = fx;
 
 describe('hublet serve and its secret key', () => {
   const [secret, password, urlPassword] = ['LogSecret-9c1e', 'LogPassword-4b7a', 'LogUrlPass-2d8f'];
@@ -64,15 +27,15 @@ describe('hublet serve and its secret key', () => {
     expect((await call(first, 'POST', '/admin/organizations', { login: 'keyed', admin: 'admin' })).status).toBe(201);
     const hook = await call(first, 'POST', '/orgs/keyed/hooks', {
       name: 'web',
-      config: { url: `http://u:${urlPassword}@127.0.0.1:${rcv.port}/keyed`, content_type: 'json', secret, username: 'b', password },
+      config: { url: `http://u:${urlPassword}@127.0.0.1:${fx.rcv.port}/keyed`, content_type: 'json', secret, username: 'b', password },
     });
     expect(hook.status).toBe(201);
     expect(hook.text).not.toMatch(/LogSecret|LogPassword|LogUrlPass/);
-    const [ping] = await rcv.waitFor(1, (r) => r.path === '/keyed');
+    const [ping] = await fx.rcv.waitFor(1, (r) => r.path === '/keyed');
     expect(signaturesValid(ping, secret)).toBe(true);
     expect((await call(first, 'DELETE', `/orgs/keyed/hooks/${hook.body.id}`)).status).toBe(204);
-    await rcv.waitFor(2, (r) => r.path === '/keyed');
-    expect((await call(first, 'POST', '/orgs/keyed/hooks', { name: 'web', active: false, config: { url: `${rcv.url}/kept`, secret } })).status).toBe(201);
+    await fx.rcv.waitFor(2, (r) => r.path === '/keyed');
+    expect((await call(first, 'POST', '/orgs/keyed/hooks', { name: 'web', active: false, config: { url: `${fx.rcv.url}/kept`, secret } })).status).toBe(201);
     await first.stop();
   });
 
@@ -91,7 +54,7 @@ describe('hublet serve and its secret key', () => {
   it('refuses a start with another key (exit 2), naming the key the hooks were sealed with, without echoing the key given', async () => {
     const key = parseKey(fs.readFileSync(keyFile(), 'utf8'))!;
     const other = crypto.randomBytes(32).toString('base64');
-    const refused = await runServe(data.args, { env: sb.env, extraEnv: { HUBLET_SECRET_KEY: other } });
+    const refused = await runServe(data.args, { env: fx.sb.env, extraEnv: { HUBLET_SECRET_KEY: other } });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`hook secrets in the database were sealed with secret key ${keyIdOf(key)}, which this server does not have`);
     expect(refused.stderr).not.toContain(other);
@@ -108,20 +71,20 @@ describe('hublet serve and its secret key', () => {
     const file = path.join(dir, 'secret.key');
     fs.writeFileSync(file, `${crypto.randomBytes(32).toString('base64')}\n`);
     fs.chmodSync(file, 0o644);
-    const open = await runServe(args, { env: sb.env });
+    const open = await runServe(['--port', '0', ...args], { env: fx.sb.env });
     expect(open.code).toBe(2);
     expect(open.stderr).toContain(`secret key file ${file}: mode 0644 lets others read it; it must be 0600 (chmod 600 ${file})`);
 
     fs.chmodSync(file, 0o600);
     fs.writeFileSync(file, 'abc\n');
-    const empty = await runServe(args, { env: sb.env });
+    const empty = await runServe(['--port', '0', ...args], { env: fx.sb.env });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain(`secret key file ${file}: does not hold a 32-byte key as base64 or 64 hex digits`);
   });
 
   it('refuses a malformed HUBLET_SECRET_KEY with the other configuration problems, without echoing it', async () => {
     const { args } = await freshDataDir('malformed');
-    const r = await runServe(args, { env: sb.env, extraEnv: { HUBLET_SECRET_KEY: 'hunter2-hunter2' } });
+    const r = await runServe(['--port', '0', ...args], { env: fx.sb.env, extraEnv: { HUBLET_SECRET_KEY: 'hunter2-hunter2' } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('secretKey (HUBLET_SECRET_KEY): expected 32 bytes as base64 or 64 hex digits');
     expect(r.stderr).not.toContain('hunter2');

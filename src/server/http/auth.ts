@@ -89,8 +89,8 @@ function scopeHeaders(grant: Grant, joined: (list: readonly string[]) => string)
  * login named in LOCAL_ACTOR_HEADER; a listening server never does, so the header means nothing over the network.
  */
 export function registerAuth(app: FastifyInstance, authenticate: Authenticate): void {
+  // The request's context starts with no actor (app.ts); a credential that does not authenticate throws before one is set.
   app.addHook('onRequest', async (request) => {
-    request.ctx.actor = null;
     request.ctx.actor = await authenticate(request);
   });
 

@@ -1,29 +1,32 @@
-// An HTTP throughput case: hublet and the baseline (same bytes from memory) under the same load, reported as a ratio.
-import { measure, type LoadRequest, type LoadSettings } from './load.js';
+// An HTTP throughput case: hublet and the baseline (same bytes from memory) under the same load, in rounds (one
+// warm-up each, then hublet and the baseline alternately), reported as the median with min–max of the rounds' figures.
+import { describeGoals, type Goal } from './goals.js';
+import { measure, type LoadRequest, type LoadResult, type LoadSettings } from './load.js';
 import { peakRssMiB, startBaseline } from './processes.js';
+import { rowOf, significant, type Round } from './stats.js';
 import type { BenchCase, BenchContext } from './types.js';
 
 export interface HttpCaseSpec {
   name: string;
-  target: string;
+  /** The row's name when it differs from `name` (a QUICK run on a smaller seed says so). */
+  rowName?(ctx: BenchContext): string;
+  /** The target as numbers (its text is written from them); or `target` alone for a reference case. */
+  goals?: Goal[];
+  target?: string;
   freshServer?: boolean;
   serverEnv?: Record<string, string>;
   /** Seeds data and returns the requests to replay (headers included). */
   setup(ctx: BenchContext): Promise<LoadRequest[]>;
   connections?: number;
-  /** Measured seconds, when the case needs its own (sustained writes): full and QUICK. */
+  /** Seconds of each measured round, when the case needs its own: full and QUICK. */
   durationSec?: { full: number; quick: number };
+  /**
+   * hublet's rounds run back to back, then the baseline's (sustained writes: three 10 s rounds are 30 s of load);
+   * otherwise the two alternate round by round, so a noisy moment slows both sides of one round's ratio.
+   */
+  sustained?: boolean;
   /** The unit of the throughput column (default req/s). */
   unit?: string;
-}
-
-function round2(n: number): number {
-  return Math.round(n * 100) / 100;
-}
-
-/** Two significant digits for small ratios (0.013×), two decimals otherwise. */
-export function roundRatio(n: number): number {
-  return n >= 0.1 ? round2(n) : Number(n.toPrecision(2));
 }
 
 /** The response headers a server may send again as they are (node sets the framing and the date itself). */
@@ -37,9 +40,11 @@ function replayableHeaders(headers: Headers): Record<string, string> {
 }
 
 export function httpCase(spec: HttpCaseSpec): BenchCase {
+  const target = spec.goals ? describeGoals(spec.goals) : (spec.target ?? '');
   return {
     name: spec.name,
-    target: spec.target,
+    target,
+    goals: spec.goals,
     freshServer: spec.freshServer,
     serverEnv: spec.serverEnv,
     async run(ctx) {
@@ -55,28 +60,59 @@ export function httpCase(spec: HttpCaseSpec): BenchCase {
       const sample = await fetch(ctx.server.url + firstRaw.path, { method: firstRaw.method ?? 'GET', headers: firstRaw.headers, body: firstRaw.body as string | undefined });
       const bytes = Buffer.from(await sample.arrayBuffer());
       if (sample.status >= 400) throw new Error(`${spec.name}: ${first.path} answered ${sample.status}: ${bytes.toString()}`);
-      const hublet = await measure(ctx.server.url, requests, settings);
+      // The baseline replays the same requests without their per-request rewriting (it answers every one alike).
+      const baselineRequests = requests.map(({ setupRequest: _, ...r }) => r);
       const baselineServer = await startBaseline(bytes, replayableHeaders(sample.headers));
-      let baselineRps = 0;
+      const hublet: LoadResult[] = [];
+      const baseline: LoadResult[] = [];
+      const measured = { ...settings, warmupSec: 0 };
+      const warmUp = async (url: string, reqs: LoadRequest[]) => {
+        if (settings.warmupSec > 0) await measure(url, reqs, { ...measured, durationSec: settings.warmupSec });
+      };
+      const measureHublet = async () => hublet.push(await measure(ctx.server.url, requests, measured));
+      const measureBaseline = async () => baseline.push(await measure(baselineServer.url, baselineRequests, measured));
       try {
-        // The baseline replays the same requests without their per-request rewriting (it answers every one alike).
-        baselineRps = (await measure(baselineServer.url, requests.map(({ setupRequest: _, ...r }) => r), settings)).rps;
+        if (spec.sustained) {
+          await warmUp(ctx.server.url, requests);
+          for (let i = 0; i < ctx.rounds; i++) await measureHublet();
+          await warmUp(baselineServer.url, baselineRequests);
+          for (let i = 0; i < ctx.rounds; i++) await measureBaseline();
+        } else {
+          // Both warm up first, so every hublet round starts alike, right after a baseline round (when hublet's first
+          // round followed its own warm-up directly, it came out the lowest of the three in four runs of four).
+          await warmUp(ctx.server.url, requests);
+          await warmUp(baselineServer.url, baselineRequests);
+          for (let i = 0; i < ctx.rounds; i++) {
+            await measureHublet();
+            await measureBaseline();
+          }
+        }
       } finally {
         await baselineServer.stop();
       }
-      const problems = hublet.errors + hublet.non2xx;
-      return {
-        case: spec.name,
+      const rounds: Round[] = hublet.map((h, i) => ({
+        value: h.rps,
+        p50: h.p50,
+        p99: h.p99,
+        ratio: baseline[i].rps ? significant(h.rps / baseline[i].rps) : NaN,
+        baselineRps: baseline[i].rps,
+        baselineP99: baseline[i].p99,
+        requests: h.requests,
+        seconds: Math.round(h.durationSec * 100) / 100,
+        problems: h.errors + h.non2xx,
+      }));
+      const problems = hublet.reduce((n, h) => n + h.errors + h.non2xx, 0);
+      const requestsDone = hublet.reduce((n, h) => n + h.requests, 0);
+      return rowOf({
+        case: spec.rowName?.(ctx) ?? spec.name,
         unit: spec.unit ?? 'req/s',
-        value: hublet.rps,
-        p50: hublet.p50,
-        p99: hublet.p99,
-        ratio: baselineRps ? roundRatio(hublet.rps / baselineRps) : null,
+        rounds,
         peakRssMiB: peakRssMiB(ctx.server.pid),
-        target: spec.target,
-        note: `${bytes.length} B/response; baseline ${baselineRps} req/s; ${hublet.requests} requests in ${round2(hublet.durationSec)} s${problems ? `; ${problems} errors/non-2xx` : ''}`,
-        details: { bytes: bytes.length, baselineRps, requests: hublet.requests, seconds: hublet.durationSec, errors: hublet.errors, non2xx: hublet.non2xx },
-      };
+        goals: spec.goals,
+        target,
+        note: `${bytes.length} B/response; ${rounds.length} round(s) of ${settings.durationSec} s${spec.sustained ? ' back to back' : ''}; baseline ${baseline.map((b) => b.rps).join(', ')} req/s, p99 ${baseline.map((b) => b.p99).join(', ')} ms; ${requestsDone} requests${problems ? `; ${problems} errors/non-2xx` : ''}`,
+        details: { bytes: bytes.length, connections: settings.connections, roundSeconds: settings.durationSec, warmupSec: settings.warmupSec, sustained: !!spec.sustained },
+      });
     },
   };
 }

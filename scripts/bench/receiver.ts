@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { stopperOf, track, type Served } from './processes.js';
 
-export interface Arrival {
+interface Arrival {
   guid: string;
   hookId: string;
   /** Epoch milliseconds (with fractions) when the request's body had arrived. */

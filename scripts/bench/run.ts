@@ -1,6 +1,8 @@
-// `make bench`: runs every case against a real `hublet serve` and a same-run baseline; prints a markdown table and
-// writes the same as JSON under bench/results/.
-// Usage: run.ts [--quick] [--database postgres://…] [--only SUBSTRING] [--label NAME] [--profile DIR]
+// `make bench`: runs every case against a real `hublet serve` and a same-run baseline, in rounds (3 in a full run, 1 in
+// QUICK); prints a markdown table (median with min–max, the load average before each case) and writes the same as JSON,
+// every round included, under bench/results/. Three full runs make the README's table: combine.ts.
+// Usage: run.ts [--quick] [--database postgres://…] [--only SUBSTRING] [--label NAME] [--profile DIR] [--rounds N]
+//   [--round-seconds S]
 // HUBLET_BENCH_BIN=tsx measures bin/hublet (sources through tsx) instead of dist/hublet.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,6 +13,8 @@ import { hookCases } from './cases/hooks.js';
 import { migrationCases } from './cases/migrations.js';
 import { startupCases } from './cases/startup.js';
 import { hubletCommand, startHublet, type HubletServer } from './processes.js';
+import { spreadOf } from './stats.js';
+import { markdownTable } from './table.js';
 import type { BenchCase, BenchContext, CaseResult } from './types.js';
 
 const CASES: BenchCase[] = [...startupCases, ...accountCases, ...gistCases, ...hookCases, ...migrationCases];
@@ -29,7 +33,14 @@ const label = arg('--label');
 const profileDir = arg('--profile');
 if (profileDir) process.env.HUBLET_BENCH_PROFILE = path.resolve(profileDir);
 // QUICK keeps every case brief (under 60 s in all): it proves the harness works, its numbers are not judged.
-const settings = quick ? { connections: 50, durationSec: 1, warmupSec: 0.5 } : { connections: 50, durationSec: 10, warmupSec: 3 };
+// A full run measures each HTTP case in 3 rounds of 5 s after one 3 s warm-up per side (about as long as the single 10 s
+// round it replaced, with a spread to show); --rounds N changes the count (1 for a profile, say).
+// --round-seconds S changes the rounds' length (cases with their own length, POST /gists, keep it).
+const settings = quick ? { connections: 50, durationSec: 1, warmupSec: 0.5 } : { connections: 50, durationSec: 5, warmupSec: 3 };
+if (Number(arg('--round-seconds')) > 0) settings.durationSec = Number(arg('--round-seconds'));
+const rounds = Number(arg('--rounds')) || (quick ? 1 : 3);
+/** CPU cores and model: each row says which machine it ran on. */
+const cpus = `${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'cpu'}`;
 
 async function jsonRequest(server: HubletServer, method: string, p: string, body?: unknown, token = server.adminToken): Promise<any> {
   const res = await fetch(server.url + p, {
@@ -46,6 +57,7 @@ function context(server: HubletServer, extra: HubletServer[]): BenchContext {
   return {
     server,
     settings,
+    rounds,
     quick,
     api: (method, p, body, token) => jsonRequest(server, method, p, body, token),
     apiOn: (other, method, p, body, token) => jsonRequest(other, method, p, body, token),
@@ -57,13 +69,6 @@ function context(server: HubletServer, extra: HubletServer[]): BenchContext {
   };
 }
 
-function table(results: CaseResult[]): string {
-  const fmt = (n: number | null | undefined, digits = 0) => (n === null || n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits));
-  const ratio = (r: CaseResult) => (r.ratio == null ? '–' : `${r.ratio}×${r.ratioOf ? ` ${r.ratioOf}` : ''}`);
-  const rows = results.map((r) => `| ${r.case} | ${fmt(r.value, r.value < 10 ? 2 : 0)} ${r.unit} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${ratio(r)} | ${fmt(r.peakRssMiB)} | ${r.target} |`);
-  return ['| case | throughput | p50 ms | p99 ms | ratio to baseline | peak RSS MiB | target |', '|---|---|---|---|---|---|---|', ...rows].join('\n');
-}
-
 async function main(): Promise<void> {
   const selected = CASES.filter((c) => !only || c.name.includes(only));
   const results: CaseResult[] = [];
@@ -71,6 +76,8 @@ async function main(): Promise<void> {
   let shared: HubletServer | undefined;
   try {
     for (const c of selected) {
+      // Read before the case starts anything (its own servers, seeding); the previous case's load is still in it.
+      const load1m = Math.round(os.loadavg()[0] * 100) / 100;
       const own = c.freshServer || c.serverEnv;
       const fresh = own ? await startHublet({ database, env: c.serverEnv }) : undefined;
       if (!fresh && !shared && !c.noServer) shared = await startHublet({ database });
@@ -78,26 +85,29 @@ async function main(): Promise<void> {
       const extra: HubletServer[] = [];
       process.stderr.write(`… ${c.name}\n`);
       const t0 = Date.now();
+      let result: CaseResult;
       try {
-        results.push(await c.run(context(server, extra)));
+        result = await c.run(context(server, extra));
       } catch (err) {
-        results.push({ case: c.name, unit: '', value: NaN, target: c.target, note: `FAILED: ${err instanceof Error ? err.stack ?? err.message : String(err)}` });
+        result = { case: c.name, unit: '', value: NaN, target: c.target, goals: c.goals, note: `FAILED: ${err instanceof Error ? err.stack ?? err.message : String(err)}` };
       } finally {
         await Promise.all([fresh, ...extra].map((s) => s?.stop()));
       }
+      results.push({ ...result, machine: cpus, load1m, load1mAfter: Math.round(os.loadavg()[0] * 100) / 100 });
       process.stderr.write(`  (${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
     }
   } finally {
     await shared?.stop();
   }
-  const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${hubletCommand().label}, ${database ? 'PostgreSQL' : 'SQLite'}${quick ? ', QUICK' : ''}`;
-  const md = `${table(results)}\n\n${machine}; load average before the run ${loadBefore}\n`;
+  const machine = `${cpus}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${hubletCommand().label}, ${database ? 'PostgreSQL' : 'SQLite'}${quick ? ', QUICK' : ''}`;
+  const rows = results.map((r) => ({ ...r, stats: r.stats ?? {}, load: r.load1m === undefined ? undefined : spreadOf([r.load1m]) }));
+  const md = `${markdownTable(rows)}\n\n${machine}; ${rounds} round(s) a case, median (min–max); load average before the run ${loadBefore}\n`;
   process.stdout.write(md);
   for (const r of results) if (r.note) process.stdout.write(`- ${r.case}: ${r.note}\n`);
   process.stdout.write(`(${((Date.now() - started) / 1000).toFixed(1)} s in all)\n`);
   const dir = path.resolve('bench', 'results');
   fs.mkdirSync(dir, { recursive: true });
-  const doc = JSON.stringify({ at: new Date().toISOString(), machine, loadAverage: loadBefore, quick, database: database ? 'postgres' : 'sqlite', results }, null, 2);
+  const doc = JSON.stringify({ at: new Date().toISOString(), machine, cpus, loadAverage: loadBefore, quick, rounds, database: database ? 'postgres' : 'sqlite', settings, seconds: Math.round((Date.now() - started) / 1000), results }, null, 2);
   const name = label ? `${label}.json` : quick ? 'latest-quick.json' : database ? 'latest-postgres.json' : 'latest.json';
   fs.writeFileSync(path.join(dir, name), `${doc}\n`);
   if (results.some((r) => Number.isNaN(r.value))) process.exitCode = 1;

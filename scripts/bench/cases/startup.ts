@@ -3,13 +3,12 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { atMost, describeGoals } from '../goals.js';
 import { hubletCommand } from '../processes.js';
+import { rowOf } from '../stats.js';
 import type { BenchCase, BenchContext, CaseResult } from '../types.js';
 
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
+const GOALS = { version: [atMost('value', 150, ' ms')], serve: [atMost('value', 500, ' ms')] };
 
 /** Milliseconds from spawn until `done` says so (or the process exits 0 when no pattern is given). */
 function timeRun(args: string[], env: NodeJS.ProcessEnv, until?: RegExp): Promise<number> {
@@ -46,22 +45,21 @@ async function startupCase(ctx: BenchContext, what: 'version' | 'serve'): Promis
     await once(-1);
     const times: number[] = [];
     for (let i = 0; i < runs; i++) times.push(await once(i));
-    const ms = Math.round(median(times) * 10) / 10;
-    return {
+    // Each run is a round: the row shows their median with min–max.
+    return rowOf({
       case: what === 'version' ? `${hubletCommand().label} --version` : `${hubletCommand().label} serve until ready (fresh data dir)`,
       unit: 'ms',
-      value: ms,
-      ratio: null,
-      target: what === 'version' ? '≤ 150 ms' : '≤ 500 ms',
-      note: `median of ${runs} runs (min ${Math.round(Math.min(...times))} ms, max ${Math.round(Math.max(...times))} ms)`,
-      details: { times },
-    };
+      rounds: times.map((t) => ({ value: Math.round(t * 10) / 10 })),
+      goals: GOALS[what],
+      target: describeGoals(GOALS[what]),
+      note: `median of ${runs} runs`,
+    });
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
 }
 
 export const startupCases: BenchCase[] = [
-  { name: 'hublet --version', target: '≤ 150 ms', noServer: true, run: (ctx) => startupCase(ctx, 'version') },
-  { name: 'hublet serve until ready', target: '≤ 500 ms', noServer: true, run: (ctx) => startupCase(ctx, 'serve') },
+  { name: 'hublet --version', target: describeGoals(GOALS.version), goals: GOALS.version, noServer: true, run: (ctx) => startupCase(ctx, 'version') },
+  { name: 'hublet serve until ready', target: describeGoals(GOALS.serve), goals: GOALS.serve, noServer: true, run: (ctx) => startupCase(ctx, 'serve') },
 ];

@@ -3,6 +3,7 @@
 // Layers, each importing only from those below it:
 //   src/cli                                   the command line (imports the server to build its local app)
 //   src/server/*.ts                           the composition root: app.ts lists the areas and wires them
+//   src/graphql                               GraphQL, a second front end over the areas (reads them like their routes)
 //   src/{gists,repos,webhooks,migrations}     the areas: never one another (one exception: migrations -> repos)
 //   src/accounts                              users, organizations, tokens, authentication (areas use it)
 //   src/app                                   the app context and the Area shape (registries built per app)
@@ -68,6 +69,23 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/migrations/' },
       to: { path: `^src/${AREAS}/`, pathNot: '^src/(migrations|repos)/' },
+    },
+    {
+      name: 'graphql-reads-areas-through-their-read-side',
+      comment:
+        'GraphQL is a second front end over the areas, as their REST routes are: it may use their services, read functions, ' +
+        'stores and presenters (and accounts, and the layers below), never their routes or internals, so each read rule stays ' +
+        'the area\'s own; and since it sits above every area, no area or lower layer imports it (only app.ts lists it).',
+      severity: 'error',
+      from: { path: '^src/graphql/' },
+      to: { path: `^src/${AREAS}/`, pathNot: `^src/${AREAS}/(service|reads|store|present)[.]ts$` },
+    },
+    {
+      name: 'nothing-below-imports-graphql',
+      comment: 'Only the composition root (src/server/*.ts) registers GraphQL; the areas and the layers below never import it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(graphql|cli)/|^src/server/[^/]+[.]ts$' },
+      to: { path: '^src/graphql/' },
     },
     {
       name: 'below-accounts-never-imports-accounts',

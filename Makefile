@@ -3,7 +3,7 @@ SHELL := /bin/bash
 STAMP := node_modules/.install-stamp
 export NODE_OPTIONS ?=
 
-.PHONY: install run test test-sqlite test-postgres typecheck deps dist bench clean openapi-fixture
+.PHONY: install run test test-sqlite test-postgres typecheck deps lint dist bench clean openapi-fixture
 
 install: $(STAMP)
 
@@ -24,8 +24,13 @@ typecheck: install
 deps: install
 	npx depcruise src --config .dependency-cruiser.cjs
 
+# Biome's recommended lint rules (biome.jsonc), knip's unused files, exports and dependencies (knip.jsonc): any finding fails.
+lint: install
+	npx biome lint --error-on-warnings
+	npx knip
+
 # The whole suite on SQLite, then again on PostgreSQL when HUBLET_TEST_DATABASE_URL names a server; then `make bench QUICK=1`.
-test: install typecheck deps dist
+test: install typecheck deps lint dist
 	env -u HUBLET_TEST_DATABASE_URL HUBLET_TEST_BIN=dist npx vitest run
 	@if [ -n "$$HUBLET_TEST_DATABASE_URL" ]; then \
 	  echo "== again on PostgreSQL ($$HUBLET_TEST_DATABASE_URL)"; \

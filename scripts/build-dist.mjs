@@ -67,6 +67,7 @@ function isUpToDate() {
  * executable's assets). Serialised with toString(): it must not use anything outside its parameters.
  */
 function seaPrelude(seaRequire, build, chunks, runBundle) {
+  // biome-ignore lint/suspicious/noRedundantUseStrict: serialised with toString() into the SEA main, a sloppy-mode script
   'use strict';
   const fs = seaRequire('node:fs');
   const os = seaRequire('node:os');

@@ -7,8 +7,9 @@
 // `nullable: true` becomes a type array (or an anyOf with null), `oneOf` + `discriminator.mapping` becomes
 // if/then branches keyed on the discriminator property, any other `oneOf` becomes `anyOf` (GitHub's branches overlap),
 // and descriptions, examples and x-* extensions are dropped.
-// /admin/* (GitHub Enterprise Server only) comes from the newest ghes-X.Y description in the package;
-// its schemas are kept apart from api.github.com's under the names `ghes--NAME`.
+// /admin/*, /enterprise/* and the other GitHub Enterprise Server operations in FROM_GHES (GET /meta in its GHES shape)
+// come from the newest ghes-X.Y description in the package; their schemas are kept apart from api.github.com's under
+// the names `ghes--NAME`.
 // API versions: `operations` and `components` describe the default version (2022-11-28); `versions[V]` holds
 // only the operations and schemas that GitHub's `x-github-breaking-changes` alter as of version V.
 // Where the description is known to disagree with what GitHub answers, CORRECTIONS patch it (listed in the fixture).
@@ -51,14 +52,35 @@ const OPERATIONS = [
   'POST /orgs/{org}/repos', 'POST /user/repos',
   'GET /repos/{owner}/{repo}', 'PATCH /repos/{owner}/{repo}', 'DELETE /repos/{owner}/{repo}',
   'GET /orgs/{org}/repos', 'GET /user/repos', 'GET /users/{username}/repos',
+  'GET /repositories', 'GET /repos/{owner}/{repo}/topics', 'PUT /repos/{owner}/{repo}/topics',
   // accounts and service
   'GET /user', 'GET /users/{username}', 'GET /orgs/{org}',
   'GET /orgs/{org}/memberships/{username}', 'PUT /orgs/{org}/memberships/{username}', 'DELETE /orgs/{org}/memberships/{username}',
+  'GET /user/orgs', 'GET /users/{username}/orgs', 'GET /orgs/{org}/members',
+  'GET /orgs/{org}/members/{username}', 'DELETE /orgs/{org}/members/{username}',
+  'GET /user/memberships/orgs', 'GET /user/memberships/orgs/{org}', 'PATCH /orgs/{org}', 'DELETE /orgs/{org}',
+  'GET /organizations', 'GET /users',
   'GET /rate_limit', 'GET /versions?',
+  'GET /meta', 'GET /zen', 'GET /octocat', 'GET /emojis',
   // GitHub Enterprise Server admin API
   'POST /admin/users', 'DELETE /admin/users/{username}', 'POST /admin/organizations',
   'POST /admin/users/{username}/authorizations', 'DELETE /admin/users/{username}/authorizations',
+  'PATCH /admin/users/{username}', 'PATCH /admin/organizations/{org}',
+  'PUT /users/{username}/site_admin', 'DELETE /users/{username}/site_admin',
+  'PUT /users/{username}/suspended', 'DELETE /users/{username}/suspended',
+  'GET /enterprise/stats/all', 'GET /enterprise/stats/repos', 'GET /enterprise/stats/hooks', 'GET /enterprise/stats/pages',
+  'GET /enterprise/stats/orgs', 'GET /enterprise/stats/users', 'GET /enterprise/stats/pulls', 'GET /enterprise/stats/issues',
+  'GET /enterprise/stats/milestones', 'GET /enterprise/stats/gists', 'GET /enterprise/stats/comments',
 ];
+
+/** Operations described from GitHub Enterprise Server's description besides /admin/* and /enterprise/*. */
+const FROM_GHES = new Set([
+  'GET /meta',
+  'PUT /users/{username}/site_admin',
+  'DELETE /users/{username}/site_admin',
+  'PUT /users/{username}/suspended',
+  'DELETE /users/{username}/suspended',
+]);
 
 /**
  * Where GitHub's description disagrees with what api.github.com answers, the answer wins. Each correction is a
@@ -188,6 +210,7 @@ class Source {
         type: 'object',
         required: [prop],
         properties: { [prop]: { enum: mapping.map(([value]) => value) } },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keywords, not a thenable
         allOf: mapping.map(([value, ref]) => ({ if: { properties: { [prop]: { const: value } } }, then: this.convert({ $ref: ref }) })),
       });
     }
@@ -265,7 +288,7 @@ function extract(docs, apiVersion) {
     const optional = entry.endsWith('?');
     const key = optional ? entry.slice(0, -1) : entry;
     const [method, template] = key.split(' ');
-    const source = template.startsWith('/admin/') ? ghes : dotcom;
+    const source = template.startsWith('/admin/') || template.startsWith('/enterprise/') || FROM_GHES.has(key) ? ghes : dotcom;
     const op = source.operation(method, template);
     if (op) operations[key] = op;
     else if (!optional) missing.push(`${key} (in ${source.label})`);

@@ -89,9 +89,6 @@ const ENV: Record<keyof Config, string> = {
   secretKeyPrevious: 'HUBLET_SECRET_KEY_PREVIOUS',
 };
 
-/** Environment variable names per setting, for the README and `--help`. */
-export const configEnvironment = ENV;
-
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
@@ -99,7 +96,7 @@ export class ConfigError extends Error {
 }
 
 /** The platform's data directory for hublet (XDG on Linux). */
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
   if (process.platform === 'darwin') return path.join(os.homedir(), 'Library', 'Application Support', 'hublet');
   if (process.platform === 'win32') return path.join(env.LOCALAPPDATA ?? os.homedir(), 'hublet');
   return path.join(env.XDG_DATA_HOME ?? path.join(os.homedir(), '.local', 'share'), 'hublet');

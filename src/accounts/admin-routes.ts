@@ -1,19 +1,26 @@
-// The GitHub Enterprise admin API (site admins only): users, organizations and users' tokens.
+// The GitHub Enterprise admin API (site admins only): users, organizations (create, rename, delete), site admins,
+// suspensions, users' tokens and the instance's statistics.
 import type { FastifyInstance } from 'fastify';
 import { pagingQuery, parsePaging, setPageLinks } from '../server/http/pagination.js';
 import { SITE_ADMIN } from '../server/http/grants.js';
 import { absentBodyIsEmpty } from '../server/http/body.js';
+import { typed } from '../server/http/typed.js';
+import { changeSiteAdmin, changeSuspension, renameAccount } from './admin.js';
 import { authorization, simpleOrganization, simpleUser } from './present.js';
+import { enterpriseStats, STAT_TYPES } from './stats.js';
 import { createOrganization, createUser, createUserToken, deleteUser, listUserTokens, revokeTokens } from './service.js';
 
 const username = { type: 'object', properties: { username: { type: 'string' } }, required: ['username'] } as const;
+const orgParams = { type: 'object', properties: { org: { type: 'string' } }, required: ['org'] } as const;
+const renameBody = { type: 'object', required: ['login'], properties: { login: { type: 'string' } } } as const;
 
-export async function adminRoutes(app: FastifyInstance): Promise<void> {
+export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = typed(fastify);
   // Site admins only (SITE_ADMIN), checked before the body is validated: anyone else learns nothing (404, or 403 for a
   // token without the site_admin scope). The services check again, for callers that do not come through these routes.
   const config = { grant: SITE_ADMIN };
 
-  app.post<{ Body: { login: string; email?: string; site_admin?: boolean } }>(
+  app.post(
     '/admin/users',
     {
       schema: {
@@ -31,12 +38,12 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.delete<{ Params: { username: string } }>('/admin/users/:username', { schema: { params: username }, config }, async (request, reply) => {
+  app.delete('/admin/users/:username', { schema: { params: username }, config }, async (request, reply) => {
     await deleteUser(request.ctx, request.params.username);
     return reply.code(204).send();
   });
 
-  app.post<{ Body: { login: string; admin: string; profile_name?: string } }>(
+  app.post(
     '/admin/organizations',
     {
       schema: {
@@ -54,10 +61,53 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post<{
-    Params: { username: string };
-    Body: { scopes?: string[]; kind?: string; permissions?: Record<string, string>; app_id?: number; note?: string; expires_at?: string };
-  }>(
+  // GitHub Enterprise queues a rename and answers 202; hublet's is done when it answers (everything is kept by id).
+  app.patch('/admin/users/:username', { schema: { params: username, body: renameBody }, config: { ...config, resource: 'User' } }, async (request, reply) => {
+    const user = await renameAccount(request.ctx, 'User', request.params.username, request.body.login);
+    return reply.code(202).send({ message: 'Job queued to rename user. It may take a few minutes to complete.', url: request.ctx.urls.api(`/users/${user.login}`) });
+  });
+
+  app.patch('/admin/organizations/:org', { schema: { params: orgParams, body: renameBody }, config: { ...config, resource: 'Organization' } }, async (request, reply) => {
+    const org = await renameAccount(request.ctx, 'Organization', request.params.org, request.body.login);
+    return reply.code(202).send({ message: 'Job queued to rename organization. It may take a few minutes to complete.', url: request.ctx.urls.api(`/orgs/${org.login}`) });
+  });
+
+  app.put('/users/:username/site_admin', { schema: { params: username }, config }, async (request, reply) => {
+    await changeSiteAdmin(request.ctx, request.params.username, true);
+    return reply.code(204).send();
+  });
+
+  app.delete('/users/:username/site_admin', { schema: { params: username }, config }, async (request, reply) => {
+    await changeSiteAdmin(request.ctx, request.params.username, false);
+    return reply.code(204).send();
+  });
+
+  // The optional `reason` goes to GitHub Enterprise's audit log; hublet has none, so it is accepted and not kept.
+  app.put(
+    '/users/:username/suspended',
+    {
+      schema: { params: username, body: { type: 'object', properties: { reason: { type: 'string' } } } },
+      config: { ...config, resource: 'User' },
+      preValidation: absentBodyIsEmpty,
+    },
+    async (request, reply) => {
+      await changeSuspension(request.ctx, request.params.username, true);
+      return reply.code(204).send();
+    },
+  );
+
+  app.delete('/users/:username/suspended', { schema: { params: username }, config }, async (request, reply) => {
+    await changeSuspension(request.ctx, request.params.username, false);
+    return reply.code(204).send();
+  });
+
+  app.get('/enterprise/stats/all', { config }, async (request) => enterpriseStats(request.ctx));
+
+  for (const type of STAT_TYPES) {
+    app.get(`/enterprise/stats/${type}`, { config }, async (request) => (await enterpriseStats(request.ctx))[type]);
+  }
+
+  app.post(
     '/admin/users/:username/authorizations',
     {
       schema: {
@@ -78,7 +128,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
       preValidation: absentBodyIsEmpty,
     },
     async (request, reply) => {
-      const body = request.body ?? {};
+      const body = request.body;
       const { row, token, user } = await createUserToken(request.ctx, request.params.username, {
         scopes: body.scopes,
         kind: body.kind,
@@ -91,7 +141,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Params: { username: string }; Querystring: { page?: string; per_page?: string } }>(
+  app.get(
     '/admin/users/:username/authorizations',
     { schema: { params: username, querystring: { type: 'object', properties: pagingQuery } }, config },
     async (request, reply) => {
@@ -102,7 +152,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.delete<{ Params: { username: string } }>('/admin/users/:username/authorizations', { schema: { params: username }, config }, async (request, reply) => {
+  app.delete('/admin/users/:username/authorizations', { schema: { params: username }, config }, async (request, reply) => {
     await revokeTokens(request.ctx, request.params.username);
     return reply.code(204).send();
   });

@@ -1,12 +1,15 @@
-// The accounts area: users, organizations and memberships (GET /user, /users, /orgs, memberships) and the site admin API.
+// The accounts area: users, organizations and memberships (GET /user, /users, /orgs, members, memberships) and the site
+// admin API.
 // Authentication itself is app-wide (src/accounts/authenticate.ts, registered by src/server/app.ts before any area).
 import type { FastifyInstance } from 'fastify';
 import type { Area } from '../app/area.js';
 import { adminRoutes } from './admin-routes.js';
+import { organizationRoutes } from './org-routes.js';
 import { accountRoutes } from './routes.js';
 
 async function routes(app: FastifyInstance): Promise<void> {
   await app.register(accountRoutes);
+  await app.register(organizationRoutes);
   await app.register(adminRoutes);
 }
 

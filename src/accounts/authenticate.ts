@@ -1,13 +1,14 @@
-// Who is calling: the owner of a presented token (looked up through the app's token cache), or the CLI's local user.
+// Who is calling: the owner of a presented token (looked up through the app's token cache; refused while the owner is
+// suspended), or the CLI's local user.
 import type { TokenRow, UserRow } from '../db/schema.js';
 import { LOCAL_ACTOR_HEADER, presentedToken, type Authenticate } from '../server/http/auth.js';
-import { Unauthorized } from '../server/http/errors.js';
+import { Forbidden, Unauthorized } from '../server/http/errors.js';
 import type { Actor, TokenKind } from '../server/http/grants.js';
 import { findAccount } from './store.js';
 import { TokenCache } from './tokens.js';
 
 /** The actor of a token row (frozen: the token cache shares one actor between the requests that present the token). */
-export function actorFromToken(user: UserRow, token: TokenRow): Actor {
+function actorFromToken(user: UserRow, token: TokenRow): Actor {
   return Object.freeze({
     user,
     kind: token.kind as TokenKind,
@@ -18,7 +19,10 @@ export function actorFromToken(user: UserRow, token: TokenRow): Actor {
   });
 }
 
-export function localActor(user: UserRow): Actor {
+/** GitHub Enterprise's answer to a suspended user's token. */
+const SUSPENDED = 'Sorry. Your account was suspended.';
+
+function localActor(user: UserRow): Actor {
   return { user, kind: 'local', token: null, scopes: [], permissions: {}, appId: null };
 }
 
@@ -33,7 +37,7 @@ export function authenticator(local: boolean): Authenticate {
       const as = request.headers[LOCAL_ACTOR_HEADER];
       if (typeof as === 'string' && as) {
         const user = await findAccount(request.ctx.db, as);
-        if (!user || user.type !== 'User') throw new Unauthorized(`No such user: ${as}`);
+        if (user?.type !== 'User') throw new Unauthorized(`No such user: ${as}`);
         return localActor(user);
       }
     }
@@ -42,6 +46,9 @@ export function authenticator(local: boolean): Authenticate {
     if (presented === null) throw new Unauthorized('Bad credentials');
     const found = await tokens.lookup(request.ctx.db, presented, request.ctx.clock.now());
     if (!found) throw new Unauthorized('Bad credentials');
+    // A suspended user's tokens are refused, for the API and git alike, until a site admin unsuspends them (the cached
+    // row is as current as the token cache keeps it: a write to users drops it).
+    if (found.user.suspended_at) throw new Forbidden(SUSPENDED);
     return found.derived;
   };
 }

@@ -2,8 +2,6 @@
 import type { TokenRow, UserRow } from '../db/schema.js';
 import { isoUtc, nodeId, type Urls } from '../server/http/urls.js';
 
-export type SimpleUser = ReturnType<typeof simpleUser>;
-
 /** The short user object GitHub embeds as owner, user and sender. */
 export function simpleUser(row: UserRow, urls: Urls) {
   const login = row.login;
@@ -36,15 +34,16 @@ export interface AccountCounts {
   public_gists: number;
 }
 
+/** The profile fields users and organizations share, in GitHub's order. */
+function profileFields(row: UserRow) {
+  return { name: row.name, company: row.company, blog: row.blog ?? '', location: row.location, email: row.email };
+}
+
 /** `GET /users/{username}`: the public profile. */
 export function publicUser(row: UserRow, urls: Urls, counts: AccountCounts) {
   return {
     ...simpleUser(row, urls),
-    name: row.name,
-    company: row.company,
-    blog: row.blog ?? '',
-    location: row.location,
-    email: row.email,
+    ...profileFields(row),
     hireable: null,
     bio: row.bio,
     twitter_username: null,
@@ -95,11 +94,7 @@ export function simpleOrganization(row: UserRow, urls: Urls) {
 export function fullOrganization(row: UserRow, urls: Urls, counts: { public_repos: number }) {
   return {
     ...simpleOrganization(row, urls),
-    name: row.name,
-    company: row.company,
-    blog: row.blog ?? '',
-    location: row.location,
-    email: row.email,
+    ...profileFields(row),
     twitter_username: null,
     is_verified: false,
     has_organization_projects: true,

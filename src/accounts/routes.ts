@@ -3,11 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { absentBodyIsEmpty } from '../server/http/body.js';
 import { lastModified } from '../server/http/conditional.js';
 import { PUBLIC, requireActor, type Grant } from '../server/http/grants.js';
+import { typed } from '../server/http/typed.js';
 import { accountCounts } from './counts.js';
 import { fullOrganization, membership, privateUser, publicUser } from './present.js';
 import { deleteMembership, getMembership, putMembership, requireAnyAccount, requireOrganization } from './service.js';
 
 const userParams = { type: 'object', properties: { username: { type: 'string' } }, required: ['username'] } as const;
+const orgParams = { type: 'object', properties: { org: { type: 'string' } }, required: ['org'] } as const;
 const membershipParams = {
   type: 'object',
   properties: { org: { type: 'string' }, username: { type: 'string' } },
@@ -20,7 +22,8 @@ const membershipParams = {
  */
 const SIGNED_IN: Grant = { scopes: [], apps: 'user' };
 
-export async function accountRoutes(app: FastifyInstance): Promise<void> {
+export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = typed(fastify);
   app.get('/user', { config: { grant: SIGNED_IN } }, async (request, reply) => {
     const actor = requireActor(request.ctx.actor);
     const counts = await accountCounts(request.ctx, actor.user, true);
@@ -28,14 +31,14 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     return privateUser(actor.user, request.ctx.urls, counts);
   });
 
-  app.get<{ Params: { username: string } }>('/users/:username', { schema: { params: userParams }, config: { grant: PUBLIC } }, async (request, reply) => {
+  app.get('/users/:username', { schema: { params: userParams }, config: { grant: PUBLIC } }, async (request, reply) => {
     const row = await requireAnyAccount(request.ctx, request.params.username);
     const counts = await accountCounts(request.ctx, row, false);
     reply.header('last-modified', lastModified(row.updated_at));
     return publicUser(row, request.ctx.urls, counts);
   });
 
-  app.get<{ Params: { org: string } }>('/orgs/:org', { config: { grant: PUBLIC } }, async (request, reply) => {
+  app.get('/orgs/:org', { schema: { params: orgParams }, config: { grant: PUBLIC } }, async (request, reply) => {
     const org = await requireOrganization(request.ctx, request.params.org);
     const counts = await accountCounts(request.ctx, org, false);
     reply.header('last-modified', lastModified(org.updated_at));
@@ -45,7 +48,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
   const orgRead = { scopes: ['read:org', 'admin:org'], fineGrained: { permission: 'members', level: 'read' }, missingScope: 403 } as const;
   const orgWrite = { scopes: ['admin:org'], fineGrained: { permission: 'members', level: 'write' }, missingScope: 403 } as const;
 
-  app.get<{ Params: { org: string; username: string } }>(
+  app.get(
     '/orgs/:org/memberships/:username',
     { schema: { params: membershipParams }, config: { grant: orgRead } },
     async (request) => {
@@ -54,7 +57,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.put<{ Params: { org: string; username: string }; Body: { role?: 'admin' | 'member' } }>(
+  app.put(
     '/orgs/:org/memberships/:username',
     {
       schema: {
@@ -65,12 +68,12 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
       preValidation: absentBodyIsEmpty,
     },
     async (request) => {
-      const m = await putMembership(request.ctx, request.params.org, request.params.username, request.body?.role ?? 'member');
+      const m = await putMembership(request.ctx, request.params.org, request.params.username, request.body.role ?? 'member');
       return membership(m.org, m.user, m.role, request.ctx.urls);
     },
   );
 
-  app.delete<{ Params: { org: string; username: string } }>(
+  app.delete(
     '/orgs/:org/memberships/:username',
     { schema: { params: membershipParams }, config: { grant: orgWrite } },
     async (request, reply) => {

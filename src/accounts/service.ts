@@ -36,7 +36,7 @@ async function requireAccount(db: Db, login: string, type?: 'User' | 'Organizati
 }
 
 /** A user by login (404 when there is none, or it is an organization). */
-export function requireUser(ctx: ServiceContext, login: string): Promise<UserRow> {
+function requireUser(ctx: ServiceContext, login: string): Promise<UserRow> {
   return requireAccount(ctx.db, login, 'User');
 }
 
@@ -50,15 +50,11 @@ export function requireAnyAccount(ctx: ServiceContext, login: string): Promise<U
   return requireAccount(ctx.db, login);
 }
 
-export async function roleIn(ctx: ServiceContext, org: UserRow, user: UserRow): Promise<'admin' | 'member' | undefined> {
-  return membershipRole(ctx.db, org.id, user.id);
-}
-
 /** The organization, when the caller owns it; 404 otherwise (GitHub hides what you may not manage). */
 export async function requireOrgOwner(ctx: ServiceContext, orgLogin: string): Promise<UserRow> {
   const actor = requireActor(ctx.actor);
   const found = await findAccountWithRole(ctx.db, orgLogin, actor.user.id);
-  if (!found || found.account.type !== 'Organization') throw new NotFound();
+  if (found?.account.type !== 'Organization') throw new NotFound();
   if (found.role !== 'admin') throw new NotFound();
   return found.account;
 }
@@ -74,7 +70,7 @@ async function assertLoginFree(db: Db, login: string, resource: 'User' | 'Organi
 }
 
 /** Runs a transaction that inserts an account: two taking one login at once both pass the check, the unique index decides. */
-async function insertingLogin<T>(resource: 'User' | 'Organization', work: () => Promise<T>): Promise<T> {
+export async function insertingLogin<T>(resource: 'User' | 'Organization', work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
@@ -84,19 +80,19 @@ async function insertingLogin<T>(resource: 'User' | 'Organization', work: () => 
 }
 
 /** A free-text field: at most `max` characters and no NUL (PostgreSQL cannot store one in text). */
-function textProblem(resource: string, field: string, value: string | null | undefined, max: number): FieldError | null {
+export function textProblem(resource: string, field: string, value: string | null | undefined, max: number): FieldError | null {
   if (value == null) return null;
   if (value.length > max || value.includes('\0')) return { resource, field, code: 'invalid', message: `${field} must be at most ${max} characters of text` };
   return null;
 }
 
-function emailProblem(resource: string, email: string | null | undefined): FieldError | null {
+export function emailProblem(resource: string, email: string | null | undefined): FieldError | null {
   if (email == null) return null;
   if (email.length > 254 || !/^[^\s@\0]+@[^\s@\0]+$/.test(email)) return { resource, field: 'email', code: 'invalid', message: 'email is not a valid address' };
   return null;
 }
 
-function throwProblems(problems: (FieldError | null)[]): void {
+export function throwProblems(problems: (FieldError | null)[]): void {
   const errors = problems.filter((p): p is FieldError => p !== null);
   if (errors.length) throw new ValidationFailed(errors);
 }
@@ -144,7 +140,7 @@ export async function createOrganization(ctx: ServiceContext, input: { login: st
     ctx.db.transaction().execute(async (trx) => {
       await assertLoginFree(trx, input.login, 'Organization');
       const owner = await findAccount(trx, input.admin);
-      if (!owner || owner.type !== 'User') throw noSuchOwner();
+      if (owner?.type !== 'User') throw noSuchOwner();
       // Held until the owner's membership is in: a delete of that user waits, then sees the organization it would orphan.
       if (!(await lockRows(trx, 'users', [owner.id])).has(owner.id)) throw noSuchOwner();
       const now = ctx.clock.now();

@@ -174,3 +174,72 @@ export async function soleOwnerships(db: Db, userId: number): Promise<string[]> 
     .execute();
   return rows.map((r) => r.login);
 }
+
+/** One page of the organizations a user belongs to (oldest membership first) with their role, and the total. */
+export async function membershipsOfUser(
+  db: Db,
+  userId: number,
+  page: { offset: number; perPage: number },
+): Promise<{ rows: { org: UserRow; role: 'admin' | 'member' }[]; total: number }> {
+  const mine = db.selectFrom('memberships as ms').innerJoin('users as o', 'o.id', 'ms.org_id').where('ms.user_id', '=', userId);
+  const rows = await mine.selectAll('o').select('ms.role as membership_role').orderBy('o.id').limit(page.perPage).offset(page.offset).execute();
+  const count = await mine.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { rows: rows.map(({ membership_role, ...org }) => ({ org: org as UserRow, role: membership_role })), total: Number(count.n) };
+}
+
+/** One page of an organization's members (by login), optionally of one role, and the total. */
+export async function membersPage(
+  db: Db,
+  orgId: number,
+  role: 'admin' | 'member' | undefined,
+  page: { offset: number; perPage: number },
+): Promise<{ rows: UserRow[]; total: number }> {
+  let members = db.selectFrom('memberships as ms').innerJoin('users as u', 'u.id', 'ms.user_id').where('ms.org_id', '=', orgId);
+  if (role) members = members.where('ms.role', '=', role);
+  const rows = await members.selectAll('u').orderBy('u.login_lower').limit(page.perPage).offset(page.offset).execute();
+  const count = await members.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { rows: rows as UserRow[], total: Number(count.n) };
+}
+
+/** Accounts (of one type, or all) whose id is above `since`, in id order: GitHub's `since` pagination of every account. */
+export async function accountsSince(db: Db, type: 'User' | 'Organization' | undefined, since: number, limit: number): Promise<UserRow[]> {
+  let q = db.selectFrom('users').selectAll().where('id', '>', since);
+  if (type) q = q.where('type', '=', type);
+  return q.orderBy('id').limit(limit).execute();
+}
+
+/** The profile fields an organization's owners may change. */
+export interface AccountProfile {
+  name?: string | null;
+  email?: string | null;
+  company?: string | null;
+  blog?: string | null;
+  location?: string | null;
+  bio?: string | null;
+  members_can_create_repositories?: number;
+}
+
+/** Changes an account's profile fields and its updated_at; returns the row as it is now. */
+export async function updateAccount(db: Db, id: number, fields: AccountProfile, now: Date): Promise<UserRow | undefined> {
+  return db.updateTable('users').set({ ...fields, updated_at: now.toISOString() }).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+/** Gives an account a new login (the caller checked that it is free); returns the row as it is now. */
+export async function renameAccount(db: Db, id: number, login: string, now: Date): Promise<UserRow | undefined> {
+  return db
+    .updateTable('users')
+    .set({ login, login_lower: login.toLowerCase(), updated_at: now.toISOString() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Makes a user a site admin or not. */
+export async function setSiteAdmin(db: Db, id: number, siteAdmin: boolean, now: Date): Promise<void> {
+  await db.updateTable('users').set({ site_admin: siteAdmin ? 1 : 0, updated_at: now.toISOString() }).where('id', '=', id).execute();
+}
+
+/** Suspends a user (from `now`) or lifts the suspension (null). */
+export async function setSuspended(db: Db, id: number, at: Date | null, now: Date): Promise<void> {
+  await db.updateTable('users').set({ suspended_at: at ? at.toISOString() : null, updated_at: now.toISOString() }).where('id', '=', id).execute();
+}

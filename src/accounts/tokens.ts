@@ -20,7 +20,7 @@ export function isTokenKind(v: string): v is TokenKind {
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** A new random token: prefix + 36 base62 characters (~214 bits). */
-export function generateToken(kind: TokenKind): string {
+function generateToken(kind: TokenKind): string {
   const bytes = crypto.randomBytes(36);
   let body = '';
   for (const b of bytes) body += ALPHABET[b % ALPHABET.length];
@@ -120,6 +120,7 @@ async function readToken(db: Db, hash: string): Promise<{ token: TokenRow; user:
     members_can_create_repositories: row.members_can_create_repositories,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    suspended_at: row.suspended_at,
   };
   return { token, user };
 }

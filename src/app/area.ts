@@ -3,11 +3,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { EventListener } from '../events/emit.js';
 import type { QueueDeclaration } from '../jobs/worker.js';
-import type { AccountFiles, ProfileCountsOf } from './contributions.js';
+import type { AccountFiles, EnterpriseStatsOf, ProfileCountsOf } from './contributions.js';
 import type { AppContext } from './context.js';
 
 /** What an area builds for one app (its state lives here, in closures, never in module-level variables). */
-export interface AreaParts {
+interface AreaParts {
   /** Its job queues with their handlers. */
   queues?: QueueDeclaration[];
   /** Listeners run in the transaction of every event. */
@@ -23,10 +23,18 @@ export interface Area {
   readonly name: string;
   /** The area's routes: one Fastify plugin, registered with `app.register` (its own encapsulated context). */
   readonly routes?: FastifyPluginAsync;
+  /**
+   * The URL patterns of its GET routes that answer through the response cache (`ctx.responses.respond`) and need no hook
+   * of their own: a current cached response of theirs is answered before routing (server/http/fast-path.ts), by the
+   * app's rules (version, credentials, grant, rate limit, conditional GET), exactly as the route would answer it.
+   */
+  readonly cachedReads?: readonly string[];
   /** The directories the area keeps for an account, removed when the account is deleted. */
   readonly accountFiles?: AccountFiles;
   /** The area's counts on account profiles. */
   readonly profileCounts?: ProfileCountsOf;
+  /** The area's part of the instance's statistics (GET /enterprise/stats/*). */
+  readonly enterpriseStats?: EnterpriseStatsOf;
   /** Builds the area's per-app parts (queues, event listeners, lifecycle), once per app, before any route is registered. */
   readonly setup?: (ctx: AppContext) => AreaParts;
 }

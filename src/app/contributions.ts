@@ -1,4 +1,5 @@
-// What areas contribute to accounts: the directories removed with a deleted account, and counts on account profiles.
+// What areas contribute to accounts: the directories removed with a deleted account, counts on account profiles, and the
+// instance's statistics (GitHub Enterprise's GET /enterprise/stats/*).
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
@@ -22,8 +23,18 @@ export interface ProfileCounts {
  */
 export type ProfileCountsOf = (db: Db, accounts: readonly UserRow[], own: boolean) => Promise<Map<number, Partial<ProfileCounts>>>;
 
+/**
+ * GitHub Enterprise's statistics of the instance, by section (`repos`, `hooks`, `gists`, `users`, …): each a set of
+ * counts. Every section and count GitHub defines is answered; what no area counts is 0.
+ */
+export type EnterpriseStats = Record<string, Record<string, number>>;
+
+/** An area's sections (or counts within a section) of the instance's statistics, counted now. */
+export type EnterpriseStatsOf = (db: Db) => Promise<EnterpriseStats>;
+
 /** Every area's contributions, collected once per app from the areas' declarations. */
 export interface AccountContributions {
   readonly files: readonly AccountFiles[];
   readonly profileCounts: readonly ProfileCountsOf[];
+  readonly enterpriseStats: readonly EnterpriseStatsOf[];
 }

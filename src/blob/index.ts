@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import { FilesystemBlobStore } from './filesystem.js';
 import type { BlobStore } from './store.js';
 
-export type { BlobStore, BlobStat, ByteRange } from './store.js';
+export type { BlobStore } from './store.js';
 
 /** The configured archive store, or null when none is configured (`archiveStorage: none`). */
 export function archiveStore(config: Pick<Config, 'archiveStorage' | 'archiveDir'>): BlobStore | null {

@@ -9,15 +9,15 @@ export class CliExit extends Error {
 }
 
 export function printJson(out: NodeJS.WritableStream, value: unknown): void {
-  out.write(JSON.stringify(value, null, 2) + '\n');
+  out.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
 export function printTable(out: NodeJS.WritableStream, rows: Record<string, unknown>[], columns: string[]): void {
   const cells = rows.map((r) => columns.map((c) => (r[c] === null || r[c] === undefined ? '' : String(r[c]))));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));
   const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
-  out.write(line(columns.map((c) => c.toUpperCase())) + '\n');
-  for (const row of cells) out.write(line(row) + '\n');
+  out.write(`${line(columns.map((c) => c.toUpperCase()))}\n`);
+  for (const row of cells) out.write(`${line(row)}\n`);
 }
 
 /** Throws CliExit for an error response (an ApiResponse): 401 exits 4, any other 4xx/5xx exits 1, the error body on stderr. */

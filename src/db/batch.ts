@@ -31,8 +31,12 @@ export class Batcher<In, Out> {
       const batch = this.queue.splice(0, this.max);
       this.schedule();
       this.run(batch.map((b) => b.input)).then(
-        (outs) => batch.forEach((b, i) => b.resolve(outs[i])),
-        (err: unknown) => batch.forEach((b) => b.reject(err)),
+        (outs) => {
+          for (const [i, b] of batch.entries()) b.resolve(outs[i]);
+        },
+        (err: unknown) => {
+          for (const b of batch) b.reject(err);
+        },
       );
     });
   }

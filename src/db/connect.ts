@@ -10,12 +10,12 @@ import { observeWrites, registerWriteVersions, WriteVersions } from './write-obs
 
 export type { Db } from './schema.js';
 
-export function isPostgresUrl(url: string): boolean {
+function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
 
 /** Turns `sqlite:/path`, `sqlite:///path`, `file:…` or a plain path into a file name. */
-export function sqliteFilename(url: string): string {
+function sqliteFilename(url: string): string {
   if (url === ':memory:') return url;
   return url.replace(/^sqlite:(\/\/)?/i, '').replace(/^file:(\/\/)?/i, '');
 }

@@ -1,12 +1,12 @@
 // Table types for Kysely. Booleans are stored as 0/1 integers and timestamps as ISO-8601 UTC text on both databases.
-import type { Generated, Insertable, Kysely, Selectable } from 'kysely';
+import type { Generated, Kysely, Selectable } from 'kysely';
 import type { EventTables } from './tables/events.js';
 import type { HookTables } from './tables/webhooks.js';
 import type { RepoTables } from './tables/repos.js';
 import type { GistTables } from './tables/gists.js';
 import type { MigrationTables } from './tables/migrations.js';
 
-export interface UsersTable {
+interface UsersTable {
   id: Generated<number>;
   login: string;
   login_lower: string;
@@ -21,16 +21,18 @@ export interface UsersTable {
   members_can_create_repositories: Generated<number>;
   created_at: string;
   updated_at: string;
+  /** When a site admin suspended the user (their tokens and git access are refused); null when not suspended. */
+  suspended_at: string | null;
 }
 
-export interface MembershipsTable {
+interface MembershipsTable {
   org_id: number;
   user_id: number;
   role: 'admin' | 'member';
   created_at: string;
 }
 
-export interface TokensTable {
+interface TokensTable {
   id: Generated<number>;
   user_id: number;
   kind: string;
@@ -45,7 +47,7 @@ export interface TokensTable {
   revoked_at: string | null;
 }
 
-export interface JobsTable {
+interface JobsTable {
   id: Generated<number>;
   queue: string;
   payload: string;
@@ -61,7 +63,7 @@ export interface JobsTable {
 }
 
 /** The foundation's tables. Each area's are declared in `src/db/tables/<area>.ts` and added to `Database` below. */
-export interface CoreTables {
+interface CoreTables {
   users: UsersTable;
   memberships: MembershipsTable;
   tokens: TokensTable;
@@ -75,6 +77,5 @@ export interface Database extends CoreTables, EventTables, RepoTables, HookTable
 export type Db = Kysely<Database>;
 
 export type UserRow = Selectable<UsersTable>;
-export type NewUser = Insertable<UsersTable>;
 export type TokenRow = Selectable<TokensTable>;
 export type JobRow = Selectable<JobsTable>;

@@ -62,7 +62,7 @@ function tableName(node: OperationNode | undefined): string {
 }
 
 /** The tables a statement writes: none for a SELECT, `*` when it cannot tell. */
-export function writtenTables(query: CompiledQuery): string[] {
+function writtenTables(query: CompiledQuery): string[] {
   const node = query.query;
   if (SelectQueryNode.is(node)) return [];
   if (InsertQueryNode.is(node)) return [tableName(node.into)];

@@ -1,10 +1,10 @@
 // The gists area: the REST API, comments, raw file bytes and git clone/push; a deleted account's gist repositories go
-// with it; public and secret gist counts on profiles.
+// with it; public and secret gist counts on profiles and in the instance's statistics.
 import type { FastifyInstance } from 'fastify';
 import type { Area } from '../app/area.js';
 import type { AccountFiles } from '../app/contributions.js';
 import { gistCommentRoutes } from './comment-routes.js';
-import { gistProfileCounts } from './counts.js';
+import { gistProfileCounts, gistStats } from './counts.js';
 import { gistRepoDir } from './git.js';
 import { gistGitRoutes } from './git-routes.js';
 import { gistRawRoutes } from './raw-routes.js';
@@ -25,6 +25,9 @@ const gistDirsOf: AccountFiles = async (db, config, ownerId) => (await gistIdsOw
 export const gistsArea: Area = {
   name: 'gists',
   routes,
+  // The two hot reads, the same for every caller who may see them (routes.ts answers them through the response cache).
+  cachedReads: ['/gists/public', '/gists/:gist_id'],
   accountFiles: gistDirsOf,
   profileCounts: gistProfileCounts,
+  enterpriseStats: gistStats,
 };

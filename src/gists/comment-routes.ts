@@ -1,18 +1,18 @@
 // Gist comment routes (GitHub's, beyond the spec): list, create, read, edit and delete.
 import type { FastifyInstance } from 'fastify';
 import { parsePaging, setPageLinks } from '../server/http/pagination.js';
+import { typed } from '../server/http/typed.js';
 import { createGistComment, deleteGistComment, getGistComment, listGistComments, updateGistComment } from './comments.js';
 import { gistComment } from './present.js';
 import { GIST_READ, GIST_WRITE } from './routes.js';
 import { commentBody, commentParams, gistParams, pagedQuery } from './schemas.js';
 
-type CommentParams = { gist_id: string; comment_id: string };
-
-export async function gistCommentRoutes(app: FastifyInstance): Promise<void> {
+export async function gistCommentRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = typed(fastify);
   const write = { grant: GIST_WRITE, resource: 'GistComment' };
   const read = { grant: GIST_READ };
 
-  app.get<{ Params: { gist_id: string }; Querystring: { page?: string; per_page?: string } }>(
+  app.get(
     '/gists/:gist_id/comments',
     { schema: { params: gistParams, querystring: pagedQuery }, config: read },
     async (request, reply) => {
@@ -23,7 +23,7 @@ export async function gistCommentRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post<{ Params: { gist_id: string }; Body: { body: string } }>(
+  app.post(
     '/gists/:gist_id/comments',
     { schema: { params: gistParams, body: commentBody }, config: write },
     async (request, reply) => {
@@ -33,12 +33,12 @@ export async function gistCommentRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Params: CommentParams }>('/gists/:gist_id/comments/:comment_id', { schema: { params: commentParams }, config: read }, async (request) => {
+  app.get('/gists/:gist_id/comments/:comment_id', { schema: { params: commentParams }, config: read }, async (request) => {
     const v = await getGistComment(request.ctx, request.params.gist_id, request.params.comment_id);
     return gistComment(v.comment, v.author, v.gist, request.ctx.urls);
   });
 
-  app.patch<{ Params: CommentParams; Body: { body: string } }>(
+  app.patch(
     '/gists/:gist_id/comments/:comment_id',
     { schema: { params: commentParams, body: commentBody }, config: write },
     async (request) => {
@@ -47,7 +47,7 @@ export async function gistCommentRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.delete<{ Params: CommentParams }>('/gists/:gist_id/comments/:comment_id', { schema: { params: commentParams }, config: write }, async (request, reply) => {
+  app.delete('/gists/:gist_id/comments/:comment_id', { schema: { params: commentParams }, config: write }, async (request, reply) => {
     await deleteGistComment(request.ctx, request.params.gist_id, request.params.comment_id);
     return reply.code(204).send();
   });

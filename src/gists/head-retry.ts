@@ -2,7 +2,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** How long a writer keeps re-applying its change while other writers keep winning the head's compare-and-set. */
-export const RETRY_WINDOW_MS = 60_000;
+const RETRY_WINDOW_MS = 60_000;
 const MAX_PAUSE_MS = 50;
 
 /**

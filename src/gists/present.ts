@@ -5,9 +5,9 @@ import { isoUtc, nodeId, type Urls } from '../server/http/urls.js';
 import type { GistCommentRow, GistRevisionRow, GistRow } from '../db/tables/gists.js';
 
 /** Content returned per file in a single gist; the raw URL serves the rest. */
-export const CONTENT_LIMIT_BYTES = 1024 * 1024;
+const CONTENT_LIMIT_BYTES = 1024 * 1024;
 /** Files returned per gist; the rest need a clone. */
-export const FILES_LIMIT = 300;
+const FILES_LIMIT = 300;
 
 /** `application/vnd.service.raw+json` (the default) or `application/vnd.service.base64+json`. */
 export type GistMedia = 'raw' | 'base64';
@@ -29,11 +29,11 @@ export interface FileWithContent extends FileView {
 }
 
 /** Where git clones and pushes a gist, and where a person would look at it (GitHub Enterprise's single-host layout). */
-export function gitUrl(urls: Urls, id: string): string {
+function gitUrl(urls: Urls, id: string): string {
   return urls.html(`/gist/${id}.git`);
 }
 
-export function rawUrl(urls: Urls, owner: string, gistId: string, blobSha: string, filename: string): string {
+function rawUrl(urls: Urls, owner: string, gistId: string, blobSha: string, filename: string): string {
   return urls.html(`/gist/${encodeURIComponent(owner)}/${gistId}/raw/${blobSha}/${encodeURIComponent(filename)}`);
 }
 
@@ -78,7 +78,10 @@ class UserObjects {
 
   of(user: UserRow): ReturnType<typeof simpleUser> {
     let json = this.built.get(user);
-    if (!json) this.built.set(user, (json = simpleUser(user, this.urls)));
+    if (!json) {
+      json = simpleUser(user, this.urls);
+      this.built.set(user, json);
+    }
     return json;
   }
 }
@@ -161,7 +164,7 @@ export interface ForkView {
 }
 
 /** An entry of a single gist's `forks`. */
-export function forkEntry(f: ForkView, urls: Urls) {
+function forkEntry(f: ForkView, urls: Urls) {
   return {
     url: urls.api(`/gists/${f.gist.id}`),
     user: publicUser(f.owner, urls, f.counts),

@@ -24,7 +24,7 @@ import { fileRow, replaceFileRows, syncRef } from './write.js';
  * push adds (and its tip) must be a revision the API would accept after the commit before it: regular files only, names
  * new in it acceptable, the number of files and their sizes within the limits (rules.ts, the API's own checks).
  */
-export async function pushProblems(push: IncomingPush, limits: FileLimits): Promise<string[]> {
+async function pushProblems(push: IncomingPush, limits: FileLimits): Promise<string[]> {
   if (push.unpackError) return [`The pushed objects could not be read: ${push.unpackError}`];
   for (const c of push.commands) {
     if (c.ref !== GIST_REF) return [`Gists only accept pushes to the ${GIST_BRANCH} branch; refusing ${c.ref}.`];
@@ -132,7 +132,7 @@ async function snapshot(dir: string, sha: string, blobs: Map<string, Buffer>, ca
  * moved the head first, `failed` when recording failed: the branch is then put back where the database says, so git
  * never shows what the API does not, and the push must be answered as refused.
  */
-export async function recordPush(ctx: ServiceContext, gist: GistRow, pusher: UserRow, update: RefUpdate): Promise<'recorded' | 'stale' | 'failed'> {
+async function recordPush(ctx: ServiceContext, gist: GistRow, pusher: UserRow, update: RefUpdate): Promise<'recorded' | 'stale' | 'failed'> {
   let outcome: 'stale' | 'failed' = 'failed';
   const dir = gistRepoDir(ctx.config, gist.id);
   try {

@@ -26,7 +26,7 @@ import type { GistRevisionRow, GistRow } from '../db/tables/gists.js';
 import { fileRow } from './write.js';
 
 /** How deep `GET /gists/public` (and anonymous `GET /gists`) may page, as GitHub limits it. */
-export const PUBLIC_LISTING_DEPTH = 3000;
+const PUBLIC_LISTING_DEPTH = 3000;
 const PAGINATION_LIMITED =
   'In order to keep the API fast for everyone, pagination is limited for this resource. Check the rel=last link relation in the Link response header to see how far back you can traverse.';
 
@@ -99,7 +99,7 @@ export async function revisionView(ctx: ServiceContext, id: string, sha: string)
   return { ...view, files, history };
 }
 
-export interface ListView {
+interface ListView {
   gist: GistRow;
   owner: UserRow;
   files: FileView[];

@@ -7,7 +7,8 @@ import { NotFound } from '../server/http/errors.js';
 import { parsePaging, setPageLinks } from '../server/http/pagination.js';
 import { cacheKey } from '../server/http/response-cache.js';
 import { commitItems, gistListItems, gistMedia, gistSingle } from './present.js';
-import { createBody, gistParams, listQuery, pagedQuery, parseSince, revisionParams, updateBody, type CreateBody, type UpdateBody } from './schemas.js';
+import { typed } from '../server/http/typed.js';
+import { createBody, gistParams, listQuery, pagedQuery, parseSince, revisionParams, updateBody, userParams } from './schemas.js';
 import { listCommits, listForks, listForUser, listMine, listPublic, listStarred, revisionView, singleView, type ListPage } from './reads.js';
 import { createGist, deleteGist, forkGist, isStarredByCaller, requireGist, starGist, unstarGist, updateGist } from './service.js';
 import type { GistRow } from '../db/tables/gists.js';
@@ -22,9 +23,6 @@ export const GIST_READ: Grant = { scopes: [], anonymous: true, apps: 'user' };
 /** The caller's starred gists: a signed-in person. */
 const GIST_READ_SIGNED_IN: Grant = { scopes: [], apps: 'user' };
 
-type ListQuery = { page?: string; per_page?: string; since?: string };
-type IdParams = { gist_id: string };
-
 function sendList(request: FastifyRequest, reply: FastifyReply, result: ListPage, paging: ReturnType<typeof parsePaging>) {
   setPageLinks(request, reply, paging, result.total);
   return gistListItems(result.items, request.ctx.urls);
@@ -36,32 +34,33 @@ async function sendSingle(request: FastifyRequest, reply: FastifyReply, gist: Gi
   return reply.code(status).send(gistSingle(view, request.ctx.urls, gistMedia(request.mediaParam)));
 }
 
-export async function gistRoutes(app: FastifyInstance): Promise<void> {
+export async function gistRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = typed(fastify);
   const write = { grant: GIST_WRITE, resource: 'Gist' };
   const read = { grant: GIST_READ };
   const bodyLimit = app.hublet.config.gistBodyLimitBytes;
 
-  app.get<{ Querystring: ListQuery }>('/gists', { schema: { querystring: listQuery }, config: read }, async (request, reply) => {
+  app.get('/gists', { schema: { querystring: listQuery }, config: read }, async (request, reply) => {
     const paging = parsePaging(request.query);
     return sendList(request, reply, await listMine(request.ctx, paging, parseSince(request.query.since)), paging);
   });
 
   // The same for every caller: answered from the response cache while nothing changed.
-  app.get<{ Querystring: ListQuery }>('/gists/public', { schema: { querystring: listQuery }, config: read }, async (request, reply) => {
+  app.get('/gists/public', { schema: { querystring: listQuery }, config: read }, async (request, reply) => {
     return request.ctx.responses.respond(request, reply, cacheKey(request), async () => {
       const paging = parsePaging(request.query);
       return sendList(request, reply, await listPublic(request.ctx, paging, parseSince(request.query.since)), paging);
     });
   });
 
-  app.get<{ Querystring: ListQuery }>('/gists/starred', { schema: { querystring: listQuery }, config: { grant: GIST_READ_SIGNED_IN } }, async (request, reply) => {
+  app.get('/gists/starred', { schema: { querystring: listQuery }, config: { grant: GIST_READ_SIGNED_IN } }, async (request, reply) => {
     const paging = parsePaging(request.query);
     return sendList(request, reply, await listStarred(request.ctx, paging, parseSince(request.query.since)), paging);
   });
 
-  app.get<{ Params: { username: string }; Querystring: ListQuery }>(
+  app.get(
     '/users/:username/gists',
-    { schema: { querystring: listQuery }, config: read },
+    { schema: { params: userParams, querystring: listQuery }, config: read },
     async (request, reply) => {
       const paging = parsePaging(request.query);
       const since = parseSince(request.query.since);
@@ -69,7 +68,7 @@ export async function gistRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post<{ Body: CreateBody }>(
+  app.post(
     '/gists',
     { schema: { body: createBody }, config: write, bodyLimit, preValidation: absentBodyIsEmpty },
     async (request, reply) => {
@@ -80,7 +79,7 @@ export async function gistRoutes(app: FastifyInstance): Promise<void> {
   );
 
   // Anyone with the id sees the same gist (secret ones too, as on GitHub): answered from the response cache.
-  app.get<{ Params: IdParams }>('/gists/:gist_id', { schema: { params: gistParams }, config: read }, async (request, reply) => {
+  app.get('/gists/:gist_id', { schema: { params: gistParams }, config: read }, async (request, reply) => {
     return request.ctx.responses.respond(request, reply, cacheKey(request), async () => {
       const gist = await requireGist(request.ctx, request.params.gist_id);
       reply.header('last-modified', lastModified(gist.updated_at));
@@ -90,7 +89,7 @@ export async function gistRoutes(app: FastifyInstance): Promise<void> {
 
   // `gh gist edit` sends POST; GitHub treats it as PATCH.
   for (const method of ['PATCH', 'POST'] as const) {
-    app.route<{ Params: IdParams; Body: UpdateBody }>({
+    app.route({
       method,
       url: '/gists/:gist_id',
       schema: { params: gistParams, body: updateBody },
@@ -101,12 +100,12 @@ export async function gistRoutes(app: FastifyInstance): Promise<void> {
     });
   }
 
-  app.delete<{ Params: IdParams }>('/gists/:gist_id', { schema: { params: gistParams }, config: write }, async (request, reply) => {
+  app.delete('/gists/:gist_id', { schema: { params: gistParams }, config: write }, async (request, reply) => {
     await deleteGist(request.ctx, request.params.gist_id);
     return reply.code(204).send();
   });
 
-  app.get<{ Params: IdParams; Querystring: ListQuery }>(
+  app.get(
     '/gists/:gist_id/commits',
     { schema: { params: gistParams, querystring: pagedQuery }, config: read },
     async (request, reply) => {
@@ -117,7 +116,7 @@ export async function gistRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Params: IdParams; Querystring: ListQuery }>(
+  app.get(
     '/gists/:gist_id/forks',
     { schema: { params: gistParams, querystring: pagedQuery }, config: read },
     async (request, reply) => {
@@ -126,28 +125,28 @@ export async function gistRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post<{ Params: IdParams }>('/gists/:gist_id/forks', { schema: { params: gistParams }, config: write }, async (request, reply) => {
+  app.post('/gists/:gist_id/forks', { schema: { params: gistParams }, config: write }, async (request, reply) => {
     const fork = await forkGist(request.ctx, request.params.gist_id);
     reply.header('location', request.ctx.urls.api(`/gists/${fork.id}`));
     return sendSingle(request, reply, fork, 201);
   });
 
-  app.get<{ Params: IdParams }>('/gists/:gist_id/star', { schema: { params: gistParams }, config: read }, async (request, reply) => {
+  app.get('/gists/:gist_id/star', { schema: { params: gistParams }, config: read }, async (request, reply) => {
     if (!(await isStarredByCaller(request.ctx, request.params.gist_id))) throw new NotFound();
     return reply.code(204).send();
   });
 
-  app.put<{ Params: IdParams }>('/gists/:gist_id/star', { schema: { params: gistParams }, config: write }, async (request, reply) => {
+  app.put('/gists/:gist_id/star', { schema: { params: gistParams }, config: write }, async (request, reply) => {
     await starGist(request.ctx, request.params.gist_id);
     return reply.code(204).send();
   });
 
-  app.delete<{ Params: IdParams }>('/gists/:gist_id/star', { schema: { params: gistParams }, config: write }, async (request, reply) => {
+  app.delete('/gists/:gist_id/star', { schema: { params: gistParams }, config: write }, async (request, reply) => {
     await unstarGist(request.ctx, request.params.gist_id);
     return reply.code(204).send();
   });
 
-  app.get<{ Params: IdParams & { sha: string } }>('/gists/:gist_id/:sha', { schema: { params: revisionParams }, config: read }, async (request) => {
+  app.get('/gists/:gist_id/:sha', { schema: { params: revisionParams }, config: read }, async (request) => {
     const view = await revisionView(request.ctx, request.params.gist_id, request.params.sha);
     return gistSingle(view, request.ctx.urls, gistMedia(request.mediaParam));
   });

@@ -14,27 +14,29 @@ export interface FileProblem {
 }
 
 const MAX_NAME_BYTES = 255;
-/** Names hublet gives files sent without one (gistfile1.txt, …): not chosen by hand. */
-const AUTO_NAME = /^gistfile\d+(\..*)?$/i;
 
-/** The name hublet gives the `n`th file sent without a name. */
+/**
+ * The name hublet gives the `n`th file sent without a name (a missing or blank one). A name of this form sent
+ * explicitly is an ordinary name, as on GitHub (`echo x | gh gist create` sends `gistfile0.txt`): automatic names skip
+ * the names already taken.
+ */
 export function automaticName(n: number): string {
   return `gistfile${n}.txt`;
 }
 
 /** Why a name cannot be a gist file's name, or null when it can. */
-export function fileNameProblem(name: string): string | null {
+function fileNameProblem(name: string): string | null {
   if (name.includes('/') || name.includes('\\')) return `${JSON.stringify(name)}: file names cannot contain slashes (gists have no directories)`;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this check's purpose
   if (/[\u0000-\u001f\u007f]/.test(name)) return `${JSON.stringify(name)}: file names cannot contain control characters`;
   if (name === '.' || name === '..') return `${JSON.stringify(name)} is not a valid file name`;
   if (name.toLowerCase() === '.git') return `${JSON.stringify(name)} is reserved by git`;
   if (Buffer.byteLength(name) > MAX_NAME_BYTES) return `file names can be at most ${MAX_NAME_BYTES} bytes long`;
-  if (AUTO_NAME.test(name)) return `${JSON.stringify(name)}: names of the form gistfile<number> are reserved for unnamed files`;
   return null;
 }
 
 /** Why a file set's size is not acceptable: none, too many files, a file too large. */
-export function fileSetProblems(files: { filename: string; size: number }[], limits: FileLimits): FileProblem[] {
+function fileSetProblems(files: { filename: string; size: number }[], limits: FileLimits): FileProblem[] {
   const problems: FileProblem[] = [];
   if (files.length === 0) problems.push({ code: 'missing_field', message: 'a gist needs at least one file' });
   if (files.length > limits.maxFiles) problems.push({ code: 'invalid', message: `a gist can hold at most ${limits.maxFiles} files` });
@@ -47,7 +49,7 @@ export function fileSetProblems(files: { filename: string; size: number }[], lim
 }
 
 /** Why a tree entry of this git mode cannot be in a gist (pushes only: the API writes regular files alone). */
-export function entryKindProblem(mode: string): string | null {
+function entryKindProblem(mode: string): string | null {
   if (mode === '40000' || mode === '040000') return 'Gist does not support directories.';
   if (mode !== '100644' && mode !== '100755') return 'Gists hold regular files only (no symbolic links or submodules).';
   return null;

@@ -1,4 +1,5 @@
 // Request shapes of the gist routes (JSON schemas for Fastify) and the checks a schema cannot express (file maps; names and limits by rules.ts).
+import type { FromSchema } from 'json-schema-to-ts';
 import { ValidationFailed, type FieldError } from '../server/http/errors.js';
 import { pagingQuery } from '../server/http/pagination.js';
 import { automaticName, revisionProblems } from './rules.js';
@@ -10,6 +11,12 @@ export const gistParams = {
   type: 'object',
   properties: { gist_id: { type: 'string' } },
   required: ['gist_id'],
+} as const;
+
+export const userParams = {
+  type: 'object',
+  properties: { username: { type: 'string' } },
+  required: ['username'],
 } as const;
 
 export const revisionParams = {
@@ -55,16 +62,10 @@ export const commentBody = {
   required: ['body'],
 } as const;
 
-export interface CreateBody {
-  description?: string | null;
-  files: Record<string, unknown>;
-  public?: boolean | string;
-}
-
-export interface UpdateBody {
-  description?: string | null;
-  files?: Record<string, unknown> | null;
-}
+/** A create body as its schema admits it (the file map is checked by parseCreate). */
+export type CreateBody = FromSchema<typeof createBody>;
+/** An update body as its schema admits it (the file map is checked by planUpdate). */
+export type UpdateBody = FromSchema<typeof updateBody>;
 
 export interface GistLimits {
   maxFiles: number;

@@ -8,10 +8,10 @@ import type { GistCommentRow, GistFileRow, GistRevisionRow, GistRow, GistsTable 
 /** A current file without its bytes (what list responses need). */
 export type GistFileMeta = Omit<GistFileRow, 'content'>;
 
-export const FILE_META_COLUMNS = ['gist_id', 'filename', 'size', 'blob_sha', 'language', 'type', 'binary'] as const;
+const FILE_META_COLUMNS = ['gist_id', 'filename', 'size', 'blob_sha', 'language', 'type', 'binary'] as const;
 
 /** Gist ids are hex; anything else cannot name a gist (and must not reach the database: PostgreSQL refuses NUL). */
-export function plausibleGistId(id: string): boolean {
+function plausibleGistId(id: string): boolean {
   return /^[0-9a-f]{1,64}$/i.test(id);
 }
 
@@ -267,4 +267,44 @@ export async function deleteComment(db: Db, gistId: string, id: number): Promise
       await trx.updateTable('gists').set((eb) => ({ comments: eb('comments', '-', 1) })).where('id', '=', gistId).execute();
     }
   });
+}
+
+/** Which of an owner's gists a list shows: public ones (1), secret ones (0) or both ('any'). */
+export type PublicFilter = 0 | 1 | 'any';
+
+/** An owner's gists in `order` (newest or oldest first by creation or update), one window of them, and how many match. */
+export async function ownerGistsWindow(
+  db: Db,
+  ownerId: number,
+  visible: PublicFilter,
+  order: { column: 'created_at' | 'updated_at'; direction: 'asc' | 'desc' },
+  window: (total: number) => { offset: number; limit: number },
+): Promise<{ rows: GistRow[]; offset: number; total: number }> {
+  let base = db.selectFrom('gists').where('owner_id', '=', ownerId);
+  if (visible !== 'any') base = base.where('public', '=', visible);
+  const counted = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const total = Number(counted.n);
+  const { offset, limit } = window(total);
+  if (limit <= 0) return { rows: [], offset, total };
+  const rows = await base.selectAll().orderBy(order.column, order.direction).orderBy('id', order.direction).limit(limit).offset(offset).execute();
+  return { rows, offset, total };
+}
+
+/** The number of stars of each gist, in one query. */
+export async function starCounts(db: Db, gistIds: readonly string[]): Promise<Map<string, number>> {
+  if (gistIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('gist_stars')
+    .select(['gist_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('gist_id', 'in', [...gistIds])
+    .groupBy('gist_id')
+    .execute();
+  return new Map(rows.map((r) => [r.gist_id, Number(r.n)]));
+}
+
+/** Which of these gists the user starred, in one query. */
+export async function starredBy(db: Db, userId: number, gistIds: readonly string[]): Promise<Set<string>> {
+  if (gistIds.length === 0) return new Set();
+  const rows = await db.selectFrom('gist_stars').select('gist_id').where('user_id', '=', userId).where('gist_id', 'in', [...gistIds]).execute();
+  return new Set(rows.map((r) => r.gist_id));
 }

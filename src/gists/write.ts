@@ -23,7 +23,7 @@ import { byName, deleteFiles, insertFiles, insertRevisions } from './store.js';
 import type { GistFileRow } from '../db/tables/gists.js';
 
 /** The author and committer of a revision written by hublet. */
-export function identity(user: UserRow, baseUrl: string): Identity {
+function identity(user: UserRow, baseUrl: string): Identity {
   const host = new URL(baseUrl).hostname || 'localhost';
   return { name: user.login, email: `${user.id}+${user.login}@users.noreply.${host}` };
 }
@@ -52,7 +52,7 @@ export async function replaceFileRows(db: Db, gistId: string, before: Pick<GistF
 }
 
 /** The next position in a gist's history. */
-export async function nextPosition(db: Db, gistId: string): Promise<number> {
+async function nextPosition(db: Db, gistId: string): Promise<number> {
   const r = await db
     .selectFrom('gist_revisions')
     .select((eb) => eb.fn.max('position').as('p'))

@@ -117,6 +117,6 @@ export function serializeCommit(input: { tree: string; parents: string[]; signat
   const s = input.signature;
   const who = `${s.name} <${s.email}> ${s.timestamp} ${formatOffset(s.timezoneOffset ?? 0)}`;
   const parents = input.parents.map((p) => `parent ${p}\n`).join('');
-  const message = (input.message ?? '').replace(/\r/g, '').replace(/^\n+/, '').replace(/\n+$/, '') + '\n';
+  const message = `${(input.message ?? '').replace(/\r/g, '').replace(/^\n+/, '').replace(/\n+$/, '')}\n`;
   return Buffer.from(`tree ${input.tree}\n${parents}author ${who}\ncommitter ${who}\n\n${message}`, 'utf8');
 }

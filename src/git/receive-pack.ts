@@ -17,18 +17,18 @@ import type { FastifyReply } from 'fastify';
 
 export const ZERO_OID = '0'.repeat(40);
 
-export interface RefCommand {
+interface RefCommand {
   old: string;
   new: string;
   ref: string;
 }
 
-export interface PushedCommit {
+interface PushedCommit {
   tree: string;
   parents: string[];
 }
 
-export interface PushedTreeEntry {
+interface PushedTreeEntry {
   /** Git's octal mode as written in the tree: `100644`, `100755`, `40000`, `120000`, `160000`. */
   mode: string;
   name: string;
@@ -36,7 +36,7 @@ export interface PushedTreeEntry {
 }
 
 /** Objects of the push and of the repository it goes to. */
-export interface PushObjects {
+interface PushObjects {
   commits(oids: string[]): Promise<Map<string, PushedCommit>>;
   trees(oids: string[]): Promise<Map<string, PushedTreeEntry[]>>;
   /** Sizes in bytes of blobs (or any objects). */
@@ -58,7 +58,7 @@ export interface IncomingPush {
 }
 
 /** Temporary push directories inside a repository start with this (removed after the push; harmless if left). */
-export const PUSH_TMP_PREFIX = 'hublet-push-';
+const PUSH_TMP_PREFIX = 'hublet-push-';
 /** Longer command sections than this are not a push hublet accepts. */
 const MAX_HEADER_BYTES = 1024 * 1024;
 
@@ -143,7 +143,7 @@ function parseTree(data: Buffer): PushedTreeEntry[] {
 }
 
 function objectReader(env: NodeJS.ProcessEnv): PushObjects {
-  const batch = async (oids: string[]) => (oids.length ? parseBatch(await runGit(['cat-file', '--batch'], env, Buffer.from(oids.join('\n') + '\n'))) : new Map());
+  const batch = async (oids: string[]) => (oids.length ? parseBatch(await runGit(['cat-file', '--batch'], env, Buffer.from(`${oids.join('\n')}\n`))) : new Map());
   return {
     async commits(oids) {
       const out = new Map<string, PushedCommit>();
@@ -158,7 +158,7 @@ function objectReader(env: NodeJS.ProcessEnv): PushObjects {
     async sizes(oids) {
       const out = new Map<string, number>();
       if (!oids.length) return out;
-      const text = (await runGit(['cat-file', '--batch-check'], env, Buffer.from(oids.join('\n') + '\n'))).toString('latin1');
+      const text = (await runGit(['cat-file', '--batch-check'], env, Buffer.from(`${oids.join('\n')}\n`))).toString('latin1');
       for (const line of text.split('\n')) {
         const [oid, type, size] = line.split(' ');
         if (type && type !== 'missing') out.set(oid, Number(size));

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { replaceFile } from './atomic-file.js';
 
 /** Temporary ref files start with this, in the git dir itself: git and isomorphic-git look for refs only under refs/. */
-export const REF_TMP_PREFIX = 'hublet-ref-';
+const REF_TMP_PREFIX = 'hublet-ref-';
 
 function checkRefName(ref: string): void {
   if (ref !== 'HEAD' && !/^refs\/(?:[^/\0\s]+\/)*[^/\0\s]+$/.test(ref)) throw new Error(`not a ref name: ${JSON.stringify(ref)}`);

@@ -58,9 +58,8 @@ export async function completeRunsIn(trx: Db, runs: JobRun[], now: Date): Promis
   for (const r of runs) if (r instanceof Run) r.completed = true;
 }
 
-export interface JobHandler {
-  (payload: any, job: JobRow, run: JobRun): Promise<void>;
-}
+// biome-ignore lint/suspicious/noExplicitAny: the queue stores JSON; each queue's handler declares the payload type it enqueues
+type JobHandler = (payload: any, job: JobRow, run: JobRun) => Promise<void>;
 
 /** A queue and how its jobs run: what an area declares for each of its queues. */
 export interface QueueDeclaration {

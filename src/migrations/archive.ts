@@ -16,9 +16,9 @@ import type { MigrationRow } from '../db/tables/migrations.js';
 const run = promisify(execFile);
 
 /** GitHub's archive schema version (`schema.json`). */
-export const SCHEMA_VERSION = '1.0.1';
+const SCHEMA_VERSION = '1.0.1';
 /** Records per JSON file: `repositories_000001.json` holds the first 100, `_000002` the next. */
-export const RECORDS_PER_FILE = 100;
+const RECORDS_PER_FILE = 100;
 
 /** The archive's blob key: one per migration, so a repeated export replaces it. */
 export function archiveKey(m: MigrationRow): string {
@@ -26,7 +26,7 @@ export function archiveKey(m: MigrationRow): string {
 }
 
 /** Where a repository's git data sits in the archive (and what its record's `git_url` names). */
-export function gitPath(ownerLogin: string, name: string): string {
+function gitPath(ownerLogin: string, name: string): string {
   return `repositories/${ownerLogin}/${name}.git`;
 }
 
@@ -36,7 +36,7 @@ function archiveTime(iso: string): string {
 }
 
 /** `urls.json`: how the URLs in the records are built (GitHub's URL templates), on this server's host and path. */
-export function urlTemplates(baseUrl: string): Record<string, unknown> {
+function urlTemplates(baseUrl: string): Record<string, unknown> {
   const prefix = `{scheme}://{host}${new URL(baseUrl).pathname.replace(/\/+$/, '')}`;
   const repo = `${prefix}/{owner}/{repository}`;
   return {
@@ -135,7 +135,7 @@ async function writeRecords(dir: string, kind: string, records: Iterable<unknown
   let batch: unknown[] = [];
   const flush = async () => {
     const name = `${kind}_${String(files.length + 1).padStart(6, '0')}.json`;
-    await fs.promises.writeFile(path.join(dir, name), JSON.stringify(batch, null, 2) + '\n');
+    await fs.promises.writeFile(path.join(dir, name), `${JSON.stringify(batch, null, 2)}\n`);
     files.push(name);
     batch = [];
   };
@@ -188,8 +188,8 @@ async function stage(ctx: AppContext, m: MigrationRow, dir: string): Promise<str
   const owner = await findAccountById(db, m.owner_id);
   if (!owner) throw new Error(`the owner of migration ${m.id} no longer exists`);
   const entries = ['schema.json', 'urls.json'];
-  await fs.promises.writeFile(path.join(dir, 'schema.json'), JSON.stringify({ version: SCHEMA_VERSION }, null, 2) + '\n');
-  await fs.promises.writeFile(path.join(dir, 'urls.json'), JSON.stringify(urlTemplates(ctx.config.baseUrl), null, 2) + '\n');
+  await fs.promises.writeFile(path.join(dir, 'schema.json'), `${JSON.stringify({ version: SCHEMA_VERSION }, null, 2)}\n`);
+  await fs.promises.writeFile(path.join(dir, 'urls.json'), `${JSON.stringify(urlTemplates(ctx.config.baseUrl), null, 2)}\n`);
 
   let users: UserRow[] = [owner];
   if (owner.type === 'Organization') {

@@ -12,7 +12,7 @@ import { findMigrationByGuid } from './store.js';
  * The byte range a `Range` header asks for. `null`: send the whole object (no header, or one this server does not
  * honour, such as several ranges); `unsatisfiable`: the range lies beyond the end.
  */
-export function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | null {
+function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | null {
   if (!header) return null;
   const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!m || (m[1] === '' && m[2] === '')) return null;

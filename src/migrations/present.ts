@@ -5,17 +5,17 @@ import { nodeId, type Urls } from '../server/http/urls.js';
 import type { MigrationRow } from '../db/tables/migrations.js';
 
 /** Migration timestamps carry a numeric UTC offset and whole seconds, as GitHub writes them: `2015-07-06T22:33:38+00:00`. */
-export function offsetTime(iso: string): string {
+function offsetTime(iso: string): string {
   return new Date(iso).toISOString().replace(/\.\d{3}Z$/, '+00:00');
 }
 
 /** The API URL of a migration: under the organization, or under /user for a user migration. */
-export function migrationUrl(m: MigrationRow, owner: UserRow, urls: Urls): string {
+function migrationUrl(m: MigrationRow, owner: UserRow, urls: Urls): string {
   return m.kind === 'organization' ? urls.api(`/orgs/${owner.login}/migrations/${m.id}`) : urls.api(`/user/migrations/${m.id}`);
 }
 
 /** The migration's owner: the user, or the organization with its /orgs links (GitHub's short organization owner). */
-export function migrationOwner(owner: UserRow, urls: Urls) {
+function migrationOwner(owner: UserRow, urls: Urls) {
   const base = simpleUser(owner, urls);
   if (owner.type !== 'Organization') return base;
   const org = urls.api(`/orgs/${owner.login}`);

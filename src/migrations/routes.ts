@@ -4,6 +4,7 @@ import type { Grant } from '../server/http/grants.js';
 import { absentBodyIsEmpty } from '../server/http/body.js';
 import { parseId } from '../server/http/ids.js';
 import { pagingQuery, parsePaging, setPageLinks } from '../server/http/pagination.js';
+import { typed } from '../server/http/typed.js';
 import { archiveDownloadRoutes } from './download.js';
 import { migration } from './present.js';
 import { presentRepository, type LoadedRepository } from './repositories.js';
@@ -20,7 +21,6 @@ import {
   unlockMigrationRepository,
   userScope,
   type MigrationScope,
-  type StartInput,
 } from './service.js';
 import type { MigrationRow } from '../db/tables/migrations.js';
 
@@ -33,22 +33,34 @@ import type { MigrationRow } from '../db/tables/migrations.js';
 const ORG_GRANT: Grant = { scopes: ['admin:org'], fineGrained: null, apps: false };
 const USER_GRANT: Grant = { scopes: ['repo', 'user'], fineGrained: null, apps: false, missingScope: 403 };
 
-const FLAGS = ['lock_repositories', 'exclude_metadata', 'exclude_git_data', 'exclude_attachments', 'exclude_releases', 'exclude_owner_projects', 'org_metadata_only'] as const;
+const flag = { type: 'boolean' } as const;
 
 const startBody = {
   type: 'object',
   required: ['repositories'],
   properties: {
     repositories: { type: 'array', maxItems: MAX_REPOSITORIES, items: { type: 'string', maxLength: 300 } },
-    ...Object.fromEntries(FLAGS.map((f) => [f, { type: 'boolean' }])),
+    lock_repositories: flag,
+    exclude_metadata: flag,
+    exclude_git_data: flag,
+    exclude_attachments: flag,
+    exclude_releases: flag,
+    exclude_owner_projects: flag,
+    org_metadata_only: flag,
     exclude: { type: 'array', items: { type: 'string', enum: ['repositories'] } },
   },
 } as const;
 
-type StartBody = StartInput & { exclude?: string[] };
+const pagedQuery = { type: 'object', properties: pagingQuery } as const;
+const migrationParams = { type: 'object', properties: { migration_id: { type: 'string' } }, required: ['migration_id'] } as const;
+const lockParams = {
+  type: 'object',
+  properties: { migration_id: { type: 'string' }, repo_name: { type: 'string' } },
+  required: ['migration_id', 'repo_name'],
+} as const;
 
 /** `exclude=repositories`, `exclude[]=repositories`, `exclude=repositories,other`, or a body's `exclude` array. */
-export function excludesRepositories(query: unknown, body?: string[]): boolean {
+function excludesRepositories(query: unknown, body?: string[]): boolean {
   const q = (query ?? {}) as Record<string, unknown>;
   const values = [q.exclude, q['exclude[]']].flat().filter((v): v is string => typeof v === 'string').flatMap((v) => v.split(','));
   return [...values.map((v) => v.trim()), ...(body ?? [])].includes('repositories');
@@ -57,7 +69,8 @@ export function excludesRepositories(query: unknown, body?: string[]): boolean {
 type ScopeOf = (request: FastifyRequest) => Promise<MigrationScope>;
 
 function routesFor(prefix: string, grant: Grant, scopeOf: ScopeOf) {
-  return async (app: FastifyInstance): Promise<void> => {
+  return async (fastify: FastifyInstance): Promise<void> => {
+    const app = typed(fastify);
     // The scope is settled before the body is validated: someone who may not start a migration learns nothing from a 422.
     const scopes = new WeakMap<FastifyRequest, MigrationScope>();
     const resolveScope = async (request: FastifyRequest) => {
@@ -68,7 +81,7 @@ function routesFor(prefix: string, grant: Grant, scopeOf: ScopeOf) {
     const present = (request: FastifyRequest, m: MigrationRow, repos: LoadedRepository[] | undefined) =>
       migration(m, { owner: scope(request).owner, repositories: repos?.map((r) => presentRepository(r, request.ctx.urls, request.apiVersion)), now: request.ctx.clock.now() }, request.ctx.urls);
 
-    app.get(prefix, { config, preValidation: resolveScope, schema: { querystring: { type: 'object', properties: pagingQuery } } }, async (request, reply) => {
+    app.get(prefix, { config, preValidation: resolveScope, schema: { querystring: pagedQuery } }, async (request, reply) => {
       const paging = parsePaging(request.query);
       const { rows, total } = await listMigrations(request.ctx, scope(request), paging);
       const exclude = excludesRepositories(request.query);
@@ -77,7 +90,7 @@ function routesFor(prefix: string, grant: Grant, scopeOf: ScopeOf) {
       return rows.map((m) => present(request, m, repos ? repos.get(m.id) ?? [] : undefined));
     });
 
-    app.post<{ Body: StartBody }>(
+    app.post(
       prefix,
       { config, preValidation: [resolveScope, absentBodyIsEmpty], schema: { body: startBody } },
       async (request, reply) => {
@@ -88,34 +101,36 @@ function routesFor(prefix: string, grant: Grant, scopeOf: ScopeOf) {
       },
     );
 
-    app.get<{ Params: { migration_id: string } }>(`${prefix}/:migration_id`, { config, preValidation: resolveScope }, async (request) => {
+    app.get(`${prefix}/:migration_id`, { config, preValidation: resolveScope, schema: { params: migrationParams } }, async (request) => {
       const m = await getMigration(request.ctx, scope(request), parseId(request.params.migration_id));
       const repos = excludesRepositories(request.query) ? undefined : (await repositoriesOf(request.ctx, [m])).get(m.id);
       return present(request, m, repos);
     });
 
-    app.get<{ Params: { migration_id: string } }>(`${prefix}/:migration_id/archive`, { config, preValidation: resolveScope }, async (request, reply) => {
+    app.get(`${prefix}/:migration_id/archive`, { config, preValidation: resolveScope, schema: { params: migrationParams } }, async (request, reply) => {
       const url = await archiveUrl(request.ctx, scope(request), parseId(request.params.migration_id));
-      return reply.redirect(url, 302);
+      // GitHub sends the signed URL as the 302's body too (plain text): PyGithub's Migration.get_archive_url() does not
+      // follow the redirect and reads the URL from there; other clients follow Location.
+      return reply.code(302).header('location', url).type('text/plain; charset=utf-8').send(url);
     });
 
-    app.delete<{ Params: { migration_id: string } }>(`${prefix}/:migration_id/archive`, { config, preValidation: resolveScope }, async (request, reply) => {
+    app.delete(`${prefix}/:migration_id/archive`, { config, preValidation: resolveScope, schema: { params: migrationParams } }, async (request, reply) => {
       await deleteArchive(request.ctx, scope(request), parseId(request.params.migration_id));
       return reply.code(204).send();
     });
 
-    app.delete<{ Params: { migration_id: string; repo_name: string } }>(
+    app.delete(
       `${prefix}/:migration_id/repos/:repo_name/lock`,
-      { config, preValidation: resolveScope },
+      { config, preValidation: resolveScope, schema: { params: lockParams } },
       async (request, reply) => {
         await unlockMigrationRepository(request.ctx, scope(request), parseId(request.params.migration_id), request.params.repo_name);
         return reply.code(204).send();
       },
     );
 
-    app.get<{ Params: { migration_id: string } }>(
+    app.get(
       `${prefix}/:migration_id/repositories`,
-      { config, preValidation: resolveScope, schema: { querystring: { type: 'object', properties: pagingQuery } } },
+      { config, preValidation: resolveScope, schema: { params: migrationParams, querystring: pagedQuery } },
       async (request, reply) => {
         const paging = parsePaging(request.query);
         const { repositories, total } = await listMigrationRepositories(request.ctx, scope(request), parseId(request.params.migration_id), paging);

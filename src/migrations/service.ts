@@ -38,7 +38,7 @@ export interface StartInput extends Partial<MigrationFlags> {
 /** The most repositories one migration may name. */
 export const MAX_REPOSITORIES = 1000;
 
-export const NO_STORAGE_MESSAGE =
+const NO_STORAGE_MESSAGE =
   'Migrations need archive storage, and none is configured: set a blob storage provider in the server settings (HUBLET_ARCHIVE_STORAGE=filesystem).';
 
 /**

@@ -1,7 +1,7 @@
 // Where outbound connections (webhook deliveries) may go: the fixed refusals (link-local, cloud metadata) and the `--hook-allowed-hosts` policy.
 import ipaddr from 'ipaddr.js';
 
-export type AddressCategory = 'external' | 'private' | 'loopback';
+type AddressCategory = 'external' | 'private' | 'loopback';
 
 /** Cloud metadata services, refused whatever the policy says (by address and by name). */
 const METADATA_ADDRESSES: ReadonlySet<string> = new Set(['169.254.169.254', '169.254.170.2', 'fd00:ec2::254', '100.100.100.200', '192.0.0.192', '168.63.129.16']);

@@ -23,7 +23,7 @@ export type MembershipRole = 'admin' | 'member' | undefined;
  * owning organization; ignored for a user's repositories). A user's own repositories: admin. An organization's: its
  * owners admin, its members read and write (hublet has no teams or collaborators). Anyone: read on public ones.
  */
-export function roleGiven(user: UserRow | null, repo: RepositoryRow, owner: UserRow, membership: MembershipRole): AccessLevel {
+function roleGiven(user: UserRow | null, repo: RepositoryRow, owner: UserRow, membership: MembershipRole): AccessLevel {
   const publicRead: AccessLevel = repo.visibility === 'public' ? 'read' : 'none';
   if (!user) return publicRead;
   if (owner.type === 'User') return owner.id === user.id ? 'admin' : publicRead;

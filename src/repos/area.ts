@@ -1,9 +1,9 @@
 // The repositories area: the REST API, git over smart HTTP and the admin import; a deleted account's repository
-// directories go with it; repository counts on profiles.
+// directories go with it; repository counts on profiles and in the instance's statistics.
 import type { FastifyInstance } from 'fastify';
 import type { Area } from '../app/area.js';
 import type { AccountFiles } from '../app/contributions.js';
-import { repositoryProfileCounts } from './counts.js';
+import { repositoryProfileCounts, repositoryStats } from './counts.js';
 import { repositoryDir } from './git-data.js';
 import { repositoryGitRoutes } from './git-routes.js';
 import { repositoryImportRoutes } from './import-routes.js';
@@ -24,4 +24,5 @@ export const repositoriesArea: Area = {
   routes,
   accountFiles: repositoryDirsOf,
   profileCounts: repositoryProfileCounts,
+  enterpriseStats: repositoryStats,
 };

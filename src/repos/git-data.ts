@@ -64,16 +64,6 @@ export async function setHead(dir: string, branch: string): Promise<void> {
   await writeSymbolicRef(dir, 'HEAD', `refs/heads/${branch}`);
 }
 
-/** The branch HEAD names, or undefined when HEAD is detached or unreadable. */
-export async function headBranch(dir: string): Promise<string | undefined> {
-  try {
-    const target = await git.resolveRef({ fs, gitdir: dir, ref: 'HEAD', depth: 1 });
-    return target.startsWith('refs/heads/') ? target.slice('refs/heads/'.length) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** GitHub's first commit of an auto-initialized repository: a README.md naming the repository. */
 export async function writeInitialCommit(
   dir: string,

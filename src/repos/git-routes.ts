@@ -41,7 +41,7 @@ function handler(endpoint: GitEndpoint) {
     const name = repoNameFromUrl(request.params.repo);
     const owner = await findAccount(ctx.db, request.params.owner);
     if (!owner) return notFound(request, reply);
-    let repo: RepositoryRow | undefined = await findRepository(ctx.db, owner.id, name);
+    const repo: RepositoryRow | undefined = await findRepository(ctx.db, owner.id, name);
     if (!repo) {
       const moved = await findRedirect(ctx.db, owner.id, name);
       if (moved && atLeast(await roleOn(ctx.db, actor?.user ?? null, moved, owner), 'read') && tokenAllowsGit(actor, moved, 'read')) {

@@ -1,20 +1,16 @@
 // POST /admin/repos/import: a site admin imports a git repository from a path on the server's machine.
 import type { FastifyInstance } from 'fastify';
 import { SITE_ADMIN } from '../server/http/grants.js';
+import { typed } from '../server/http/typed.js';
 import { fullRepository } from './present.js';
-import { importRepository, type ImportInput } from './import.js';
+import { importRepository } from './import.js';
+import { importBody } from './schemas.js';
 
-export async function repositoryImportRoutes(app: FastifyInstance): Promise<void> {
-  app.post<{ Body: ImportInput }>(
+export async function repositoryImportRoutes(fastify: FastifyInstance): Promise<void> {
+  typed(fastify).post(
     '/admin/repos/import',
     {
-      schema: {
-        body: {
-          type: 'object',
-          required: ['owner', 'name', 'path'],
-          properties: { owner: { type: 'string' }, name: { type: 'string' }, path: { type: 'string' }, private: { type: 'boolean' }, description: { type: ['string', 'null'] } },
-        },
-      },
+      schema: { body: importBody },
       // Site admins only, decided before the body is validated (as the rest of the admin API).
       config: { grant: SITE_ADMIN, resource: 'Repository' },
     },

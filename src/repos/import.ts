@@ -12,18 +12,10 @@ import type { ServiceContext } from '../app/context.js';
 import { ValidationFailed } from '../server/http/errors.js';
 import { primaryLanguage, setHead } from './git-data.js';
 import { pickDefaultBranch } from './push.js';
+import type { ImportBody } from './schemas.js';
 import { createRepository, type ResolvedRepository } from './service.js';
 
 const run = promisify(execFile);
-
-export interface ImportInput {
-  owner: string;
-  name: string;
-  /** An absolute path on the server's machine: a bare repository or a working copy. */
-  path: string;
-  private?: boolean;
-  description?: string | null;
-}
 
 /** Runs git without prompts or the server's own git configuration getting in the way. */
 function git(args: string[]): Promise<{ stdout: string; stderr: string }> {
@@ -40,7 +32,7 @@ const invalid = (field: string, message: string) => new ValidationFailed([{ reso
  * new bare repository, the source's HEAD branch becomes the default branch, and a `repository` `created` event is
  * recorded (an import is not a push: no `push` events).
  */
-export async function importRepository(ctx: ServiceContext, input: ImportInput): Promise<ResolvedRepository> {
+export async function importRepository(ctx: ServiceContext, input: ImportBody): Promise<ResolvedRepository> {
   requireSiteAdmin(ctx.actor);
   requireGit();
   const owner = await findAccount(ctx.db, input.owner);

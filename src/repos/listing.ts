@@ -9,11 +9,12 @@ import { Forbidden, NotFound, ValidationFailed } from '../server/http/errors.js'
 import type { Paging } from '../server/http/pagination.js';
 import { accessGiven, needsMembership, permissionsFor, tokenSeesPrivate } from './access.js';
 import type { Permissions } from './present.js';
-import { listRepositories, type SortKey } from './store.js';
+import type { OrgReposQuery, SortOptions, UserReposForQuery, UserReposQuery } from './schemas.js';
+import { listPublicRepositories, listRepositories, type SortKey } from './store.js';
 import type { RepositoryRow } from '../db/tables/repos.js';
 import { parseTimestamp } from '../server/http/timestamps.js';
 
-export interface ListedRepository {
+interface ListedRepository {
   repo: RepositoryRow;
   owner: UserRow;
   /** Left out for anonymous callers. */
@@ -23,11 +24,6 @@ export interface ListedRepository {
 export interface ListResult {
   items: ListedRepository[];
   total: number;
-}
-
-export interface SortOptions {
-  sort?: SortKey;
-  direction?: 'asc' | 'desc';
 }
 
 /** GitHub's default direction: ascending by name, newest first otherwise. */
@@ -52,14 +48,6 @@ function isoFilter(field: 'since' | 'before', value: string | undefined): string
   const t = parseTimestamp(value);
   if (t === undefined) throw new ValidationFailed([{ resource: 'Repository', field, code: 'invalid', message: `${field} must be an ISO 8601 timestamp` }]);
   return new Date(t).toISOString();
-}
-
-export interface UserReposQuery extends SortOptions {
-  visibility?: 'all' | 'public' | 'private';
-  affiliation?: string;
-  type?: 'all' | 'owner' | 'public' | 'private' | 'member';
-  since?: string;
-  before?: string;
 }
 
 /**
@@ -101,14 +89,10 @@ export async function listForAuthenticatedUser(ctx: ServiceContext, q: UserRepos
   return { items: await present(ctx.db, actor, rows), total };
 }
 
-export interface OrgReposQuery extends SortOptions {
-  type?: 'all' | 'public' | 'private' | 'forks' | 'sources' | 'member';
-}
-
 /** `GET /orgs/{org}/repos`: public repositories, and private ones for the organization's members. */
 export async function listForOrg(ctx: ServiceContext, orgLogin: string, q: OrgReposQuery, paging: Paging): Promise<ListResult> {
   const org = await findAccount(ctx.db, orgLogin);
-  if (!org || org.type !== 'Organization') throw new NotFound();
+  if (org?.type !== 'Organization') throw new NotFound();
   const actor = ctx.actor;
   const member = actor ? (await membershipRole(ctx.db, org.id, actor.user.id)) !== undefined : false;
   const seesPrivate = member && tokenSeesPrivate(actor);
@@ -124,10 +108,6 @@ export async function listForOrg(ctx: ServiceContext, orgLogin: string, q: OrgRe
     limit: paging.perPage,
   });
   return { items: await present(ctx.db, actor, rows), total };
-}
-
-export interface UserReposForQuery extends SortOptions {
-  type?: 'all' | 'owner' | 'member';
 }
 
 /** `GET /users/{username}/repos`: an account's public repositories (and, with type member/all, its organizations'). */
@@ -146,4 +126,26 @@ export async function listForUser(ctx: ServiceContext, login: string, q: UserRep
     limit: paging.perPage,
   });
   return { items: await present(ctx.db, ctx.actor, rows), total };
+}
+
+/** GET /repositories' page size: GitHub's, fixed (the list pages by `since` alone). */
+const PUBLIC_PAGE = 100;
+/** Repository ids are 32-bit serials: no repository comes after this one. */
+const MAX_REPOSITORY_ID = 2_147_483_647;
+
+/**
+ * `GET /repositories`: every public repository, oldest first, after the repository id `since` (absent: from the
+ * start). `next` is the `since` of the following page, when there is one.
+ */
+export async function listPublic(ctx: ServiceContext, since: string | undefined): Promise<{ items: ListedRepository[]; next?: number }> {
+  let after = 0;
+  if (since !== undefined && since !== '') {
+    if (!/^\d+$/.test(since)) throw new ValidationFailed([{ resource: 'Repository', field: 'since', code: 'invalid', message: 'since must be a repository id' }]);
+    after = Math.min(Number(since), MAX_REPOSITORY_ID); // binds as an integer on PostgreSQL, however long the digits
+  }
+  const rows = await listPublicRepositories(ctx.db, after, PUBLIC_PAGE + 1);
+  const page = rows.slice(0, PUBLIC_PAGE);
+  const byId = await accountsByIds(ctx.db, page.map((r) => r.owner_id));
+  const items = page.map((repo) => ({ repo, owner: byId.get(repo.owner_id)! }));
+  return rows.length > PUBLIC_PAGE ? { items, next: page[page.length - 1].id } : { items };
 }

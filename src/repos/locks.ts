@@ -36,19 +36,7 @@ export async function unlockRepository(trx: Db, repoId: number, migrationId: num
   return Number(r.numDeletedRows) > 0;
 }
 
-/** Releases every lock a migration holds (when it is deleted or fails); the number released. */
-export async function unlockMigration(trx: Db, migrationId: number): Promise<number> {
-  const r = await trx.deleteFrom('repository_locks').where('migration_id', '=', migrationId).executeTakeFirst();
-  return Number(r.numDeletedRows);
-}
-
 export async function isLocked(db: Db, repoId: number): Promise<boolean> {
   const row = await db.selectFrom('repository_locks').select('repository_id').where('repository_id', '=', repoId).executeTakeFirst();
   return row !== undefined;
-}
-
-/** Ids of the repositories a migration holds locked. */
-export async function lockedBy(db: Db, migrationId: number): Promise<number[]> {
-  const rows = await db.selectFrom('repository_locks').select('repository_id').where('migration_id', '=', migrationId).orderBy('repository_id').execute();
-  return rows.map((r) => r.repository_id);
 }

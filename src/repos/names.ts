@@ -1,7 +1,7 @@
 // GitHub's repository name rules: [A-Za-z0-9._-], other characters become `-`, `.git` suffixes are dropped, at most 100.
 import { ValidationFailed } from '../server/http/errors.js';
 
-export const MAX_NAME_LENGTH = 100;
+const MAX_NAME_LENGTH = 100;
 
 /**
  * The name a repository gets from the requested one, as GitHub derives it: every character outside

@@ -99,9 +99,16 @@ export function repositoryUrls(urls: Urls, ownerLogin: string, name: string) {
   };
 }
 
-/** The fields every repository shape shares (REST lists, single responses and webhook payloads), in GitHub's order. */
-export function repositoryCore(repo: RepositoryRow, owner: UserRow, urls: Urls) {
-  const u = repositoryUrls(urls, owner.login, repo.name);
+/** A repository's topics, as stored (a JSON array of names). */
+export function topicsOf(repo: RepositoryRow): string[] {
+  return JSON.parse(repo.topics) as string[];
+}
+
+/**
+ * The identity and API URLs every repository shape starts with, in GitHub's order: all that GET /repositories shows of
+ * each repository (api.github.com's list of public repositories stops at `deployments_url`).
+ */
+export function repositoryHead(repo: RepositoryRow, owner: UserRow, urls: Urls, u = repositoryUrls(urls, owner.login, repo.name)) {
   return {
     id: repo.id,
     node_id: nodeId('Repository', repo.id),
@@ -149,6 +156,14 @@ export function repositoryCore(repo: RepositoryRow, owner: UserRow, urls: Urls) 
     labels_url: u.labels_url,
     releases_url: u.releases_url,
     deployments_url: u.deployments_url,
+  };
+}
+
+/** The fields every repository shape shares (REST lists, single responses and webhook payloads), in GitHub's order. */
+export function repositoryCore(repo: RepositoryRow, owner: UserRow, urls: Urls) {
+  const u = repositoryUrls(urls, owner.login, repo.name);
+  return {
+    ...repositoryHead(repo, owner, urls, u),
     created_at: isoUtc(repo.created_at),
     updated_at: isoUtc(repo.updated_at),
     pushed_at: isoUtc(repo.pushed_at),
@@ -176,7 +191,7 @@ export function repositoryCore(repo: RepositoryRow, owner: UserRow, urls: Urls) 
     allow_forking: Boolean(repo.allow_forking),
     is_template: Boolean(repo.is_template),
     web_commit_signoff_required: Boolean(repo.web_commit_signoff_required),
-    topics: JSON.parse(repo.topics) as string[],
+    topics: topicsOf(repo),
     visibility: repo.visibility,
     forks: 0,
     open_issues: 0,

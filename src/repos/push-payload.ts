@@ -26,7 +26,7 @@ export interface PushedCommit {
 }
 
 /** A commit time in the committer's own offset, as GitHub writes it (`2019-05-15T15:19:25-04:00`, `Z` for UTC). */
-export function commitTimestamp(sig: GitSignature): string {
+function commitTimestamp(sig: GitSignature): string {
   const east = -sig.timezoneOffset;
   const local = new Date((sig.timestamp + east * 60) * 1000).toISOString().replace(/\.\d{3}Z$/, '');
   if (east === 0) return `${local}Z`;
@@ -60,7 +60,7 @@ export type PushCommitObject = ReturnType<typeof pushCommitObject>;
 const ZERO = '0'.repeat(40);
 
 /** GitHub's compare link: the new commit of a first push to a branch, the new ref's name, or `before...after` (12-digit ids). */
-export function compareUrl(repoHtmlUrl: string, ref: string, before: string, after: string, firstPush: boolean): string {
+function compareUrl(repoHtmlUrl: string, ref: string, before: string, after: string, firstPush: boolean): string {
   if (before === ZERO && firstPush && ref.startsWith('refs/heads/')) return `${repoHtmlUrl}/commit/${after}`;
   if (before === ZERO) return `${repoHtmlUrl}/compare/${ref.replace(/^refs\/(heads|tags)\//, '')}`;
   return `${repoHtmlUrl}/compare/${before.slice(0, 12)}...${after.slice(0, 12)}`;

@@ -11,7 +11,7 @@ import { findRepositoryById, updateRepository } from './store.js';
 import type { RepositoryRow } from '../db/tables/repos.js';
 
 /** At most this many commits per push payload (GitHub's webhook limit; the Events API's 20 applies to timelines only). */
-export const MAX_PUSH_COMMITS = 2048;
+const MAX_PUSH_COMMITS = 2048;
 
 interface PreparedUpdate extends RefUpdate {
   forced: boolean;

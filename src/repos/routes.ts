@@ -1,12 +1,28 @@
-// The repository REST API: create (user, organization), get, update, delete, and the three lists.
+// The repository REST API: create (user, organization), get, update, delete, the three lists, all public repositories, topics.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Grant } from '../server/http/grants.js';
+import { PUBLIC, type Grant } from '../server/http/grants.js';
+import { absentBodyIsEmpty } from '../server/http/body.js';
 import { lastModified } from '../server/http/conditional.js';
 import { parseId } from '../server/http/ids.js';
-import { pagingQuery, parsePaging, setPageLinks } from '../server/http/pagination.js';
-import { listForAuthenticatedUser, listForOrg, listForUser, type ListResult, type OrgReposQuery, type UserReposForQuery, type UserReposQuery } from './listing.js';
-import { fullRepository, repositoryListItem } from './present.js';
-import { createRepository, deleteRepository, resolveRepository, resolveRepositoryById, updateRepository, type RepositoryInput, type ResolvedRepository } from './service.js';
+import { parsePaging, requestUrlWith, setPageLinks } from '../server/http/pagination.js';
+import { typed } from '../server/http/typed.js';
+import { listForAuthenticatedUser, listForOrg, listForUser, listPublic, type ListResult } from './listing.js';
+import { fullRepository, repositoryHead, repositoryListItem, topicsOf } from './present.js';
+import {
+  createBody,
+  idParams,
+  orgParams,
+  orgReposQuery,
+  ownerRepo,
+  publicReposQuery,
+  topicsBody,
+  updateBody,
+  userParams,
+  userReposForQuery,
+  userReposQuery,
+} from './schemas.js';
+import { createRepository, deleteRepository, resolveRepository, resolveRepositoryById, updateRepository, type ResolvedRepository } from './service.js';
+import { replaceTopics } from './topics.js';
 
 /**
  * Reads: anyone for public repositories; a fine-grained or app token needs metadata read, which any repository
@@ -20,60 +36,6 @@ const WRITE: Grant = { scopes: ['repo', 'public_repo'], fineGrained: { permissio
 const CREATE_OWN: Grant = { ...WRITE, apps: 'user' };
 const DELETE: Grant = { scopes: ['delete_repo'], fineGrained: { permission: 'administration', level: 'write' }, apps: true, missingScope: 403 };
 
-const text = { type: ['string', 'null'] } as const;
-const bool = { type: 'boolean' } as const;
-const settingsProperties = {
-  description: text,
-  homepage: text,
-  private: bool,
-  visibility: { type: 'string', enum: ['public', 'private', 'internal'] },
-  has_issues: bool,
-  has_projects: bool,
-  has_wiki: bool,
-  has_downloads: bool,
-  has_discussions: bool,
-  is_template: bool,
-  allow_forking: bool,
-  web_commit_signoff_required: bool,
-  allow_squash_merge: bool,
-  allow_merge_commit: bool,
-  allow_rebase_merge: bool,
-  allow_auto_merge: bool,
-  delete_branch_on_merge: bool,
-  allow_update_branch: bool,
-  use_squash_pr_title_as_default: bool,
-  squash_merge_commit_title: { type: 'string', enum: ['PR_TITLE', 'COMMIT_OR_PR_TITLE'] },
-  squash_merge_commit_message: { type: 'string', enum: ['PR_BODY', 'COMMIT_MESSAGES', 'BLANK'] },
-  merge_commit_title: { type: 'string', enum: ['PR_TITLE', 'MERGE_MESSAGE'] },
-  merge_commit_message: { type: 'string', enum: ['PR_BODY', 'PR_TITLE', 'BLANK'] },
-} as const;
-
-const createBody = {
-  type: 'object',
-  required: ['name'],
-  properties: {
-    name: { type: 'string' },
-    ...settingsProperties,
-    auto_init: bool,
-    gitignore_template: { type: 'string' },
-    license_template: { type: 'string' },
-    team_id: { type: 'integer' },
-  },
-} as const;
-
-const updateBody = {
-  type: 'object',
-  properties: { name: { type: 'string' }, ...settingsProperties, default_branch: { type: 'string' }, archived: bool, security_and_analysis: { type: ['object', 'null'] } },
-} as const;
-
-const ownerRepo = { type: 'object', properties: { owner: { type: 'string' }, repo: { type: 'string' } }, required: ['owner', 'repo'] } as const;
-const sortQuery = {
-  sort: { type: 'string', enum: ['created', 'updated', 'pushed', 'full_name'] },
-  direction: { type: 'string', enum: ['asc', 'desc'] },
-} as const;
-
-type OwnerRepo = { owner: string; repo: string };
-
 function full(request: FastifyRequest, r: ResolvedRepository) {
   return fullRepository(r.repo, r.owner, request.ctx.urls, { permissions: request.ctx.actor ? r.permissions : undefined, apiVersion: request.apiVersion });
 }
@@ -82,8 +44,9 @@ function list(request: FastifyRequest, result: ListResult) {
   return result.items.map((i) => repositoryListItem(i.repo, i.owner, request.ctx.urls, { permissions: i.permissions, apiVersion: request.apiVersion }));
 }
 
-export async function repositoryRoutes(app: FastifyInstance): Promise<void> {
-  app.post<{ Body: RepositoryInput }>(
+export async function repositoryRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = typed(fastify);
+  app.post(
     '/user/repos',
     { schema: { body: createBody }, config: { grant: CREATE_OWN, resource: 'Repository' } },
     async (request, reply) => {
@@ -92,53 +55,40 @@ export async function repositoryRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post<{ Params: { org: string }; Body: RepositoryInput }>(
+  app.post(
     '/orgs/:org/repos',
-    { schema: { body: createBody }, config: { grant: WRITE, resource: 'Repository' } },
+    { schema: { params: orgParams, body: createBody }, config: { grant: WRITE, resource: 'Repository' } },
     async (request, reply) => {
       const r = await createRepository(request.ctx, request.params.org, request.body);
       return reply.code(201).header('location', request.ctx.urls.api(`/repos/${r.owner.login}/${r.repo.name}`)).send(full(request, r));
     },
   );
 
-  app.get<{ Params: OwnerRepo }>('/repos/:owner/:repo', { schema: { params: ownerRepo }, config: { grant: READ } }, async (request, reply) => {
+  app.get('/repos/:owner/:repo', { schema: { params: ownerRepo }, config: { grant: READ } }, async (request, reply) => {
     const r = await resolveRepository(request.ctx, request.params.owner, request.params.repo, 301);
     reply.header('last-modified', lastModified(r.repo.updated_at));
     return full(request, r);
   });
 
-  app.get<{ Params: { id: string } }>('/repositories/:id', { config: { grant: READ } }, async (request) => {
+  app.get('/repositories/:id', { schema: { params: idParams }, config: { grant: READ } }, async (request) => {
     return full(request, await resolveRepositoryById(request.ctx, parseId(request.params.id)));
   });
 
-  app.patch<{ Params: OwnerRepo; Body: RepositoryInput }>(
+  app.patch(
     '/repos/:owner/:repo',
-    { schema: { params: ownerRepo, body: updateBody }, config: { grant: WRITE, resource: 'Repository' }, preValidation: async (r) => void (r.body ??= {}) },
+    { schema: { params: ownerRepo, body: updateBody }, config: { grant: WRITE, resource: 'Repository' }, preValidation: absentBodyIsEmpty },
     async (request) => full(request, await updateRepository(request.ctx, request.params.owner, request.params.repo, request.body)),
   );
 
-  app.delete<{ Params: OwnerRepo }>('/repos/:owner/:repo', { schema: { params: ownerRepo }, config: { grant: DELETE } }, async (request, reply) => {
+  app.delete('/repos/:owner/:repo', { schema: { params: ownerRepo }, config: { grant: DELETE } }, async (request, reply) => {
     await deleteRepository(request.ctx, request.params.owner, request.params.repo);
     return reply.code(204).send();
   });
 
-  app.get<{ Querystring: UserReposQuery & { page?: string; per_page?: string } }>(
+  app.get(
     '/user/repos',
     {
-      schema: {
-        querystring: {
-          type: 'object',
-          properties: {
-            ...pagingQuery,
-            ...sortQuery,
-            visibility: { type: 'string', enum: ['all', 'public', 'private'] },
-            affiliation: { type: 'string' },
-            type: { type: 'string', enum: ['all', 'owner', 'public', 'private', 'member'] },
-            since: { type: 'string' },
-            before: { type: 'string' },
-          },
-        },
-      },
+      schema: { querystring: userReposQuery },
       config: { grant: READ_OWN, resource: 'Repository' },
     },
     async (request, reply) => {
@@ -149,15 +99,10 @@ export async function repositoryRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Params: { org: string }; Querystring: OrgReposQuery & { page?: string; per_page?: string } }>(
+  app.get(
     '/orgs/:org/repos',
     {
-      schema: {
-        querystring: {
-          type: 'object',
-          properties: { ...pagingQuery, ...sortQuery, type: { type: 'string', enum: ['all', 'public', 'private', 'forks', 'sources', 'member'] } },
-        },
-      },
+      schema: { params: orgParams, querystring: orgReposQuery },
       config: { grant: READ, resource: 'Repository' },
     },
     async (request, reply) => {
@@ -168,12 +113,10 @@ export async function repositoryRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Params: { username: string }; Querystring: UserReposForQuery & { page?: string; per_page?: string } }>(
+  app.get(
     '/users/:username/repos',
     {
-      schema: {
-        querystring: { type: 'object', properties: { ...pagingQuery, ...sortQuery, type: { type: 'string', enum: ['all', 'owner', 'member'] } } },
-      },
+      schema: { params: userParams, querystring: userReposForQuery },
       config: { grant: READ, resource: 'Repository' },
     },
     async (request, reply) => {
@@ -182,5 +125,22 @@ export async function repositoryRoutes(app: FastifyInstance): Promise<void> {
       setPageLinks(request, reply, paging, result.total);
       return list(request, result);
     },
+  );
+
+  app.get('/repositories', { schema: { querystring: publicReposQuery }, config: { grant: PUBLIC, resource: 'Repository' } }, async (request, reply) => {
+    const { items, next } = await listPublic(request.ctx, request.query.since);
+    if (next !== undefined) reply.header('link', `<${requestUrlWith(request, request.ctx.urls.base, { since: String(next) })}>; rel="next"`);
+    return items.map((i) => repositoryHead(i.repo, i.owner, request.ctx.urls));
+  });
+
+  app.get('/repos/:owner/:repo/topics', { schema: { params: ownerRepo }, config: { grant: READ } }, async (request) => {
+    const r = await resolveRepository(request.ctx, request.params.owner, request.params.repo, 301);
+    return { names: topicsOf(r.repo) };
+  });
+
+  app.put(
+    '/repos/:owner/:repo/topics',
+    { schema: { params: ownerRepo, body: topicsBody }, config: { grant: WRITE, resource: 'Repository' } },
+    async (request) => ({ names: await replaceTopics(request.ctx, request.params.owner, request.params.repo, request.body.names) }),
   );
 }

@@ -18,6 +18,7 @@ import { isLocked, LOCKED_MESSAGE } from './locks.js';
 import { repositoryName } from './names.js';
 import { DEFAULT_MERGE_SETTINGS, mergeSettings, type MergeSettings, type Permissions } from './present.js';
 import { recordPush } from './push.js';
+import type { CreateBody, RepositoryInput, UpdateBody } from './schemas.js';
 import { addRedirect, deleteRepository as deleteRow, findRedirect, findRepository, findRepositoryById, insertRepository, updateRepository as updateRow } from './store.js';
 import type { RepositoryRow } from '../db/tables/repos.js';
 
@@ -27,28 +28,6 @@ export interface ResolvedRepository {
   owner: UserRow;
   access: AccessLevel;
   permissions: Permissions;
-}
-
-/** The body of create and update (GitHub's names); unknown fields are ignored, as GitHub does. */
-export interface RepositoryInput extends Partial<MergeSettings> {
-  name?: string;
-  description?: string | null;
-  homepage?: string | null;
-  private?: boolean;
-  visibility?: 'public' | 'private' | 'internal';
-  has_issues?: boolean;
-  has_projects?: boolean;
-  has_wiki?: boolean;
-  has_downloads?: boolean;
-  has_discussions?: boolean;
-  is_template?: boolean;
-  allow_forking?: boolean;
-  web_commit_signoff_required?: boolean;
-  auto_init?: boolean;
-  gitignore_template?: string;
-  license_template?: string;
-  default_branch?: string;
-  archived?: boolean;
 }
 
 const MERGE_KEYS = Object.keys(DEFAULT_MERGE_SETTINGS) as (keyof MergeSettings)[];
@@ -95,7 +74,7 @@ class Moved extends HttpError {
  */
 export async function resolveRepository(ctx: ServiceContext, ownerLogin: string, name: string, redirect?: 301 | 307): Promise<ResolvedRepository> {
   const owner = await requireOwnerAccount(ctx.db, ownerLogin);
-  let repo = await findRepository(ctx.db, owner.id, name);
+  const repo = await findRepository(ctx.db, owner.id, name);
   if (!repo) {
     const moved = await findRedirect(ctx.db, owner.id, name);
     if (moved && redirect && atLeast(await effectiveAccess(ctx.db, ctx.actor, moved, owner), 'read')) {
@@ -126,7 +105,7 @@ async function requireCreateTarget(ctx: ServiceContext, actor: Actor, orgLogin: 
     return actor.user;
   }
   const org = await findAccount(ctx.db, orgLogin);
-  if (!org || org.type !== 'Organization') throw new NotFound();
+  if (org?.type !== 'Organization') throw new NotFound();
   const role = await membershipRole(ctx.db, org.id, actor.user.id);
   if (role === 'admin') return org;
   if (role === 'member') {
@@ -181,7 +160,7 @@ export interface CreateOptions {
  * disk, with GitHub's initial README commit on `main` when `auto_init` is set; `repository` `created` (and, with
  * auto_init, `push`) events are recorded in the same transaction as the row.
  */
-export async function createRepository(ctx: ServiceContext, orgLogin: string | null, input: RepositoryInput, options: CreateOptions = {}): Promise<ResolvedRepository> {
+export async function createRepository(ctx: ServiceContext, orgLogin: string | null, input: CreateBody, options: CreateOptions = {}): Promise<ResolvedRepository> {
   const actor = requireActor(ctx.actor);
   const owner = options.imported ? options.imported.owner : await requireCreateTarget(ctx, actor, orgLogin);
   const visibility = visibilityOf(input, 'public');
@@ -266,6 +245,7 @@ function flag(v: boolean | undefined, fallback: boolean): number {
 /** A branch name git accepts (`git check-ref-format refs/heads/<name>`'s rules, in short). */
 function validBranchName(name: string): boolean {
   if (!name || name.length > 255 || name.startsWith('-') || name.startsWith('/') || name.endsWith('/') || name.endsWith('.') || name.endsWith('.lock')) return false;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: git refuses control characters in ref names; this finds them
   if (/[\x00-\x20\x7f~^:?*[\\]|\.\.|@\{|\/\/|\/\./.test(name) || name === '@') return false;
   return true;
 }
@@ -275,7 +255,7 @@ function validBranchName(name: string): boolean {
  * archive, default branch (an existing branch; HEAD follows), texts and flags. Records GitHub's `renamed`, `edited`,
  * `privatized`/`publicized` and `archived`/`unarchived` events, each only when its values really changed.
  */
-export async function updateRepository(ctx: ServiceContext, ownerLogin: string, name: string, input: RepositoryInput): Promise<ResolvedRepository> {
+export async function updateRepository(ctx: ServiceContext, ownerLogin: string, name: string, input: UpdateBody): Promise<ResolvedRepository> {
   const actor = requireActor(ctx.actor);
   const { repo, owner, access } = await resolveRepository(ctx, ownerLogin, name, 307);
   if (!atLeast(access, 'admin')) throw new Forbidden('Must have admin rights to Repository.');

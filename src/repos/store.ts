@@ -91,6 +91,11 @@ export async function listRepositories(db: Db, q: ListQuery): Promise<{ rows: Re
   return { rows: page, total: Number(n) };
 }
 
+/** Public repositories with ids above `afterId`, oldest first (GET /repositories pages by id). */
+export function listPublicRepositories(db: Db, afterId: number, limit: number): Promise<RepositoryRow[]> {
+  return db.selectFrom('repositories').selectAll().where('visibility', '=', 'public').where('id', '>', afterId).orderBy('id').limit(limit).execute();
+}
+
 /** Counts for profiles: public repositories, and private ones owned by each account, in one query. */
 export async function countRepositories(db: Db, ownerIds: readonly number[]): Promise<Map<number, { public: number; private: number }>> {
   const out = new Map(ownerIds.map((id) => [id, { public: 0, private: 0 }]));

@@ -34,11 +34,6 @@ export function keyIdOf(key: Buffer): string {
   return crypto.createHash('sha256').update('hublet secret key id\0').update(key).digest('hex').slice(0, 16);
 }
 
-/** The key id a sealed value names, or undefined when the value is not sealed. */
-export function sealedKeyId(value: string): string | undefined {
-  return SEALED.exec(value)?.[1];
-}
-
 /**
  * Seals with the current key and opens with any known key. `context` binds a value to its purpose (e.g. `hook.secret`):
  * a sealed value copied to another column does not open there.

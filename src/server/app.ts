@@ -10,20 +10,22 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
 import { EventLog } from '../events/emit.js';
 import { gistsArea } from '../gists/area.js';
+import { graphqlArea } from '../graphql/area.js';
 import { JobWorker } from '../jobs/worker.js';
 import { migrationsArea } from '../migrations/area.js';
 import { repositoriesArea } from '../repos/area.js';
 import { webhooksArea } from '../webhooks/area.js';
-import { registerAuth } from './http/auth.js';
+import { registerAuth, ScopeHeaders } from './http/auth.js';
 import { registerJsonBody } from './http/body.js';
-import { registerConditional } from './http/conditional.js';
+import { BodyTags, registerConditional } from './http/conditional.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandler } from './http/error-handler.js';
+import { FastPath } from './http/fast-path.js';
 import type { Actor, Grant } from './http/grants.js';
 import { RateLimiter, registerRateLimit } from './http/rate-limit.js';
 import { ResponseCache } from './http/response-cache.js';
-import { makeUrls } from './http/urls.js';
-import { registerVersioning } from './http/versioning.js';
-import { accessLogger, logResponse, requestLogger } from './logging.js';
+import { makeUrls, withoutApiPrefix } from './http/urls.js';
+import { MediaTypes, registerVersioning } from './http/versioning.js';
+import { accessLog, logOutput, logResponse, requestLogger } from './logging.js';
 import { metaRoutes } from './meta-routes.js';
 import { loadSecretBox } from './secret-key-file.js';
 import { createValidatorCompiler } from './validation.js';
@@ -59,16 +61,7 @@ export interface BuildOptions {
  * Every area of the app, each declared by its folder's one export and wired the same way (routes registered in this
  * order; queues, event listeners, account contributions and lifecycle collected on the app's context).
  */
-export const AREAS: readonly Area[] = [accountsArea, repositoriesArea, webhooksArea, migrationsArea, gistsArea];
-
-const API_PREFIX = '/api/v3';
-
-/** GitHub Enterprise's prefix answers exactly like the root: `/api/v3`, `/api/v3/`, `/api/v3?x` and `/api/v3/?x` are `/`. */
-export function withoutApiPrefix(url: string): string {
-  if (url !== API_PREFIX && !url.startsWith(`${API_PREFIX}/`) && !url.startsWith(`${API_PREFIX}?`)) return url;
-  const rest = url.slice(API_PREFIX.length);
-  return rest.startsWith('/') ? rest : `/${rest}`;
-}
+export const AREAS: readonly Area[] = [accountsArea, repositoriesArea, webhooksArea, migrationsArea, gistsArea, graphqlArea];
 
 /**
  * Stops the app: no new connections, idle keep-alive sockets closed, requests in flight finish, jobs stop claiming.
@@ -85,8 +78,10 @@ export async function closeApp(app: FastifyInstance, graceMs = 10_000): Promise<
 }
 
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
+  const logLevel = options.local ? 'silent' : options.config.logLevel;
+  const output = logOutput(logLevel);
   const app = Fastify({
-    logger: requestLogger(options.local ? 'silent' : options.config.logLevel),
+    logger: requestLogger(logLevel, output),
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.config.bodyLimitBytes,
     genReqId: () => crypto.randomUUID(),
@@ -121,8 +116,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const closers: Array<() => Promise<void>> = [];
   app.addHook('onClose', async () => {
     // Running jobs finish first; only then do the areas release what their jobs use (connection pools).
-    await ctx.jobs.stop();
-    for (const close of closers) await close();
+    try {
+      await ctx.jobs.stop();
+      for (const close of closers) await close();
+    } finally {
+      output?.flush();
+    }
   });
   // Every area's per-app parts, before any route exists: the registries are complete before the first request.
   for (const area of AREAS) {
@@ -144,23 +143,43 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     ctx.actor = null as Actor | null;
     request.ctx = ctx;
   });
-  registerVersioning(app);
-  registerAuth(app, authenticator(Boolean(options.local)));
+  // The rules each hook applies, built once per app: the fast path applies the very same ones.
+  const media = new MediaTypes();
+  const authenticate = authenticator(Boolean(options.local));
+  const scopes = new ScopeHeaders();
   const limiter = new RateLimiter(ctx);
+  const tags = new BodyTags();
+  registerVersioning(app, media);
+  registerAuth(app, authenticate, scopes);
   registerRateLimit(app, limiter);
-  registerConditional(app);
+  registerConditional(app, tags);
   registerJsonBody(app);
   registerErrorHandler(app);
 
   await app.register(metaRoutes(limiter));
-  app.addHook('onResponse', logResponse(accessLogger(options.local ? 'silent' : options.config.logLevel)));
+  const access = accessLog(logLevel, output);
+  if (access) app.addHook('onResponse', logResponse(access));
   for (const area of AREAS) if (area.routes) await app.register(area.routes);
+
+  // Current cached responses of the routes the areas declare cached reads are answered before Fastify routes them.
+  const fast = new FastPath({ ctx, cachedRoutes: cachedReads(app, AREAS), authenticate, limiter, media, scopes, tags, access });
+  fast.install(app.server);
+  app.addHook('preClose', async () => fast.close());
   return app;
+}
+
+/** The URL patterns of the cached reads the areas declare, each checked to be a GET route of the app. */
+function cachedReads(app: FastifyInstance, areas: readonly Area[]): ReadonlySet<string> {
+  const gets = new Set(app.routeGrants.filter((r) => r.method === 'GET').map((r) => r.url));
+  const declared = new Set(areas.flatMap((a) => a.cachedReads ?? []));
+  for (const url of declared) if (!gets.has(url)) throw new Error(`${url} is declared a cached read but is no GET route`);
+  return declared;
 }
 
 function accountContributions(areas: readonly Area[]): AccountContributions {
   return Object.freeze({
     files: Object.freeze(areas.flatMap((a) => (a.accountFiles ? [a.accountFiles] : []))),
     profileCounts: Object.freeze(areas.flatMap((a) => (a.profileCounts ? [a.profileCounts] : []))),
+    enterpriseStats: Object.freeze(areas.flatMap((a) => (a.enterpriseStats ? [a.enterpriseStats] : []))),
   });
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ConfigError, type Config } from '../config.js';
 import { KEY_BYTES, parseKey, parseKeyList, SecretBox } from '../secrets/secret-box.js';
 
-export const KEY_FILE = 'secret.key';
+const KEY_FILE = 'secret.key';
 
 export function keyFilePath(dataDir: string): string {
   return path.join(dataDir, KEY_FILE);

@@ -1,16 +1,19 @@
 // The organization webhooks area: routes, the event listener that turns events into delivery jobs (the outbox), the
-// delivery and retention queues, hook secrets resealed with the current key before anything is delivered.
+// delivery and retention queues, hook secrets resealed with the current key before anything is delivered; hook counts
+// in the instance's statistics.
 import type { Area } from '../app/area.js';
 import { Deliverer } from './deliver.js';
 import { DELIVER_QUEUE, fanOut } from './outbox.js';
 import { resealHookSecrets } from './reseal.js';
 import { PRUNE_QUEUE, pruneHandler, schedulePrune } from './retention.js';
 import { hookRoutes } from './routes.js';
+import { hookStats } from './store.js';
 import { Transport } from './transport.js';
 
 export const webhooksArea: Area = {
   name: 'webhooks',
   routes: hookRoutes,
+  enterpriseStats: hookStats,
   setup(ctx) {
     const transport = new Transport({ allowedHosts: ctx.config.hookAllowedHosts, timeoutMs: ctx.config.hookTimeoutMs, connections: ctx.config.hookConcurrency });
     const deliverer = new Deliverer(ctx, transport);

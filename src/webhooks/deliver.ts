@@ -18,16 +18,16 @@ import type { HookRow } from '../db/tables/webhooks.js';
 import type { Attempt, Transport } from './transport.js';
 
 /** GitHub does not send payloads over 25 MB; such a delivery is recorded as failed. */
-export const MAX_PAYLOAD_BYTES = 25 * 1024 * 1024;
+const MAX_PAYLOAD_BYTES = 25 * 1024 * 1024;
 
-export const USER_AGENT = `hublet-Hookshot/${VERSION}`;
+const USER_AGENT = `hublet-Hookshot/${VERSION}`;
 
 /** The exact bytes posted: the JSON itself, or `payload=<url-encoded JSON>` for form hooks. */
-export function requestBody(contentType: 'json' | 'form', json: string): Buffer {
+function requestBody(contentType: 'json' | 'form', json: string): Buffer {
   return Buffer.from(contentType === 'json' ? json : new URLSearchParams({ payload: json }).toString(), 'utf8');
 }
 
-export interface DeliveryHeadersInput {
+interface DeliveryHeadersInput {
   guid: string;
   event: string;
   hookId: number;
@@ -37,7 +37,7 @@ export interface DeliveryHeadersInput {
 }
 
 /** The headers of spec section 6 (also what a delivery record shows). */
-export function deliveryHeaders(input: DeliveryHeadersInput): Record<string, string> {
+function deliveryHeaders(input: DeliveryHeadersInput): Record<string, string> {
   return {
     Accept: '*/*',
     'User-Agent': USER_AGENT,
@@ -98,7 +98,7 @@ function byId<T extends { id: number }>(rows: T[], ids: number[]): (T | undefine
 export class Deliverer {
   private readonly hooks: Batcher<number, HookRow | undefined>;
   private readonly events: Batcher<number, EventRow | undefined>;
-  private readonly recorder: Batcher<Recording, void>;
+  private readonly recorder: Batcher<Recording, undefined>;
   /** Hook configs are opened at each delivery; AES-GCM once per sealed value is enough. */
   private readonly secrets: OpenedCache;
 
@@ -155,7 +155,7 @@ export class Deliverer {
   }
 
   /** Writes a batch of attempts and completes their jobs in one transaction. */
-  private async record(entries: Recording[]): Promise<void[]> {
+  private async record(entries: Recording[]): Promise<undefined[]> {
     await this.ctx.db.transaction().execute(async (trx) => {
       // A hook deleted while its request was in flight took its history with it: nothing to record for it.
       // Locked against changes: a concurrent delete waits until this batch is in.

@@ -24,7 +24,7 @@ export interface DeliverJob {
 }
 
 /** Job attempts allow for crashes and database trouble; a receiver's failure is recorded, not retried through this. */
-export const DELIVER_MAX_ATTEMPTS = 10;
+const DELIVER_MAX_ATTEMPTS = 10;
 
 /**
  * The event listener (the webhooks area's, one per app): `ping` and `meta` go to the hook they name; every other event of

@@ -17,7 +17,7 @@ export function hookConfig(hook: HookRow) {
 }
 
 /** How the last delivery went: GitHub's `last_response`. */
-export function lastResponse(last: DeliveryRow | undefined) {
+function lastResponse(last: DeliveryRow | undefined) {
   if (!last) return { code: null, status: 'unused', message: null };
   const ok = last.status_code >= 200 && last.status_code < 400;
   return { code: last.status_code || null, status: ok ? 'active' : 'misconfigured', message: last.status };

@@ -7,7 +7,7 @@ import { pruneDeliveries, pruneEvents, pruneFarewells } from './store.js';
 
 export const PRUNE_QUEUE = 'hooks.prune';
 /** How often the prune job runs. */
-export const PRUNE_EVERY_MS = 60 * 60 * 1000;
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /** Schedules the first prune when none is pending (each run schedules the next). */
 export async function schedulePrune(ctx: AppContext): Promise<void> {

@@ -1,7 +1,10 @@
 // Organization webhook endpoints (spec 4.2): thin handlers over service.ts, JSON from present.ts.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { absentBodyIsEmpty } from '../server/http/body.js';
 import { pagingQuery, parsePaging, requestUrlWith, setPageLinks } from '../server/http/pagination.js';
+import { typed } from '../server/http/typed.js';
 import { delivery, deliveryItem, hook, hookConfig } from './present.js';
+import { configPatchBody, createHookBody, updateHookBody } from './schemas.js';
 import {
   createOrgHook,
   deleteOrgHook,
@@ -15,6 +18,7 @@ import {
   updateHookConfig,
   updateOrgHook,
 } from './service.js';
+import type { Received } from './validate.js';
 
 const read = { scopes: ['admin:org_hook'], fineGrained: { permission: 'organization_hooks', level: 'read' } } as const;
 const write = { scopes: ['admin:org_hook'], fineGrained: { permission: 'organization_hooks', level: 'write' } } as const;
@@ -27,14 +31,21 @@ const deliveryParams = {
   required: ['org', 'hook_id', 'delivery_id'],
 } as const;
 
-type OrgP = { Params: { org: string } };
-type HookP = { Params: { org: string; hook_id: string } };
-type DeliveryP = { Params: { org: string; hook_id: string; delivery_id: string } };
+/**
+ * A hook body is judged after the owner check (the service's): its schema's failures are kept, not thrown, and answered
+ * with the checks a schema cannot say in one 422 (validate.ts). A request without a body is `{}`.
+ */
+const judgedLater = { attachValidation: true, preValidation: absentBodyIsEmpty } as const;
 
-export async function hookRoutes(app: FastifyInstance): Promise<void> {
+function received<T>(request: FastifyRequest & { body: T }): Received<T> {
+  return { body: request.body, schemaErrors: request.validationError?.validation };
+}
+
+export async function hookRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = typed(fastify);
   const cfg = (grant: typeof read | typeof write) => ({ grant, resource: 'Hook' });
 
-  app.get<OrgP & { Querystring: Record<string, string> }>(
+  app.get(
     '/orgs/:org/hooks',
     { schema: { params: orgParams, querystring: { type: 'object', properties: pagingQuery } }, config: cfg(read) },
     async (request, reply) => {
@@ -45,36 +56,36 @@ export async function hookRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post<OrgP>('/orgs/:org/hooks', { schema: { params: orgParams }, config: cfg(write) }, async (request, reply) => {
-    const r = await createOrgHook(request.ctx, request.params.org, request.body);
+  app.post('/orgs/:org/hooks', { schema: { params: orgParams, body: createHookBody }, ...judgedLater, config: cfg(write) }, async (request, reply) => {
+    const r = await createOrgHook(request.ctx, request.params.org, received(request));
     reply.code(201).header('location', request.ctx.urls.api(`/orgs/${r.org.login}/hooks/${r.hook.id}`));
     return hook(r.hook, r.org, request.ctx.urls, r.last);
   });
 
-  app.get<HookP>('/orgs/:org/hooks/:hook_id', { schema: { params: hookParams }, config: cfg(read) }, async (request) => {
+  app.get('/orgs/:org/hooks/:hook_id', { schema: { params: hookParams }, config: cfg(read) }, async (request) => {
     const r = await getOrgHook(request.ctx, request.params.org, request.params.hook_id);
     return hook(r.hook, r.org, request.ctx.urls, r.last);
   });
 
-  app.patch<HookP>('/orgs/:org/hooks/:hook_id', { schema: { params: hookParams }, config: cfg(write) }, async (request) => {
-    const r = await updateOrgHook(request.ctx, request.params.org, request.params.hook_id, request.body);
+  app.patch('/orgs/:org/hooks/:hook_id', { schema: { params: hookParams, body: updateHookBody }, ...judgedLater, config: cfg(write) }, async (request) => {
+    const r = await updateOrgHook(request.ctx, request.params.org, request.params.hook_id, received(request));
     return hook(r.hook, r.org, request.ctx.urls, r.last);
   });
 
-  app.delete<HookP>('/orgs/:org/hooks/:hook_id', { schema: { params: hookParams }, config: cfg(write) }, async (request, reply) => {
+  app.delete('/orgs/:org/hooks/:hook_id', { schema: { params: hookParams }, config: cfg(write) }, async (request, reply) => {
     await deleteOrgHook(request.ctx, request.params.org, request.params.hook_id);
     return reply.code(204).send();
   });
 
-  app.get<HookP>('/orgs/:org/hooks/:hook_id/config', { schema: { params: hookParams }, config: cfg(read) }, async (request) => {
+  app.get('/orgs/:org/hooks/:hook_id/config', { schema: { params: hookParams }, config: cfg(read) }, async (request) => {
     return hookConfig(await getHookConfig(request.ctx, request.params.org, request.params.hook_id));
   });
 
-  app.patch<HookP>('/orgs/:org/hooks/:hook_id/config', { schema: { params: hookParams }, config: cfg(write) }, async (request) => {
-    return hookConfig(await updateHookConfig(request.ctx, request.params.org, request.params.hook_id, request.body));
+  app.patch('/orgs/:org/hooks/:hook_id/config', { schema: { params: hookParams, body: configPatchBody }, ...judgedLater, config: cfg(write) }, async (request) => {
+    return hookConfig(await updateHookConfig(request.ctx, request.params.org, request.params.hook_id, received(request)));
   });
 
-  app.get<HookP & { Querystring: Record<string, string> }>(
+  app.get(
     '/orgs/:org/hooks/:hook_id/deliveries',
     {
       schema: {
@@ -93,12 +104,12 @@ export async function hookRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<DeliveryP>('/orgs/:org/hooks/:hook_id/deliveries/:delivery_id', { schema: { params: deliveryParams }, config: cfg(read) }, async (request) => {
+  app.get('/orgs/:org/hooks/:hook_id/deliveries/:delivery_id', { schema: { params: deliveryParams }, config: cfg(read) }, async (request) => {
     const r = await getHookDelivery(request.ctx, request.params.org, request.params.hook_id, request.params.delivery_id);
     return delivery(r.row, r.payload);
   });
 
-  app.post<DeliveryP>(
+  app.post(
     '/orgs/:org/hooks/:hook_id/deliveries/:delivery_id/attempts',
     { schema: { params: deliveryParams }, config: cfg(write) },
     async (request, reply) => {
@@ -107,7 +118,7 @@ export async function hookRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post<HookP>('/orgs/:org/hooks/:hook_id/pings', { schema: { params: hookParams }, config: cfg(write) }, async (request, reply) => {
+  app.post('/orgs/:org/hooks/:hook_id/pings', { schema: { params: hookParams }, config: cfg(write) }, async (request, reply) => {
     await pingOrgHook(request.ctx, request.params.org, request.params.hook_id);
     return reply.code(204).send();
   });

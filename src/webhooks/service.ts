@@ -27,7 +27,8 @@ import {
   type Visibility,
 } from './store.js';
 import type { DeliveryRow, HookRow } from '../db/tables/webhooks.js';
-import { parseConfigPatch, parseCreate, parseUpdate, type HookConfigInput } from './validate.js';
+import type { ConfigPatchBody, CreateHookBody, UpdateHookBody } from './schemas.js';
+import { parseConfigPatch, parseCreate, parseUpdate, type HookConfigInput, type Received } from './validate.js';
 
 interface Owner {
   org: UserRow;
@@ -96,7 +97,7 @@ export async function listOrgHooks(ctx: ServiceContext, orgLogin: string, page: 
 }
 
 /** POST /orgs/{org}/hooks: creates the hook and, when it is active, pings it. */
-export async function createOrgHook(ctx: ServiceContext, orgLogin: string, body: unknown): Promise<HookWithLast> {
+export async function createOrgHook(ctx: ServiceContext, orgLogin: string, body: Received<CreateHookBody>): Promise<HookWithLast> {
   const o = await owner(ctx, orgLogin);
   const input = parseCreate(body);
   const now = ctx.clock.now();
@@ -130,7 +131,7 @@ export async function getOrgHook(ctx: ServiceContext, orgLogin: string, hookId: 
 }
 
 /** PATCH /orgs/{org}/hooks/{hook_id}: a config given replaces the whole config (without a secret, the secret is removed). */
-export async function updateOrgHook(ctx: ServiceContext, orgLogin: string, hookId: string | number, body: unknown): Promise<HookWithLast> {
+export async function updateOrgHook(ctx: ServiceContext, orgLogin: string, hookId: string | number, body: Received<UpdateHookBody>): Promise<HookWithLast> {
   const o = await owner(ctx, orgLogin);
   const existing = await visibleHook(ctx, o, hookId);
   const input = parseUpdate(body);
@@ -174,7 +175,7 @@ export async function getHookConfig(ctx: ServiceContext, orgLogin: string, hookI
 }
 
 /** PATCH /orgs/{org}/hooks/{hook_id}/config: only the properties named change. */
-export async function updateHookConfig(ctx: ServiceContext, orgLogin: string, hookId: string | number, body: unknown): Promise<HookRow> {
+export async function updateHookConfig(ctx: ServiceContext, orgLogin: string, hookId: string | number, body: Received<ConfigPatchBody>): Promise<HookRow> {
   const o = await owner(ctx, orgLogin);
   const existing = await visibleHook(ctx, o, hookId);
   const patch = parseConfigPatch(body);
@@ -196,7 +197,7 @@ export async function updateHookConfig(ctx: ServiceContext, orgLogin: string, ho
 }
 
 /** An opaque cursor: the delivery a page starts from. */
-export function encodeCursor(id: number): string {
+function encodeCursor(id: number): string {
   return `v1_${id}`;
 }
 

@@ -1,7 +1,9 @@
-// Queries on hooks and deliveries; every hook query is scoped to an organization and to who may see app-made hooks.
+// Queries on hooks and deliveries; every hook query is scoped to an organization and to who may see app-made hooks (but
+// the instance's statistics, which count them all).
 import type { Db } from '../db/connect.js';
 import { lockAgainstChanges } from '../db/dialect.js';
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
+import type { EnterpriseStatsOf } from '../app/contributions.js';
 import type { DeliveryRow, FarewellRow, HookDeliveriesTable, HookRow } from '../db/tables/webhooks.js';
 
 /** Whose hooks a caller sees: an OAuth app sees the hooks its tokens made; everyone else sees the ones people made. */
@@ -171,3 +173,14 @@ export async function pruneDeliveries(db: Db, before: Date): Promise<number> {
   const r = await db.deleteFrom('hook_deliveries').where('delivered_at', '<', before.toISOString()).executeTakeFirst();
   return Number(r.numDeletedRows ?? 0);
 }
+
+/** GitHub Enterprise's `hooks` statistics: every organization hook, active or not. */
+export const hookStats: EnterpriseStatsOf = async (db) => {
+  const row = await db
+    .selectFrom('hooks')
+    .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.count<number>(sql`case when active = 1 then 1 end`).as('active')])
+    .executeTakeFirstOrThrow();
+  const total = Number(row.total);
+  const active = Number(row.active);
+  return { hooks: { total_hooks: total, active_hooks: active, inactive_hooks: total - active } };
+};

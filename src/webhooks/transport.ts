@@ -5,7 +5,7 @@ import { Agent, buildConnector, request } from 'undici';
 import { parseAllowedHosts, refusedAddress, refusedHostName, type AllowedHosts } from '../net/allowed-hosts.js';
 
 /** Bytes of a response body kept in the delivery record; the rest is read and dropped (up to DRAIN_LIMIT). */
-export const RESPONSE_BODY_LIMIT = 64 * 1024;
+const RESPONSE_BODY_LIMIT = 64 * 1024;
 const DRAIN_LIMIT = 1024 * 1024;
 
 export interface Attempt {
@@ -97,7 +97,7 @@ const CERT_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS_CERT/;
 const TLS_CODES = /^ERR_SSL|^ERR_TLS|^EPROTO$/;
 
 /** GitHub's status text for an attempt that got no response. */
-export function failureStatus(err: unknown): string {
+function failureStatus(err: unknown): string {
   const refused = refusedReason(err);
   if (refused) return `Destination refused: ${refused}`;
   const codes = errorCodes(err);

@@ -1,6 +1,9 @@
-// Checks webhook request bodies and answers every problem at once with GitHub's 422 errors (resource `Hook`).
+// Webhook bodies past their schemas (schemas.ts): GitHub's 422 for each field, the checks a schema cannot say (URL,
+// secrets, event names) and GitHub's defaults. Every problem of a body is answered at once (resource `Hook`).
+import type { FastifySchemaValidationError } from 'fastify';
 import { ValidationFailed, type FieldError } from '../server/http/errors.js';
 import { ALL_EVENTS, HOOK_EVENT_NAMES } from './event-names.js';
+import type { ConfigPatchBody, CreateHookBody, UpdateHookBody } from './schemas.js';
 
 export interface HookConfigInput {
   url: string;
@@ -32,163 +35,152 @@ export interface ConfigPatch {
   secret?: string | null;
 }
 
+/**
+ * A body as its route received it, with its schema's failures: the route keeps them (`attachValidation`) so that the
+ * caller is known to own the hook before anything is said about the body, and the schema's problems and the checks
+ * below are answered in one 422. While `schemaErrors` is non-empty the body is not of type T: the checks below look
+ * only at values of the type the schema asks for.
+ */
+export interface Received<T> {
+  body: T;
+  schemaErrors: readonly FastifySchemaValidationError[] | undefined;
+}
+
 const RESOURCE = 'Hook';
 const MAX_URL = 2048;
 const MAX_SECRET = 1024;
 
-type Body = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Body => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** Text PostgreSQL can store and a header can carry: no NUL or other control characters. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const cleanText = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
 
-function invalid(field: string, message: string): FieldError {
-  return { resource: RESOURCE, code: 'invalid', field, message };
+const invalid = (field: string, message: string): FieldError => ({ resource: RESOURCE, code: 'invalid', field, message });
+const custom = (field: string, message: string): FieldError => ({ resource: RESOURCE, code: 'custom', field, message });
+const missing = (field: string): FieldError => ({ resource: RESOURCE, code: 'missing_field', field });
+const secretInvalid = (field: string) => invalid(field, `${field} must be a string of at most ${MAX_SECRET} characters`);
+
+/** GitHub's answer for a field its schema refuses, named by the field alone (`url`, not `config.url`). */
+const REFUSED: Record<string, FieldError> = {
+  name: invalid('name', 'name must be "web"'),
+  config: invalid('config', 'config must be an object'),
+  url: invalid('url', 'url must be a string'),
+  content_type: invalid('content_type', 'content_type must be json or form'),
+  insecure_ssl: invalid('insecure_ssl', 'insecure_ssl must be "0" or "1"'),
+  secret: secretInvalid('secret'),
+  username: secretInvalid('username'),
+  password: secretInvalid('password'),
+  events: invalid('events', 'events must be an array of event names'),
+  active: invalid('active', 'active must be true or false'),
+};
+const BLANK_URL = custom('url', 'url cannot be blank');
+/** A required field absent, or null (which GitHub reads as absent). */
+const MISSING: Record<string, FieldError> = { name: missing('name'), config: missing('config'), url: BLANK_URL };
+const NO_EVENTS = custom('events', 'events must name at least one event');
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function custom(field: string | undefined, message: string): FieldError {
-  return field ? { resource: RESOURCE, code: 'custom', field, message } : { resource: RESOURCE, code: 'custom', message };
+/** The value at a JSON pointer's segments (the schema's errors name their place this way). */
+function valueAt(body: unknown, path: string[]): unknown {
+  return path.reduce<unknown>((v, key) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[key] : undefined), body);
 }
 
-function checkUrl(value: unknown, errors: FieldError[], required: boolean): string | undefined {
-  if (value === undefined || value === null || value === '') {
-    if (required) errors.push(custom('url', 'url cannot be blank'));
-    return undefined;
-  }
-  if (typeof value !== 'string') {
-    errors.push(invalid('url', 'url must be a string'));
-    return undefined;
-  }
+/** The schema's failures as GitHub's field errors. */
+function schemaProblems({ body, schemaErrors = [] }: Received<unknown>): FieldError[] {
+  return schemaErrors.map((e) => {
+    if (e.keyword === 'required') {
+      const field = String(e.params.missingProperty);
+      return MISSING[field] ?? missing(field);
+    }
+    const path = e.instancePath.split('/').slice(1);
+    // An array's item is reported as the array (`events`, not `events.0`).
+    const field = path.filter((p) => !/^\d+$/.test(p)).pop() ?? 'body';
+    if (e.keyword === 'minItems' && field === 'events') return NO_EVENTS;
+    if (valueAt(body, path) === null && MISSING[field]) return MISSING[field];
+    return REFUSED[field] ?? invalid(field, `${field} is invalid`);
+  });
+}
+
+/** A usable http(s) URL (a string the schema let through). */
+function urlProblem(url: unknown): FieldError | undefined {
+  if (typeof url !== 'string') return undefined;
+  if (url === '') return BLANK_URL;
   let parsed: URL | undefined;
   try {
-    parsed = new URL(value);
+    parsed = new URL(url);
   } catch {
     parsed = undefined;
   }
-  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || !parsed.hostname || Buffer.byteLength(value) > MAX_URL || !cleanText(value) || /\s/.test(value)) {
-    errors.push(custom('url', `url is not a valid http(s) URL of at most ${MAX_URL} bytes`));
-    return undefined;
+  const http = parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname;
+  if (!http || Buffer.byteLength(url) > MAX_URL || !cleanText(url) || /\s/.test(url)) {
+    return custom('url', `url is not a valid http(s) URL of at most ${MAX_URL} bytes`);
   }
-  return value;
-}
-
-function checkContentType(value: unknown, errors: FieldError[]): 'json' | 'form' | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (value === 'json' || value === 'form') return value;
-  errors.push(invalid('content_type', 'content_type must be json or form'));
   return undefined;
 }
 
-function checkInsecureSsl(value: unknown, errors: FieldError[]): '0' | '1' | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (value === '0' || value === 0) return '0';
-  if (value === '1' || value === 1) return '1';
-  errors.push(invalid('insecure_ssl', 'insecure_ssl must be "0" or "1"'));
-  return undefined;
+function secretProblem(field: 'secret' | 'username' | 'password', value: unknown): FieldError | undefined {
+  return typeof value === 'string' && (value.length > MAX_SECRET || !cleanText(value)) ? REFUSED[field] : undefined;
 }
 
-/** undefined: not given; null: given empty (no secret). */
-function checkSecretLike(field: string, value: unknown, errors: FieldError[]): string | null | undefined {
-  if (value === undefined) return undefined;
-  if (value === null || value === '') return null;
-  if (typeof value !== 'string' || value.length > MAX_SECRET || !cleanText(value)) {
-    errors.push(invalid(field, `${field} must be a string of at most ${MAX_SECRET} characters`));
-    return undefined;
-  }
-  return value;
+function configProblems(config: unknown): (FieldError | undefined)[] {
+  if (!isObject(config)) return [];
+  return [urlProblem(config.url), secretProblem('secret', config.secret), secretProblem('username', config.username), secretProblem('password', config.password)];
 }
 
-function checkConfig(value: unknown, errors: FieldError[]): HookConfigInput | undefined {
-  if (value === undefined || value === null) {
-    errors.push({ resource: RESOURCE, code: 'missing_field', field: 'config' });
-    return undefined;
-  }
-  if (!isObject(value)) {
-    errors.push(invalid('config', 'config must be an object'));
-    return undefined;
-  }
-  const url = checkUrl(value.url, errors, true);
-  const contentType = checkContentType(value.content_type, errors) ?? 'form';
-  const insecureSsl = checkInsecureSsl(value.insecure_ssl, errors) ?? '0';
-  const secret = checkSecretLike('secret', value.secret, errors) ?? null;
-  const username = checkSecretLike('username', value.username, errors) ?? null;
-  const password = checkSecretLike('password', value.password, errors) ?? null;
-  if (url === undefined) return undefined;
-  return { url, contentType, insecureSsl, secret, username, password };
+/** Names no event has; one message lists (the first ten of) them. */
+function eventsProblem(events: unknown): FieldError | undefined {
+  if (!Array.isArray(events)) return undefined;
+  const unknown = [...new Set(events)].filter((e): e is string => typeof e === 'string' && e !== ALL_EVENTS && !HOOK_EVENT_NAMES.has(e));
+  if (!unknown.length) return undefined;
+  const shown = unknown.slice(0, 10).map((e) => JSON.stringify(e.slice(0, 100)));
+  return custom('events', `Invalid event(s): ${shown.join(', ')}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ''}`);
 }
 
-function checkEvents(value: unknown, errors: FieldError[]): string[] | undefined {
-  if (value === undefined) return undefined;
-  if (!Array.isArray(value) || value.some((e) => typeof e !== 'string')) {
-    errors.push(invalid('events', 'events must be an array of event names'));
-    return undefined;
-  }
-  const events = [...new Set(value as string[])];
-  if (events.length === 0) {
-    errors.push(custom('events', 'events must name at least one event'));
-    return undefined;
-  }
-  const unknown = events.filter((e) => e !== ALL_EVENTS && !HOOK_EVENT_NAMES.has(e));
-  if (unknown.length) {
-    const shown = unknown.slice(0, 10).map((e) => JSON.stringify(e.slice(0, 100)));
-    errors.push(custom('events', `Invalid event(s): ${shown.join(', ')}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ''}`));
-    return undefined;
-  }
-  return events;
+/** Fields in the order a body lists them (REFUSED's), the order of the errors answered. */
+const ORDER = new Map(Object.keys(REFUSED).map((field, i) => [field, i]));
+
+/** One 422 for every field with a problem, in the body's order (a field's first problem: the schema's before the checks above). */
+function throwIfAny(problems: (FieldError | undefined)[]): void {
+  const byField = new Map<string | undefined, FieldError>();
+  for (const p of problems) if (p && !byField.has(p.field)) byField.set(p.field, p);
+  const rank = (e: FieldError) => ORDER.get(e.field ?? '') ?? ORDER.size;
+  if (byField.size) throw new ValidationFailed([...byField.values()].sort((a, b) => rank(a) - rank(b)));
 }
 
-function checkActive(value: unknown, errors: FieldError[]): boolean | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'boolean') {
-    errors.push(invalid('active', 'active must be true or false'));
-    return undefined;
-  }
-  return value;
+const sslOf = (v: '0' | '1' | 0 | 1 | null | undefined) => (v === undefined || v === null ? undefined : v === 1 || v === '1' ? '1' : '0');
+/** undefined: not given; null: given empty (none). */
+const secretOf = (v: string | null | undefined) => (v === undefined ? undefined : v || null);
+
+/** A config with GitHub's defaults: form content, certificates verified, no secret. */
+function configInput(c: CreateHookBody['config']): HookConfigInput {
+  return {
+    url: c.url,
+    contentType: c.content_type ?? 'form',
+    insecureSsl: sslOf(c.insecure_ssl) ?? '0',
+    secret: secretOf(c.secret) ?? null,
+    username: secretOf(c.username) ?? null,
+    password: secretOf(c.password) ?? null,
+  };
 }
 
-function checkName(value: unknown, errors: FieldError[], required: boolean): void {
-  if (value === undefined || value === null) {
-    if (required) errors.push({ resource: RESOURCE, code: 'missing_field', field: 'name' });
-    return;
-  }
-  if (value !== 'web') errors.push(invalid('name', 'name must be "web"'));
-}
-
-function done<T>(errors: FieldError[], value: T | undefined): T {
-  if (errors.length || value === undefined) throw new ValidationFailed(errors);
-  return value;
-}
-
-/** POST /orgs/{org}/hooks */
-export function parseCreate(body: unknown): CreateHookInput {
-  const b = isObject(body) ? body : {};
-  const errors: FieldError[] = [];
-  checkName(b.name, errors, true);
-  const config = checkConfig(b.config, errors);
-  const events = checkEvents(b.events, errors) ?? ['push'];
-  const active = checkActive(b.active, errors) ?? true;
-  return done(errors, config && { config, events, active });
+/** POST /orgs/{org}/hooks: push events and active unless said otherwise. */
+export function parseCreate(received: Received<CreateHookBody>): CreateHookInput {
+  const { body } = received;
+  throwIfAny([...schemaProblems(received), ...configProblems(body.config), eventsProblem(body.events)]);
+  return { config: configInput(body.config), events: [...new Set(body.events ?? ['push'])], active: body.active ?? true };
 }
 
 /** PATCH /orgs/{org}/hooks/{hook_id} */
-export function parseUpdate(body: unknown): UpdateHookInput {
-  const b = isObject(body) ? body : {};
-  const errors: FieldError[] = [];
-  checkName(b.name, errors, false);
-  const config = b.config === undefined ? undefined : checkConfig(b.config, errors);
-  const events = checkEvents(b.events, errors);
-  const active = checkActive(b.active, errors);
-  return done(errors, { config, events, active });
+export function parseUpdate(received: Received<UpdateHookBody>): UpdateHookInput {
+  const { body } = received;
+  throwIfAny([...schemaProblems(received), ...configProblems(body.config), eventsProblem(body.events)]);
+  return { config: body.config && configInput(body.config), events: body.events && [...new Set(body.events)], active: body.active };
 }
 
 /** PATCH /orgs/{org}/hooks/{hook_id}/config */
-export function parseConfigPatch(body: unknown): ConfigPatch {
-  const b = isObject(body) ? body : {};
-  const errors: FieldError[] = [];
-  const patch: ConfigPatch = {};
-  if (b.url !== undefined) patch.url = checkUrl(b.url, errors, true);
-  if (b.content_type !== undefined) patch.contentType = checkContentType(b.content_type, errors);
-  if (b.insecure_ssl !== undefined) patch.insecureSsl = checkInsecureSsl(b.insecure_ssl, errors);
-  if (b.secret !== undefined) patch.secret = checkSecretLike('secret', b.secret, errors);
-  return done(errors, patch);
+export function parseConfigPatch(received: Received<ConfigPatchBody>): ConfigPatch {
+  const { body } = received;
+  throwIfAny([...schemaProblems(received), urlProblem(body.url), secretProblem('secret', body.secret)]);
+  return { url: body.url, contentType: body.content_type ?? undefined, insecureSsl: sslOf(body.insecure_ssl), secret: secretOf(body.secret) };
 }

@@ -232,7 +232,7 @@ describe(`dialect.ts on ${onPostgres ? 'PostgreSQL' : 'SQLite'}`, () => {
   });
 
   it('scrubDeletedCopies leaves no copy of a deleted value in the database files', async () => {
-    const secret = 'S3cr3t-' + 'x'.repeat(40);
+    const secret = `S3cr3t-${'x'.repeat(40)}`;
     await db.insertInto('users').values({ id: 30, name: secret }).execute();
     await db.deleteFrom('users').where('id', '=', 30).execute();
     await scrubDeletedCopies(db);

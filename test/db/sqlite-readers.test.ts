@@ -1,6 +1,6 @@
 // The SQLite dialect's read connections beside its writer, on one file: plain reads go on while a write transaction is
 // open (this process's or another connection's), see what is committed, and never what is not.
-import { type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTables, scratchDatabase, type Scratch } from './support.js';
 

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import * as accounts from '../../src/accounts/area.js';
 import * as gists from '../../src/gists/area.js';
+import * as graphql from '../../src/graphql/area.js';
 import * as migrations from '../../src/migrations/area.js';
 import * as repos from '../../src/repos/area.js';
 import { AREAS } from '../../src/server/app.js';
@@ -18,7 +19,7 @@ const run = promisify(execFile);
 
 describe('areas', () => {
   it('each area folder exports one area, and the app wires every one of them', async () => {
-    const folders: Record<string, Record<string, unknown>> = { accounts, repos, webhooks, migrations, gists };
+    const folders: Record<string, Record<string, unknown>> = { accounts, repos, webhooks, migrations, gists, graphql };
     for (const [folder, mod] of Object.entries(folders)) {
       const exported = Object.entries(mod).filter(([name]) => name.endsWith('Area'));
       expect(exported, folder).toHaveLength(1);

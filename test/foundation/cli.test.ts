@@ -230,7 +230,7 @@ describe('local and remote mode give the same output and exit codes', () => {
   it('exits 4 when the server refuses the credentials (401), in both modes', async () => {
     const [unknownLocal, badToken, envBadToken, anonymous] = await pool([
       () => local(['--as', 'ghost', 'api', '/user']),
-      () => remote('hlp_' + 'n'.repeat(36), ['api', '/user']),
+      () => remote(`hlp_${'n'.repeat(36)}`, ['api', '/user']),
       () => runCli(['api', '/user'], { env: sb.env, extraEnv: { HUBLET_SERVER: s.url, HUBLET_TOKEN: 'hlp_nope' } }),
       () => runCli(['--server', s.url, 'api', '/user'], { env: sb.env }),
     ]);
@@ -263,7 +263,7 @@ describe('hublet auth', () => {
       const token = await s.createToken('erin', { scopes: ['gist', 'read:org'] });
       const run = (args: string[]) => runCli(args, { env: box.env });
 
-      const refused = await run(['auth', 'login', '--server', s.url, '--token', 'hlp_' + 'z'.repeat(36)]);
+      const refused = await run(['auth', 'login', '--server', s.url, '--token', `hlp_${'z'.repeat(36)}`]);
       expect(refused.code).toBe(4);
       expect(JSON.parse(refused.stderr).message).toBe('Bad credentials');
       expect(fs.existsSync(box.credentialsFile)).toBe(false);

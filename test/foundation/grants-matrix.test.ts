@@ -168,7 +168,10 @@ async function tokenFor(caller: Caller): Promise<string | undefined> {
   const body = { kind: caller.kind, scopes: caller.scopes, permissions: caller.permissions, app_id: caller.kind === 'classic' || caller.kind === 'fine_grained' ? undefined : 5 };
   const key = JSON.stringify([login, body]);
   let token = tokens.get(key);
-  if (!token) tokens.set(key, (token = await s.createToken(login, body)));
+  if (!token) {
+    token = await s.createToken(login, body);
+    tokens.set(key, token);
+  }
   return token;
 }
 
@@ -235,6 +238,8 @@ describe('the grant matrix', () => {
       const path = pathOf(route);
       for (const caller of callersFor(route.grant)) {
         const want = expected(route.grant, caller);
+        // GraphQL words the same 401 as GitHub's GraphQL endpoint does.
+        if (want && caller.kind === 'anonymous' && route.url.endsWith('graphql')) want.message = 'This endpoint requires you to be authenticated.';
         const r = await call(markedUrl, route.method, path, await tokenFor(caller));
         calls++;
         const what = `${route.method} ${route.url} as ${caller.name}: got ${r.status} ${r.message ?? ''}`;

@@ -76,7 +76,7 @@ describe('hublet serve', () => {
       body: JSON.stringify({ scopes: ['gist'] }),
     });
     const secret = ((await created.json()) as { token: string }).token;
-    const unknown = 'hlp_' + 'S'.repeat(36);
+    const unknown = `hlp_${'S'.repeat(36)}`;
     await get(`${p.url}/users/admin?access_token=${secret}`, { authorization: `Bearer ${secret}` });
     await get(`${p.url}/users/admin?per_page=1&access_token=${secret}&token=${secret}`);
     await get(`${p.url}/user`, { authorization: `Basic ${Buffer.from(`git:${secret}`).toString('base64')}` });
@@ -126,7 +126,7 @@ describe('hublet serve', () => {
 
   it('takes HUBLET_ADMIN_TOKEN as the admin token on first start (printing none) and honours --database', async () => {
     const fresh = await freshDataDir('fixed');
-    const fixed = 'hlp_' + 'F'.repeat(36);
+    const fixed = `hlp_${'F'.repeat(36)}`;
     const file = path.join(fresh.dir, 'elsewhere', 'custom.sqlite');
     const p = await serve(['--port', '0', '--data', fresh.dir, '--database', onPostgres ? fresh.db.url : file, '--log-level', 'silent'], { HUBLET_ADMIN_TOKEN: fixed });
     const me = await get(`${p.url}/user`, { authorization: `Bearer ${fixed}` });

@@ -41,8 +41,8 @@ describe('sending a token', () => {
   });
 
   it('refuses an unknown token with 401 Bad credentials, in every transport and even on public routes', async () => {
-    const unknown = 'hlp_' + 'x'.repeat(36);
-    for (const authorization of [`Bearer ${unknown}`, `token ${unknown}`, basic('alice', unknown), basic('alice', alice.token + 'x')]) {
+    const unknown = `hlp_${'x'.repeat(36)}`;
+    for (const authorization of [`Bearer ${unknown}`, `token ${unknown}`, basic('alice', unknown), basic('alice', `${alice.token}x`)]) {
       for (const p of ['/user', '/users/admin']) {
         const r = await s.api('GET', p, { headers: { authorization } });
         expect(r.status, `${authorization} ${p}`).toBe(401);

@@ -169,7 +169,7 @@ describe('gist view', () => {
     const patched = await s.api('PATCH', `/gists/${v.id}`, { token: alice.token, body: { files: { 'a.txt': { content: 'alpha v2\n' } } } });
     expect(patched.status).toBe(200);
     const single = await newGist(alice.token, { 'only.txt': 'exact\nbytes' });
-    const big = 'x'.repeat(1024 * 1024) + 'é'.repeat(300_000) + 'end';
+    const big = `${'x'.repeat(1024 * 1024)}${'é'.repeat(300_000)}end`;
     const large = await newGist(alice.token, { 'big.txt': big });
     expect((await getGist(large.id)).files['big.txt'].truncated).toBe(true);
     const unknown = 'f'.repeat(32);
@@ -486,7 +486,7 @@ describe('usage errors, missing credentials, API refusals', () => {
       () => remote(null)(['gist', 'create', a]),
       () => remote(null)(['gist', 'star', g.id]),
       () => remote(null)(['gist', 'list', '--starred']),
-      () => remote('hlp_' + 'n'.repeat(36))(['gist', 'view', g.id]),
+      () => remote(`hlp_${'n'.repeat(36)}`)(['gist', 'view', g.id]),
       () => local('ghost')(['gist', 'create', a]),
     ]);
     for (const r of results) {

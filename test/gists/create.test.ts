@@ -85,6 +85,17 @@ describe('POST /gists', () => {
     expect(r.body.description).toBe('');
   });
 
+  it('takes explicit gistfile<N> names (gh names piped content gistfile0.txt); unnamed files get the next free one', async () => {
+    const gh = await create({ files: { 'gistfile0.txt': { content: 'from stdin' } } });
+    expect(gh.status).toBe(201);
+    expect(Object.keys(gh.body.files)).toEqual(['gistfile0.txt']);
+    checkSchema(gh, 'POST /gists');
+    const r = await create({ files: { gistfile1: { content: 'a' }, 'gistfile1.txt': { content: 'b' }, '': { content: 'c' } } });
+    expect(r.status).toBe(201);
+    expect(Object.keys(r.body.files).sort()).toEqual(['gistfile1', 'gistfile1.txt', 'gistfile2.txt']);
+    expect(r.body.files['gistfile2.txt'].content).toBe('c');
+  });
+
   it('gives each file the language and media type Linguist would, by name, extension or shebang', async () => {
     const r = await create({
       files: {
@@ -128,8 +139,6 @@ describe('POST /gists', () => {
       ['the name .', { files: { '.': { content: 'x' } } }, 422, { field: 'files', code: 'invalid' }],
       ['the name ..', { files: { '..': { content: 'x' } } }, 422, { field: 'files', code: 'invalid' }],
       ['the name .git', { files: { '.git': { content: 'x' } } }, 422, { field: 'files', code: 'invalid' }],
-      ['a gistfile<N> name', { files: { gistfile1: { content: 'x' } } }, 422, { field: 'files', code: 'invalid' }],
-      ['a gistfile<N>.txt name', { files: { 'gistfile12.txt': { content: 'x' } } }, 422, { field: 'files', code: 'invalid' }],
       ['a 256-byte name', { files: { ['n'.repeat(256)]: { content: 'x' } } }, 422, { field: 'files', code: 'invalid' }],
       ['a description that is a number', { description: 5, files: { 'a.txt': { content: 'x' } } }, 422, { field: 'description', code: 'invalid' }],
       ['a description with NUL', { description: 'a\u0000', files: { 'a.txt': { content: 'x' } } }, 422, { field: 'description', code: 'invalid' }],

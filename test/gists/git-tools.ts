@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-export const gitEnv: NodeJS.ProcessEnv = {
+const gitEnv: NodeJS.ProcessEnv = {
   ...process.env,
   GIT_TERMINAL_PROMPT: '0',
   GIT_ASKPASS: '',

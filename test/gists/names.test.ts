@@ -1,5 +1,6 @@
 // `git push` refuses exactly what the API refuses, with the same reason: file names (newline, control characters,
-// backslash, over 255 bytes, `.git`, gistfileN), and it keeps accepting names the gist already has.
+// backslash, over 255 bytes, `.git`), accepts what the API accepts (gistfileN names), and keeps accepting names the gist
+// already has.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,8 +64,6 @@ const REFUSED: [string, string][] = [
   ['a backslash', 'back\\slash.txt'],
   ['more than 255 bytes', `${'é'.repeat(127)}.txt`],
   ['.git', '.git'],
-  ['gistfile1.txt', 'gistfile1.txt'],
-  ['GISTFILE12.md', 'GISTFILE12.md'],
 ];
 
 describe('file names a push adds', () => {
@@ -90,12 +89,12 @@ describe('file names a push adds', () => {
 
   it('are checked in every pushed commit, not only the tip', async () => {
     const g = await newGist({ 'a.txt': 'a\n' });
-    const bad = await commitWith(g, { 'gistfile7.txt': 'x\n' });
+    const bad = await commitWith(g, { 'back\\slash.txt': 'x\n' });
     // The tip drops the name again: its tree is the first revision's plus fine.txt.
     const good = await commitWith(g, { 'fine.txt': 'x\n' }, { parent: bad.commit, base: 'HEAD', dir: bad.dir });
     expect(await git(['ls-tree', '--name-only', good.commit], bad.dir)).toBe('a.txt\nfine.txt\n');
     const err = await gitFails(['push', '-q', withCredentials(g.git_push_url, 'alice', alice.token), `${good.commit}:refs/heads/main`], bad.dir);
-    expect(err).toContain(`remote: ${await apiReason('gistfile7.txt')}`);
+    expect(err).toContain(`remote: ${await apiReason('back\\slash.txt')}`);
   });
 
   it('may keep names the gist already has (an unnamed file’s gistfile1.txt) and add acceptable ones', async () => {
@@ -110,16 +109,29 @@ describe('file names a push adds', () => {
     expect(after.history[0].version).toBe(commit);
   });
 
-  it('are refused the same way as the API for a rename onto a reserved name', async () => {
+  it('are refused the same way as the API for a rename onto a refused name', async () => {
     const g = await newGist({ 'a.txt': 'a\n' });
-    const r = await s.api('PATCH', `/gists/${g.id}`, { token: alice.token, body: { files: { 'a.txt': { filename: 'gistfile2.txt' } } } });
+    const r = await s.api('PATCH', `/gists/${g.id}`, { token: alice.token, body: { files: { 'a.txt': { filename: 'back\\slash.txt' } } } });
     expect(r.status).toBe(422);
     const reason = r.body.errors[0].message as string;
     const dir = path.join(tmp, `clone-${++n}`);
     await git(['clone', '-q', g.git_pull_url, dir], tmp);
-    await git(['mv', 'a.txt', 'gistfile2.txt'], dir);
+    await git(['mv', 'a.txt', 'back\\slash.txt'], dir);
     await git(['commit', '-q', '-m', 'rename'], dir);
     const err = await gitFails(['push', '-q', withCredentials(g.git_push_url, 'alice', alice.token), 'main'], dir);
     expect(err).toContain(`remote: ${reason}`);
+  });
+
+  it('may be of the form gistfile<number>, like the automatic names, as through the API', async () => {
+    const g = await newGist({ 'gistfile0.txt': 'from gh\n' });
+    const renamed = await s.api('PATCH', `/gists/${g.id}`, { token: alice.token, body: { files: { 'gistfile0.txt': { filename: 'GISTFILE12.md' } } } });
+    expect(renamed.status).toBe(200);
+    expect(Object.keys(renamed.body.files)).toEqual(['GISTFILE12.md']);
+    const after = (await s.api('GET', `/gists/${g.id}`)).body;
+    const { dir, commit } = await commitWith(after, { 'gistfile7.txt': 'x\n' });
+    await git(['push', '-q', withCredentials(g.git_push_url, 'alice', alice.token), `${commit}:refs/heads/main`], dir);
+    const pushed = (await s.api('GET', `/gists/${g.id}`)).body;
+    expect(Object.keys(pushed.files).sort()).toEqual(['GISTFILE12.md', 'gistfile7.txt']);
+    expect(pushed.history[0].version).toBe(commit);
   });
 });

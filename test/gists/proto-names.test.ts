@@ -18,6 +18,8 @@ function body(files: [string, unknown][], extra = ''): string {
 }
 
 const own = (o: object) => Object.keys(o);
+/** The file named `__proto__` in a gist's `files`: an own property (never the object's prototype). */
+const protoFile = (files: object) => Object.getOwnPropertyDescriptor(files, '__proto__')?.value;
 
 describe('gist files named like Object.prototype members', () => {
   it('are created, shown, updated, renamed and deleted like any other file', async () => {
@@ -33,7 +35,7 @@ describe('gist files named like Object.prototype members', () => {
     expect(created.status).toBe(201);
     checkSchema(created as any, 'POST /gists');
     expect(own(created.body.files).sort()).toEqual(['__proto__', 'constructor', 'hasOwnProperty', 'toString']);
-    expect(created.body.files['__proto__']).toMatchObject({ filename: '__proto__', content: 'proto\n', size: 6 });
+    expect(protoFile(created.body.files)).toMatchObject({ filename: '__proto__', content: 'proto\n', size: 6 });
     expect(created.body.files.constructor).toMatchObject({ filename: 'constructor', content: 'ctor\n' });
     const id = created.body.id as string;
 
@@ -42,7 +44,7 @@ describe('gist files named like Object.prototype members', () => {
     expect(own(single.body.files).sort()).toEqual(['__proto__', 'constructor', 'hasOwnProperty', 'toString']);
     const listed = (await s.api('GET', '/gists', { token: alice.token })).body.find((g: { id: string }) => g.id === id);
     expect(own(listed.files).sort()).toEqual(['__proto__', 'constructor', 'hasOwnProperty', 'toString']);
-    const raw = await fetch(single.body.files['__proto__'].raw_url);
+    const raw = await fetch(protoFile(single.body.files).raw_url);
     expect(await raw.text()).toBe('proto\n');
 
     // Update both, then rename them onto each other's kind of name, then delete them.
@@ -54,7 +56,7 @@ describe('gist files named like Object.prototype members', () => {
       ]),
     });
     expect(updated.status).toBe(200);
-    expect(updated.body.files['__proto__'].content).toBe('proto 2\n');
+    expect(protoFile(updated.body.files).content).toBe('proto 2\n');
     expect(updated.body.files.constructor.content).toBe('ctor 2\n');
 
     const renamed = await s.api('PATCH', `/gists/${id}`, {
@@ -67,7 +69,7 @@ describe('gist files named like Object.prototype members', () => {
     });
     expect(renamed.status).toBe(200);
     expect(own(renamed.body.files).sort()).toEqual(['__defineGetter__', '__proto__', 'hasOwnProperty', 'prototype']);
-    expect(renamed.body.files['__proto__'].content).toBe('str\n');
+    expect(protoFile(renamed.body.files).content).toBe('str\n');
     expect(renamed.body.files.prototype.content).toBe('proto 2\n');
 
     const deleted = await s.api('PATCH', `/gists/${id}`, { token: alice.token, body: body([['__proto__', null], ['__defineGetter__', null]]) });

@@ -76,6 +76,13 @@ describe('PATCH /gists/:gist_id', () => {
     expect(contents(r.body)).toEqual({ 'a.txt': 'a\n', 'gistfile1.txt': 'unnamed\n', 'new.js': 'let x = 1\n' });
   });
 
+  it('takes explicit gistfile<N> names for new and renamed files; unnamed ones get the next free name', async () => {
+    const g = await newGist({ 'a.txt': 'a\n' });
+    const r = await patch(g.id, { files: { 'a.txt': { filename: 'gistfile1.txt' }, 'gistfile3.txt': { content: 'three\n' }, '': { content: 'unnamed\n' } } });
+    expect(r.status).toBe(200);
+    expect(contents(r.body)).toEqual({ 'gistfile1.txt': 'a\n', 'gistfile2.txt': 'unnamed\n', 'gistfile3.txt': 'three\n' });
+  });
+
   it('leaves the gist alone when the files sent equal the current ones', async () => {
     const g = await newGist({ 'a.txt': 'a\n' });
     const r = await patch(g.id, { files: { 'a.txt': { content: 'a\n' } } });
@@ -111,7 +118,6 @@ describe('PATCH /gists/:gist_id', () => {
       ['deleting a file the gist does not have', { files: { 'nope.txt': null } }, { field: 'files', code: 'missing' }],
       ['renaming a file the gist does not have', { files: { 'nope.txt': { filename: 'x.txt' } } }, { field: 'files', code: 'missing' }],
       ['a new name with a slash', { files: { 'a.txt': { filename: 'd/a.txt' } } }, { field: 'files', code: 'invalid' }],
-      ['a new file named gistfile<N>', { files: { 'gistfile3.txt': { content: 'x' } } }, { field: 'files', code: 'invalid' }],
       ['a rename to a blank name', { files: { 'a.txt': { filename: '  ' } } }, { field: 'files', code: 'invalid' }],
       ['blank content', { files: { 'a.txt': { content: '   ' } } }, { field: 'files', code: 'missing_field' }],
       ['content that is a number', { files: { 'a.txt': { content: 3 } } }, { field: 'files', code: 'invalid' }],

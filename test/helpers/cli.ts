@@ -99,9 +99,17 @@ export async function startServe(args: string[], opts: { env: Env; extraEnv?: En
   let err = '';
   let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   const listeners = new Set<() => void>();
-  const notify = () => listeners.forEach((l) => l());
-  child.stdout!.setEncoding('utf8').on('data', (c: string) => ((out += c), notify()));
-  child.stderr!.setEncoding('utf8').on('data', (c: string) => ((err += c), notify()));
+  const notify = () => {
+    for (const l of listeners) l();
+  };
+  child.stdout!.setEncoding('utf8').on('data', (c: string) => {
+    out += c;
+    notify();
+  });
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => {
+    err += c;
+    notify();
+  });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on('exit', (code, signal) => {
       exit = { code, signal };

@@ -131,7 +131,7 @@ export function expectResponseMatchesSchema(method: string, pathOrTemplate: stri
   if (!doc) throw new Error(`no OpenAPI description for API version ${version} (have ${apiVersions.join(', ')})`);
   const key = findOperation(method, pathOrTemplate);
   const op = doc.operations[key];
-  const documented = Object.prototype.hasOwnProperty.call(op.responses, String(status));
+  const documented = Object.hasOwn(op.responses, String(status));
   let pointer: string[];
   if (documented) {
     if (op.responses[String(status)] === null) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkSchema } from '../helpers/openapi.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { downloadArchive, git, listFiles, readJson, repoWithHistory, tar, tempDir, waitForState } from './support.js';
+import { downloadArchive, git, readJson, repoWithHistory, tar, tempDir, waitForState } from './support.js';
 
 let server: TestServer;
 let mona: { login: string; token: string };

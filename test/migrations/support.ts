@@ -9,7 +9,7 @@ import { startServer, type TestServer } from '../helpers/server.js';
 
 const run = promisify(execFile);
 
-export const gitEnv = {
+const gitEnv = {
   ...process.env,
   GIT_TERMINAL_PROMPT: '0',
   GIT_CONFIG_NOSYSTEM: '1',

@@ -38,7 +38,7 @@ export function tempDir(prefix = 'hublet-repos-'): { dir: string; cleanup(): voi
   return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
-export const gitEnv: NodeJS.ProcessEnv = {
+const gitEnv: NodeJS.ProcessEnv = {
   ...process.env,
   GIT_TERMINAL_PROMPT: '0',
   GIT_ASKPASS: '/bin/false',

@@ -13,7 +13,11 @@ const names = (r: { body: { full_name: string }[] }) => r.body.map((x) => x.full
 
 beforeAll(async () => {
   // A clock that moves a minute per call keeps created/updated/pushed times distinct and ordered.
-  s = await startServer({ clock: { now: () => new Date((clock += 60_000)) }, config: { rateLimitAnonymous: 100_000 } });
+  const now = () => {
+    clock += 60_000;
+    return new Date(clock);
+  };
+  s = await startServer({ clock: { now }, config: { rateLimitAnonymous: 100_000 } });
   alice = await s.userWithToken('alice');
   bob = await s.userWithToken('bob');
   carol = await s.userWithToken('carol');

@@ -101,7 +101,7 @@ describe('GET /repos/{owner}/{repo}', () => {
   });
 
   it('answers hostile names with 404', async () => {
-    for (const p of ['/repos/alice/' + 'x'.repeat(2000), '/repos/alice/a%00b', '/repos/alice/..', '/repos/' + 'u'.repeat(500) + '/x', '/repos/alice/%2e%2e%2fetc']) {
+    for (const p of [`/repos/alice/${'x'.repeat(2000)}`, '/repos/alice/a%00b', '/repos/alice/..', `/repos/${'u'.repeat(500)}/x`, '/repos/alice/%2e%2e%2fetc']) {
       const r = await s.api('GET', p);
       expect(r.status, p.slice(0, 40)).toBe(404);
       expect(r.body.message).toBe('Not Found');
@@ -191,7 +191,7 @@ describe('PATCH /repos/{owner}/{repo}', () => {
     expect((await s.api('PATCH', '/repos/acme/tools', { token: alice.token, body: { archived: false } })).body.archived).toBe(false);
     const events = await eventsSince(s, mark);
     expect(events.map((e) => e.action)).toEqual(['archived', 'unarchived']);
-    events.forEach((e) => expectWebhookPayload('repository', e.payload));
+    for (const e of events) expectWebhookPayload('repository', e.payload);
   });
 
   it('checks default_branch against the repository’s branches', async () => {

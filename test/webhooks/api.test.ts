@@ -10,7 +10,6 @@ let rcv: Receiver;
 let owner: { login: string; id: number; token: string };
 let member: { login: string; id: number; token: string };
 let outsider: { login: string; id: number; token: string };
-let org: { login: string; id: number };
 
 beforeAll(async () => {
   s = await startServer();
@@ -18,7 +17,7 @@ beforeAll(async () => {
   owner = await s.userWithToken('Octo');
   member = await s.userWithToken('mona');
   outsider = await s.userWithToken('eve');
-  org = await s.createOrg('Acme', 'octo');
+  await s.createOrg('Acme', 'octo');
   await s.addMember('acme', 'mona', 'member');
 });
 afterAll(async () => {

@@ -17,7 +17,7 @@ function filesUnder(dir: string): string[] {
 }
 
 /** pg_dump of the database; a missing pg_dump fails the test (it never skips). */
-export async function pgDump(databaseUrl: string): Promise<Buffer> {
+async function pgDump(databaseUrl: string): Promise<Buffer> {
   const bin = PG_DUMPS.find((p) => fs.existsSync(p));
   if (!bin) throw new Error(`pg_dump not found (looked at ${PG_DUMPS.join(', ')})`);
   const { stdout } = await promisify(execFile)(bin, ['--no-owner', databaseUrl], { encoding: 'buffer', maxBuffer: 512 * 1024 * 1024 });
@@ -25,7 +25,7 @@ export async function pgDump(databaseUrl: string): Promise<Buffer> {
 }
 
 /** Every stored byte: on SQLite each file of the data dir apart from the key file, on PostgreSQL a dump. */
-export async function storedBytes(s: { dataDir: string; databaseUrl: string }): Promise<{ name: string; bytes: Buffer }[]> {
+async function storedBytes(s: { dataDir: string; databaseUrl: string }): Promise<{ name: string; bytes: Buffer }[]> {
   if (onPostgres) return [{ name: 'pg_dump', bytes: await pgDump(s.databaseUrl) }];
   return filesUnder(s.dataDir)
     .filter((f) => path.basename(f) !== 'secret.key')

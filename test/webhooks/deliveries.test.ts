@@ -311,7 +311,7 @@ describe('failed deliveries', () => {
 
   it('keeps the first 64 KiB of a large response body', async () => {
     const path = nextPath();
-    rcv.answer((r) => (r.path === path ? { status: 200, body: 'x'.repeat(100 * 1024) + 'END' } : { status: 200 }));
+    rcv.answer((r) => (r.path === path ? { status: 200, body: `${'x'.repeat(100 * 1024)}END` } : { status: 200 }));
     const hook = await createHook({ url: rcv.url + path, content_type: 'json' });
     await rcv.waitFor(1, onPath(path));
     const [d] = await deliveriesOf(hook.id);

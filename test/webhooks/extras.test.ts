@@ -1,7 +1,7 @@
 // Beyond GitHub, each off by default: automatic retries with backoff, per-hook throttling (throttled_at), and turning a
 // hook off after failures in a row.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { startServer } from '../helpers/server.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 let rcv: Receiver;

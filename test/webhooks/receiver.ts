@@ -15,7 +15,7 @@ export interface Received {
 }
 
 /** How the receiver answers: a status (default 200), or `hang` (never answers). */
-export type Behaviour = { status?: number; body?: string; headers?: Record<string, string> } | 'hang';
+type Behaviour = { status?: number; body?: string; headers?: Record<string, string> } | 'hang';
 
 export interface Receiver {
   url: string;
@@ -50,7 +50,7 @@ export async function startReceiver(opts: { tls?: { key: string; cert: string } 
       const body = Buffer.concat(chunks);
       const r: Received = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, payload: parsePayload(req.headers, body) };
       received.push(r);
-      waiters.forEach((w) => w());
+      for (const w of waiters) w();
       const respond = () => {
         const b = typeof behaviour === 'function' ? behaviour(r) : behaviour;
         if (b === 'hang') {
@@ -76,7 +76,7 @@ export async function startReceiver(opts: { tls?: { key: string; cert: string } 
     received,
     answer(b) {
       behaviour = b;
-      if (b !== 'hang') [...hanging].forEach((release) => release());
+      if (b !== 'hang') for (const release of [...hanging]) release();
     },
     waitFor(n, filter = () => true, timeoutMs = 15_000) {
       return new Promise((resolve, reject) => {
@@ -98,7 +98,7 @@ export async function startReceiver(opts: { tls?: { key: string; cert: string } 
     },
     async close() {
       behaviour = { status: 200 };
-      [...hanging].forEach((release) => release());
+      for (const release of [...hanging]) release();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -16,7 +16,9 @@ const tempDir = () => {
   dirs.push(d);
   return d;
 };
-afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
 
 describe('SecretBox', () => {
   const key = crypto.randomBytes(32);
@@ -71,7 +73,12 @@ describe('OpenedCache', () => {
   it('opens each sealed value once, a new one afresh, and still refuses what the box refuses', () => {
     const box = new SecretBox(crypto.randomBytes(32));
     let opens = 0;
-    const counting = Object.assign(Object.create(box) as SecretBox, { open: (v: string, c: string) => (opens++, box.open(v, c)) });
+    const counting = Object.assign(Object.create(box) as SecretBox, {
+      open: (v: string, c: string) => {
+        opens++;
+        return box.open(v, c);
+      },
+    });
     const cache = new OpenedCache(counting, 2);
     const a = box.seal('a', 'hook.secret');
     const b = box.seal('b', 'hook.secret');

@@ -1,7 +1,7 @@
 // Table types of the event log.
 import type { Generated, Selectable } from 'kysely';
 
-export interface EventsTable {
+interface EventsTable {
   id: Generated<number>;
   guid: string;
   name: string;

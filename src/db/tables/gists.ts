@@ -17,7 +17,7 @@ export interface GistsTable {
 }
 
 /** The files of the current revision, with their bytes, for fast reads (the history lives in git). */
-export interface GistFilesTable {
+interface GistFilesTable {
   gist_id: string;
   filename: string;
   content: Buffer;
@@ -29,7 +29,7 @@ export interface GistFilesTable {
   binary: number;
 }
 
-export interface GistRevisionsTable {
+interface GistRevisionsTable {
   gist_id: string;
   /** The git commit SHA. */
   version: string;
@@ -42,13 +42,13 @@ export interface GistRevisionsTable {
   total: number;
 }
 
-export interface GistStarsTable {
+interface GistStarsTable {
   gist_id: string;
   user_id: number;
   created_at: string;
 }
 
-export interface GistCommentsTable {
+interface GistCommentsTable {
   id: Generated<number>;
   gist_id: string;
   user_id: number;

@@ -4,7 +4,7 @@ import type { Generated, Selectable } from 'kysely';
 export type MigrationState = 'pending' | 'exporting' | 'exported' | 'failed';
 export type MigrationKind = 'organization' | 'user';
 
-export interface MigrationsTable {
+interface MigrationsTable {
   id: Generated<number>;
   guid: string;
   kind: MigrationKind;
@@ -33,7 +33,7 @@ export interface MigrationsTable {
   updated_at: string;
 }
 
-export interface MigrationRepositoriesTable {
+interface MigrationRepositoriesTable {
   migration_id: number;
   repository_id: number;
   position: number;
@@ -47,4 +47,3 @@ export interface MigrationTables {
 }
 
 export type MigrationRow = Selectable<MigrationsTable>;
-export type MigrationRepositoryRow = Selectable<MigrationRepositoriesTable>;

@@ -30,13 +30,13 @@ export interface RepositoriesTable {
   updated_at: string;
 }
 
-export interface RepositoryLocksTable {
+interface RepositoryLocksTable {
   repository_id: number;
   migration_id: number;
   locked_at: string;
 }
 
-export interface RepositoryRedirectsTable {
+interface RepositoryRedirectsTable {
   owner_id: number;
   name_lower: string;
   repository_id: number;

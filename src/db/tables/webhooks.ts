@@ -1,7 +1,7 @@
 // Table types of organization webhooks, their deliveries and the farewell rows of deleted hooks.
 import type { Generated, Selectable } from 'kysely';
 
-export interface HooksTable {
+interface HooksTable {
   id: Generated<number>;
   org_id: number;
   name: string;
@@ -58,7 +58,7 @@ export interface HookDeliveriesTable {
  * What a deleted hook's `meta` delivery needs, kept (sealed) from the delete until that delivery ran, then deleted:
  * the delivery job names the hook only, never its config.
  */
-export interface HookFarewellsTable {
+interface HookFarewellsTable {
   hook_id: number;
   org_id: number;
   url: string;

@@ -1,6 +1,9 @@
 // Authentication and grants: reads the credential (Bearer, `token`, or the Basic-auth password), sets the request's actor
-// through the app's authenticator, and enforces every route's declared grant.
+// through the app's authenticator, enforces every route's declared grant, and sends GitHub's scope headers. The rules
+// are plain functions the hooks and the cached-read fast path (fast-path.ts) both call.
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
+import type { Db } from '../../db/schema.js';
 import { checkGrant, grantsEveryone, type Actor, type Grant } from './grants.js';
 
 declare module 'fastify' {
@@ -42,8 +45,14 @@ export function presentedToken(header: string | undefined): string | null | unde
 
 export const LOCAL_ACTOR_HEADER = 'x-hublet-local-as';
 
+/** What an authenticator reads of a request: its headers, and the app's database and clock. */
+interface AuthRequest {
+  headers: IncomingHttpHeaders;
+  ctx: { db: Db; clock: { now(): Date } };
+}
+
 /** Who is calling: null when anonymous; throws (401) for a credential that does not authenticate. */
-export type Authenticate = (request: FastifyRequest) => Promise<Actor | null>;
+export type Authenticate = (request: AuthRequest) => Promise<Actor | null>;
 
 function asArray<T>(hooks: T | T[] | undefined): T[] {
   return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
@@ -65,21 +74,50 @@ function grantCheck(grant: Grant) {
   };
 }
 
+const NO_HEADERS: readonly string[] = Object.freeze([]);
+
 /**
  * GitHub's scope headers: what a classic or OAuth token carries and what the route accepts (`repo, user`); for
- * fine-grained and app tokens, the permission the route accepts (X-Accepted-GitHub-Permissions, renamed).
+ * fine-grained and app tokens, the permission the route accepts (X-Accepted-GitHub-Permissions, renamed). One per app:
+ * the header values of scope lists and grants are built once (cached actors and route grants keep the same objects).
  */
-function scopeHeaders(grant: Grant, joined: (list: readonly string[]) => string) {
-  const accepted = joined(grant.scopes);
-  const permission = grant.fineGrained ? `${grant.fineGrained.permission}=${grant.fineGrained.level}` : undefined;
-  return (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, value?: unknown) => void): void => {
-    const actor = request.ctx.actor;
-    if (actor && (actor.kind === 'classic' || actor.kind === 'oauth')) {
-      reply.header('x-oauth-scopes', joined(actor.scopes));
-      reply.header('x-accepted-oauth-scopes', accepted);
-    } else if (actor && actor.kind !== 'local' && permission) {
-      reply.header('x-accepted-service-permissions', permission);
+export class ScopeHeaders {
+  private readonly joinedLists = new WeakMap<readonly string[], string>();
+  private readonly permissions = new WeakMap<Grant, string | null>();
+
+  private joined(list: readonly string[]): string {
+    let value = this.joinedLists.get(list);
+    if (value === undefined) {
+      value = list.join(', ');
+      this.joinedLists.set(list, value);
     }
+    return value;
+  }
+
+  private permission(grant: Grant): string | null {
+    let value = this.permissions.get(grant);
+    if (value === undefined) {
+      value = grant.fineGrained ? `${grant.fineGrained.permission}=${grant.fineGrained.level}` : null;
+      this.permissions.set(grant, value);
+    }
+    return value;
+  }
+
+  /** The headers for this caller on a route declaring this grant: names and values in turn, in the order sent. */
+  of(actor: Actor | null, grant: Grant): readonly string[] {
+    if (actor && (actor.kind === 'classic' || actor.kind === 'oauth')) {
+      return ['x-oauth-scopes', this.joined(actor.scopes), 'x-accepted-oauth-scopes', this.joined(grant.scopes)];
+    }
+    const permission = actor && actor.kind !== 'local' ? this.permission(grant) : null;
+    return permission ? ['x-accepted-service-permissions', permission] : NO_HEADERS;
+  }
+}
+
+/** The route's onSend hook sending its scope headers. */
+function scopeHeaders(grant: Grant, scopes: ScopeHeaders) {
+  return (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, value?: unknown) => void): void => {
+    const headers = scopes.of(request.ctx.actor, grant);
+    for (let i = 0; i < headers.length; i += 2) reply.header(headers[i], headers[i + 1]);
     done(null, payload);
   };
 }
@@ -88,19 +126,11 @@ function scopeHeaders(grant: Grant, joined: (list: readonly string[]) => string)
  * @param authenticate the app's authenticator (accounts/authenticate.ts): the CLI's in-process app also trusts the
  * login named in LOCAL_ACTOR_HEADER; a listening server never does, so the header means nothing over the network.
  */
-export function registerAuth(app: FastifyInstance, authenticate: Authenticate): void {
+export function registerAuth(app: FastifyInstance, authenticate: Authenticate, scopes: ScopeHeaders): void {
   // The request's context starts with no actor (app.ts); a credential that does not authenticate throws before one is set.
   app.addHook('onRequest', async (request) => {
     request.ctx.actor = await authenticate(request);
   });
-
-  // Scope lists as header values, joined once per list: cached actors and route grants keep the same arrays.
-  const joinedLists = new WeakMap<readonly string[], string>();
-  const joined = (list: readonly string[]): string => {
-    let value = joinedLists.get(list);
-    if (value === undefined) joinedLists.set(list, (value = list.join(', ')));
-    return value;
-  };
 
   // Every route declares its grant (PUBLIC when anyone may call it): a route without one cannot be registered. Its check
   // runs first among the route's preValidation hooks; a grant that lets everyone through costs nothing per request.
@@ -114,6 +144,6 @@ export function registerAuth(app: FastifyInstance, authenticate: Authenticate): 
     }
     for (const method of methods) routes.push({ method, url: route.url, grant });
     if (!grantsEveryone(grant)) route.preValidation = [grantCheck(grant), ...asArray(route.preValidation)];
-    route.onSend = [scopeHeaders(grant, joined), ...asArray(route.onSend)] as RouteOptions['onSend'];
+    route.onSend = [scopeHeaders(grant, scopes), ...asArray(route.onSend)] as RouteOptions['onSend'];
   });
 }

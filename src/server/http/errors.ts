@@ -1,5 +1,5 @@
 // Errors as values: services throw these, and one handler turns them into GitHub-shaped bodies.
-export const DOCS_URL = 'https://docs.github.com/rest';
+const DOCS_URL = 'https://docs.github.com/rest';
 
 export interface FieldError {
   resource: string;
@@ -47,11 +47,6 @@ export class NotFound extends HttpError {
 export class Conflict extends HttpError {
   constructor(message: string) {
     super(409, message);
-  }
-}
-export class PayloadTooLarge extends HttpError {
-  constructor(message = 'Payload too large') {
-    super(413, message);
   }
 }
 export class ServiceUnavailable extends HttpError {

@@ -52,8 +52,8 @@ export const SITE_ADMIN: Grant = Object.freeze({
   siteAdmin: true,
 });
 
-export const PAT_DENIED = 'Resource not accessible by personal access token';
-export const INTEGRATION_DENIED = 'Resource not accessible by integration';
+const PAT_DENIED = 'Resource not accessible by personal access token';
+const INTEGRATION_DENIED = 'Resource not accessible by integration';
 
 /** True when no caller can ever be refused by this grant (no check needs to run). */
 export function grantsEveryone(grant: Grant): boolean {
@@ -65,9 +65,10 @@ export function requireActor(actor: Actor | null): Actor {
   return actor;
 }
 
-function missingScope(grant: Grant): never {
-  if (grant.missingScope === 403) throw new Forbidden(`This operation needs one of these OAuth scopes: ${grant.scopes.join(', ')}`);
-  throw new NotFound();
+/** The refusal of a classic or OAuth token without any of the grant's scopes: 403 naming them, or 404 (GitHub's choice per route). */
+function missingScope(grant: Grant): Error {
+  if (grant.missingScope === 403) return new Forbidden(`This operation needs one of these OAuth scopes: ${grant.scopes.join(', ')}`);
+  return new NotFound();
 }
 
 /** Whether a fine-grained or app token carries the grant's permission (none declared: yes; `null`: never). */
@@ -94,7 +95,7 @@ export function checkGrant(actor: Actor | null, grant: Grant): void {
     case 'classic':
     case 'oauth':
       if (grant.scopes.length === 0 || hasAnyScope(actor.scopes, grant.scopes)) return;
-      return missingScope(grant);
+      throw missingScope(grant);
     case 'fine_grained':
       if (carriesPermission(actor, grant)) return;
       throw new Forbidden(PAT_DENIED);

@@ -2,7 +2,7 @@
 import { NotFound } from './errors.js';
 
 /** The largest id a row can have: ids are 32-bit serials on PostgreSQL (and so bind as integers everywhere). */
-export const MAX_ID = 2_147_483_647;
+const MAX_ID = 2_147_483_647;
 
 /** A positive 32-bit integer written plainly, or undefined (non-numeric, zero, negative, signed, padded, overflowing). */
 export function idFrom(raw: unknown): number | undefined {

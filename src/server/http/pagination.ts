@@ -14,13 +14,13 @@ export const pagingQuery = {
 } as const;
 
 /** The largest `per_page` any list serves. */
-export const MAX_PER_PAGE = 100;
+const MAX_PER_PAGE = 100;
 
 /**
  * The deepest page a list reads: beyond it every page is empty anyway, and the offset stays a safe integer that binds
  * as an integer on SQLite and PostgreSQL (a larger one overflowed the driver or BIGINT and answered 500).
  */
-export const MAX_PAGE = Math.floor(Number.MAX_SAFE_INTEGER / MAX_PER_PAGE);
+const MAX_PAGE = Math.floor(Number.MAX_SAFE_INTEGER / MAX_PER_PAGE);
 
 /** A positive integer written in digits (leading zeros allowed), capped at `max`; anything else is undefined. */
 function positiveInt(v: unknown, max: number): number | undefined {
@@ -68,7 +68,7 @@ export function setPageLinks(request: FastifyRequest, reply: FastifyReply, pagin
 }
 
 /** Sets `Link` when the total is unknown: `hasNext` says whether another page exists. */
-export function setLinks(request: FastifyRequest, reply: FastifyReply, paging: Paging, hasNext: boolean, lastPage?: number): void {
+function setLinks(request: FastifyRequest, reply: FastifyReply, paging: Paging, hasNext: boolean, lastPage?: number): void {
   const base = request.ctx.urls.base;
   const link = (page: number, rel: string) =>
     `<${requestUrlWith(request, base, { page: String(page), per_page: String(paging.perPage) })}>; rel="${rel}"`;

@@ -1,4 +1,5 @@
-// Primary rate limits: a fixed window per token's user (or per anonymous IP), with GitHub's X-RateLimit-* headers.
+// Primary rate limits: a fixed window per token's user (or per anonymous IP), with GitHub's X-RateLimit-* headers. The
+// rules are plain functions the onRequest hook and the cached-read fast path (fast-path.ts) both call.
 import type { FastifyInstance } from 'fastify';
 import { Forbidden } from './errors.js';
 import type { Config } from '../../config.js';
@@ -56,14 +57,49 @@ export class RateLimiter {
   }
 }
 
-export function rateKey(request: { ctx: LimiterContext & { actor: { user: { id: number } } | null }; ip: string }): { key: string; limit: number } {
-  const actor = request.ctx.actor;
-  return actor
-    ? { key: `user:${actor.user.id}`, limit: request.ctx.config.rateLimitAuthenticated }
-    : { key: `ip:${request.ip}`, limit: request.ctx.config.rateLimitAnonymous };
+type Limits = Readonly<Pick<Config, 'rateLimitAuthenticated' | 'rateLimitAnonymous'>>;
+
+/** Whose window a request counts in, and its limit: the token's user, or the anonymous caller's IP. */
+function rateKeyOf(actor: { user: { id: number } } | null, ip: string, limits: Limits): { key: string; limit: number } {
+  return actor ? { key: `user:${actor.user.id}`, limit: limits.rateLimitAuthenticated } : { key: `ip:${ip}`, limit: limits.rateLimitAnonymous };
 }
 
-export function rateHeaders(state: RateState): Record<string, string> {
+export function rateKey(request: { ctx: LimiterContext & { actor: { user: { id: number } } | null }; ip: string }): { key: string; limit: number } {
+  return rateKeyOf(request.ctx.actor, request.ip, request.ctx.config);
+}
+
+/** The route a request was routed to, as far as the limit cares: its URL pattern and whether it is exempt. */
+export interface LimitedRoute {
+  url: string | undefined;
+  rateLimit?: false;
+}
+
+/**
+ * Counts one request against its caller's limit: the state its X-RateLimit-* headers show (`ok` false: over the limit,
+ * not counted), or undefined when the request is not limited at all (the CLI acting in-process on its own data dir, a
+ * route exempt from the limit). GET /rate_limit does not count against the limit, as on GitHub: it is only looked at.
+ */
+export function countRequest(
+  limiter: RateLimiter,
+  limits: Limits,
+  actor: { kind: string; user: { id: number } } | null,
+  ip: string,
+  route: LimitedRoute,
+): (RateState & { ok: boolean }) | undefined {
+  if (actor?.kind === 'local' || route.rateLimit === false) return undefined;
+  const { key, limit } = rateKeyOf(actor, ip, limits);
+  return route.url === '/rate_limit' ? { ...limiter.peek(key, limit), ok: true } : limiter.take(key, limit);
+}
+
+/** The answer to a request over its limit (403 with Retry-After, as GitHub). */
+function rateLimitExceeded(state: RateState, actor: { user: { id: number } } | null, ip: string, now: Date): Forbidden {
+  const who = actor ? `user ID ${actor.user.id}` : ip;
+  const hint = actor ? '' : " (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)";
+  const retryAfter = Math.max(1, state.reset - Math.floor(now.getTime() / 1000));
+  return new Forbidden(`API rate limit exceeded for ${who}.${hint}`, { 'retry-after': String(retryAfter) });
+}
+
+function rateHeaders(state: RateState): Record<string, string> {
   return {
     'x-ratelimit-limit': String(state.limit),
     'x-ratelimit-remaining': String(state.remaining),
@@ -85,20 +121,10 @@ export function exemptFromRateLimit(app: FastifyInstance): void {
 
 export function registerRateLimit(app: FastifyInstance, limiter: RateLimiter): void {
   app.addHook('onRequest', async (request, reply) => {
-    if (request.ctx.actor?.kind === 'local') return; // the CLI on its own data dir is not rate limited
-    if (request.routeOptions.config?.rateLimit === false) return;
-    const { key, limit } = rateKey(request);
-    // GET /rate_limit does not count against the limit, as on GitHub.
-    const counted = request.routeOptions.url !== '/rate_limit';
-    const state = counted ? limiter.take(key, limit) : { ...limiter.peek(key, limit), ok: true };
+    const { actor, config } = request.ctx;
+    const state = countRequest(limiter, config, actor, request.ip, { url: request.routeOptions.url, rateLimit: request.routeOptions.config?.rateLimit });
+    if (!state) return;
     reply.headers(rateHeaders(state));
-    if (!state.ok) {
-      const who = request.ctx.actor ? `user ID ${request.ctx.actor.user.id}` : request.ip;
-      const hint = request.ctx.actor
-        ? ''
-        : " (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)";
-      const retryAfter = Math.max(1, state.reset - Math.floor(request.ctx.clock.now().getTime() / 1000));
-      throw new Forbidden(`API rate limit exceeded for ${who}.${hint}`, { 'retry-after': String(retryAfter) });
-    }
+    if (!state.ok) throw rateLimitExceeded(state, actor, request.ip, request.ctx.clock.now());
   });
 }

@@ -46,7 +46,7 @@ export function isKnownScope(scope: string): boolean {
 }
 
 /** Every scope a set of granted scopes amounts to, parents expanded into their children. */
-export function expandScopes(granted: readonly string[]): Set<string> {
+function expandScopes(granted: readonly string[]): Set<string> {
   const out = new Set<string>();
   const visit = (s: string) => {
     if (out.has(s)) return;

@@ -1,4 +1,5 @@
-// Absolute URLs for every link in a response, built from the configured public base URL; and GitHub-style node ids.
+// Absolute URLs for every link in a response, built from the configured public base URL; GitHub-style node ids; the
+// GitHub Enterprise API prefix every request path may carry.
 
 export interface Urls {
   /** The API root, e.g. `http://host:3000`. */
@@ -26,4 +27,13 @@ export function isoUtc(value: string | Date): string {
   if (typeof value === 'string' && STORED_ISO.test(value)) return `${value.slice(0, 19)}Z`;
   const d = typeof value === 'string' ? new Date(value) : value;
   return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+const API_PREFIX = '/api/v3';
+
+/** GitHub Enterprise's prefix answers exactly like the root: `/api/v3`, `/api/v3/`, `/api/v3?x` and `/api/v3/?x` are `/`. */
+export function withoutApiPrefix(url: string): string {
+  if (url !== API_PREFIX && !url.startsWith(`${API_PREFIX}/`) && !url.startsWith(`${API_PREFIX}?`)) return url;
+  const rest = url.slice(API_PREFIX.length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
 }

@@ -66,7 +66,7 @@ function describeMigration(m: Migration): string {
   if (m.failure_reason) lines.push(`  reason: ${m.failure_reason}`);
   if (m.archive_url) lines.push(`  archive: ready (hublet migration download ${m.id}${m.owner.type === 'Organization' ? ` --org ${m.owner.login}` : ''})`);
   lines.push(`  created: ${m.created_at}`, `  updated: ${m.updated_at}`);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /** Prints a migration; exit 1 when it failed. */

@@ -1,0 +1,44 @@
+// Request shapes of the organization webhook routes: one JSON schema per body (Fastify validates it, json-schema-to-ts types it); validate.ts checks what a schema cannot say.
+import type { FromSchema } from 'json-schema-to-ts';
+
+const text = { type: 'string' } as const;
+/** GitHub reads null as "not given" for these two. */
+const contentType = { enum: ['json', 'form', null] } as const;
+/** "0" or "1"; Octokit's types allow the number too, and GitHub takes it. */
+const insecureSsl = { enum: ['0', '1', 0, 1, null] } as const;
+/** A secret, user name or password: a string, or null (or "") for none; its length and characters are validate.ts's. */
+const secretLike = { type: ['string', 'null'] } as const;
+
+/** A hook's whole config (a new hook's, or one that replaces a hook's config). Unknown properties are ignored, as GitHub does. */
+const config = {
+  type: 'object',
+  required: ['url'],
+  properties: { url: text, content_type: contentType, insecure_ssl: insecureSsl, secret: secretLike, username: secretLike, password: secretLike },
+} as const;
+
+/** Event names (which ones exist is validate.ts's check, so that one message lists the unknown ones). */
+const events = { type: 'array', items: text, minItems: 1 } as const;
+const active = { type: 'boolean' } as const;
+
+/** POST /orgs/{org}/hooks */
+export const createHookBody = {
+  type: 'object',
+  required: ['name', 'config'],
+  properties: { name: { const: 'web' }, config, events, active },
+} as const;
+
+/** PATCH /orgs/{org}/hooks/{hook_id}: a config given replaces the whole config. */
+export const updateHookBody = {
+  type: 'object',
+  properties: { name: { enum: ['web', null] }, config, events, active },
+} as const;
+
+/** PATCH /orgs/{org}/hooks/{hook_id}/config: only the properties given change. */
+export const configPatchBody = {
+  type: 'object',
+  properties: { url: text, content_type: contentType, insecure_ssl: insecureSsl, secret: secretLike },
+} as const;
+
+export type CreateHookBody = FromSchema<typeof createHookBody>;
+export type UpdateHookBody = FromSchema<typeof updateHookBody>;
+export type ConfigPatchBody = FromSchema<typeof configPatchBody>;

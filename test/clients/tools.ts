@@ -38,18 +38,23 @@ export function run(command: string, args: string[], opts: { env: Env; cwd?: str
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = {};
     for (const [k, v] of Object.entries(opts.env)) if (v !== undefined) env[k] = v;
-    const child = spawn(command, args, { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // Without input, stdin is /dev/null: nothing to write to a child that may exit before reading it.
+    const child = spawn(command, args, { cwd: opts.cwd, env, stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.stdout!.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr });
     });
-    child.stdin.end(opts.stdin ?? '');
+    if (opts.stdin !== undefined) {
+      // A child that exits without reading all of its input closes the pipe: that is its answer, not the test's error.
+      child.stdin!.on('error', () => {});
+      child.stdin!.end(opts.stdin);
+    }
   });
 }
 

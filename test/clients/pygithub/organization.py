@@ -1,14 +1,18 @@
-# PyGithub against hublet's organizations: repositories (create, get, edit), webhooks (create, edit, ping, list) and
-# migrations (start, poll the status, archive URL). Prints one JSON object; test/clients/pygithub.test.ts asserts on it.
+# PyGithub against hublet's organizations: repositories (create, get, edit), webhooks (create, edit, ping, delete),
+# migrations (start, poll the status, archive URL and download, delete), the user's orgs and the members. Prints one
+# JSON object; test/clients/pygithub.test.ts asserts on it.
 import json
 import os
 import time
+import urllib.request
 
 import github
 
 g = github.Github(base_url=os.environ["HUBLET_API"], login_or_token=os.environ["TOKEN"], retry=0)
 org = g.get_organization(os.environ["ORG"])
 out = {"org": {"login": org.login, "url": org.url}}
+out["my_orgs"] = [o.login for o in g.get_user().get_orgs()]
+out["members"] = [m.login for m in org.get_members()]
 
 # repositories: create in the organization, read it back by full name, edit it.
 repo = org.create_repo("tools", description="shared tools", private=True, auto_init=True)
@@ -40,6 +44,20 @@ while time.time() < deadline:
     time.sleep(0.2)
 out["migration_states"] = states
 out["archive_url"] = migration.get_archive_url()
+# the signed URL downloads the archive without credentials (a gzip stream).
+with urllib.request.urlopen(out["archive_url"]) as response:
+    out["archive_download"] = {"status": response.status, "magic": response.read(2).hex()}
 out["migrations"] = [m.id for m in org.get_migrations()]
+# delete the archive: asking for its URL again is a 404 (GitHub: the archive is gone).
+migration.delete()
+try:
+    migration.get_archive_url()
+    out["archive_after_delete"] = "still there"
+except github.GithubException as e:
+    out["archive_after_delete"] = e.status
+
+# delete the hook: the organization has none left.
+hook.delete()
+out["hooks_after_delete"] = [h.id for h in org.get_hooks()]
 
 print(json.dumps(out))

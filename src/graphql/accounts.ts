@@ -21,7 +21,7 @@ export function accountObject(row: UserRow, g: GraphqlContext): AccountObject {
     databaseId: row.id,
     login,
     name: row.name,
-    avatarUrl: urls.api(`/avatars/${login}`),
+    avatarUrl: urls.html(`/avatars/${login}`),
     url: urls.html(`/${login}`),
     resourcePath: `/${login}`,
     location: row.location,

@@ -21,9 +21,13 @@ function positionOf(cursor: string): number {
   return Number(m[1]);
 }
 
-/** The window `[offset, offset + limit)` the arguments select from a list of `total` items. */
+/**
+ * The window `[offset, offset + limit)` the arguments select from a list of `total` items. Without `first` or `last` it
+ * is empty: such a connection may only be asked its totalCount and pageInfo (limits.ts refuses `nodes` or `edges`).
+ */
 export function windowOf(args: ConnectionArgs, total: number): { offset: number; limit: number } {
   let lo = args.after ? Math.min(positionOf(args.after), total) : 0;
+  if (args.first == null && args.last == null) return { offset: lo, limit: 0 };
   let hi = args.before ? Math.max(Math.min(positionOf(args.before) - 1, total), lo) : total;
   if (args.first != null) hi = Math.min(hi, lo + args.first);
   if (args.last != null) lo = Math.max(lo, hi - args.last);
@@ -44,6 +48,21 @@ export function connection<T>(nodes: readonly T[], offset: number, total: number
       hasPreviousPage: offset > 0,
     },
   };
+}
+
+/**
+ * A connection over a list a store pages by offset: `load(offset, limit)` answers one page and the list's total. Only a
+ * `last` window needs the total before the page, and costs one more call (with limit 0).
+ */
+export async function offsetConnection<R, T>(
+  args: ConnectionArgs,
+  load: (offset: number, limit: number) => Promise<{ rows: readonly R[]; total: number }>,
+  toNode: (row: R) => T,
+) {
+  const known = args.last != null ? (await load(0, 0)).total : undefined;
+  const { offset, limit } = windowOf(args, known ?? Number.MAX_SAFE_INTEGER);
+  const page = known !== undefined && limit === 0 ? { rows: [], total: known } : await load(offset, limit);
+  return connection(page.rows.map(toNode), offset, page.total);
 }
 
 /** A connection over a list held in memory (topics, an account's organizations). */

@@ -3,6 +3,7 @@
 import type { ServiceContext } from '../app/context.js';
 import { Batcher } from '../db/batch.js';
 import { starCounts, starredBy } from '../gists/store.js';
+import { lockedAmong } from '../repos/reads.js';
 
 export interface RateView {
   limit: number;
@@ -22,6 +23,8 @@ export interface GraphqlContext {
   stars: Batcher<string, number>;
   /** Whether the caller starred a gist, many gists in one query. */
   starred: Batcher<string, boolean>;
+  /** Whether a migration locked a repository, many repositories in one query. */
+  locked: Batcher<number, boolean>;
 }
 
 export function graphqlContext(ctx: ServiceContext, rate: RateView | null, nodeCount: number): GraphqlContext {
@@ -37,6 +40,10 @@ export function graphqlContext(ctx: ServiceContext, rate: RateView | null, nodeC
       const userId = ctx.actor?.user.id;
       if (userId === undefined) return ids.map(() => false);
       const set = await starredBy(ctx.db, userId, ids);
+      return ids.map((id) => set.has(id));
+    }),
+    locked: new Batcher(async (ids) => {
+      const set = await lockedAmong(ctx.db, ids);
       return ids.map((id) => set.has(id));
     }),
   };

@@ -1,7 +1,7 @@
-// Gists as GraphQL objects (Gist, GistFile, Language): the gist row, its files' metadata (bytes loaded only when a
-// file's `text` is asked), star counts and the caller's star through the request's batched lookups.
+// Gists as GraphQL objects (Gist, GistFile, GistComment, Language): the gist row, its files' metadata (bytes loaded only
+// when a file's `text` is asked), star counts and the caller's star through the request's batched lookups.
 import type { UserRow } from '../db/schema.js';
-import type { GistRow } from '../db/tables/gists.js';
+import type { GistCommentRow, GistRow } from '../db/tables/gists.js';
 import { filesWithContent, type GistFileMeta, fileMetas } from '../gists/store.js';
 import { isoUtc, nodeId } from '../server/http/urls.js';
 import type { GraphqlContext } from './context.js';
@@ -94,3 +94,28 @@ export function gistObject(view: GistView, g: GistContextPart): GistObject {
 }
 
 type GistContextPart = Pick<GraphqlContext, 'ctx' | 'stars' | 'starred'>;
+
+/**
+ * A comment on a gist the caller can see; `author` is the account object of its writer. Its author may edit it, its
+ * author and the gist's owner may delete it (the REST rule, gists/comments.ts).
+ */
+export function gistCommentObject(row: GistCommentRow, author: unknown, gist: GistObject, g: Pick<GraphqlContext, 'ctx'>) {
+  const viewer = g.ctx.actor?.user.id;
+  const edited = row.updated_at !== row.created_at;
+  return {
+    __typename: 'GistComment',
+    id: nodeId('GistComment', row.id),
+    databaseId: row.id,
+    body: row.body,
+    bodyText: row.body,
+    author,
+    gist,
+    createdAt: isoUtc(row.created_at),
+    publishedAt: isoUtc(row.created_at),
+    updatedAt: isoUtc(row.updated_at),
+    lastEditedAt: edited ? isoUtc(row.updated_at) : null,
+    viewerDidAuthor: viewer === row.user_id,
+    viewerCanUpdate: viewer === row.user_id,
+    viewerCanDelete: viewer === row.user_id || viewer === gist.view.gist.owner_id,
+  };
+}

@@ -1,7 +1,8 @@
 // The limits that keep one query from exhausting the server, checked after validation and before anything runs:
-// GitHub's connection rule (every connection needs `first` or `last`, 1 to 100), a node limit (the most objects the
-// connections could return, multiplied down the nesting as GitHub counts them), a depth limit, and a bound on the work of
-// measuring itself (fragments spread many times). The size of the query text is limited before parsing (routes.ts);
+// GitHub's connection rule (a connection asked for `nodes` or `edges` needs `first` or `last`, 1 to 100; one asked only
+// its `totalCount` or `pageInfo` needs neither), a node limit (the most objects the connections could return, multiplied
+// down the nesting as GitHub counts them), a depth limit, and a bound on the work of measuring itself (fragments spread
+// many times). The size of the query text is limited before parsing (routes.ts);
 // introspection nested without end (`types { fields { type { fields … } } }`) is refused by graphql-js's own
 // MaxIntrospectionDepthRule, one of the specified validation rules.
 import {
@@ -27,7 +28,16 @@ const MAX_DEPTH = 15;
 const MAX_PAGE = 100;
 /** Fields visited while measuring (fragments expanded): beyond this a query is refused as too complex. */
 const MAX_VISITS = 20_000;
-
+/**
+ * Connections whose items cost no read (a repository's topics come with its row; the rest hublet keeps none of): they
+ * do not count toward MAX_NODES, so gh's `repo list -L 100 --json repositoryTopics,labels` fits. What is nested inside
+ * them still counts, multiplied by their page size.
+ */
+const FREE_CONNECTIONS: ReadonlySet<string> = new Set(
+  ['repositoryTopics', 'issues', 'pullRequests', 'labels', 'milestones', 'projects', 'languages', 'assignableUsers', 'mentionableUsers', 'watchers', 'forks'].map(
+    (f) => `Repository.${f}`,
+  ),
+);
 
 export interface Measured {
   errors: GraphQLError[];
@@ -47,6 +57,18 @@ export function measure(
   let visits = 0;
   let deepest = 0;
   let tooComplex = false;
+
+  /** Whether a selection set asks for a connection's items (`nodes` or `edges`), through fragments too; counted as visits. */
+  const selectsItems = (set: SelectionSetNode, seen: Set<string>): boolean =>
+    set.selections.some((s) => {
+      if (++visits > MAX_VISITS) return false;
+      if (s.kind === Kind.FIELD) return s.name.value === 'nodes' || s.name.value === 'edges';
+      if (s.kind === Kind.INLINE_FRAGMENT) return selectsItems(s.selectionSet, seen);
+      const fragment = fragments[s.name.value];
+      if (!fragment || seen.has(s.name.value)) return false;
+      seen.add(s.name.value);
+      return selectsItems(fragment.selectionSet, seen);
+    });
 
   const walk = (set: SelectionSetNode, parent: GraphQLNamedType, depth: number, multiplier: number, path: string[]): void => {
     for (const selection of set.selections) {
@@ -80,7 +102,7 @@ export function measure(
         const args = getArgumentValues(def, selection, variables) as { first?: number | null; last?: number | null };
         const count = Math.max(args.first ?? 0, args.last ?? 0);
         let bad = false;
-        if (args.first == null && args.last == null) {
+        if (args.first == null && args.last == null && selectsItems(selection.selectionSet, new Set())) {
           errors.push(
             typedError('MISSING_PAGINATION_BOUNDARIES', `You must provide a \`first\` or \`last\` value to properly paginate the \`${name}\` connection.`, [selection], here),
           );
@@ -97,7 +119,7 @@ export function measure(
           }
         }
         inner = multiplier * (bad ? 1 : count);
-        nodes += inner;
+        if (!FREE_CONNECTIONS.has(`${parent.name}.${name}`)) nodes += inner;
       }
       walk(selection.selectionSet, type, depth + 1, inner, here);
     }

@@ -1,17 +1,19 @@
-// The fields that lead from one object to another (an account's gists, repositories and organizations, a gist's or a
-// repository's owner), each applying the area's read rule: the area's own read function, or gist-lists.ts's (over the gists store).
+// The fields that lead from one object to another (an account's gists, repositories and organizations, a gist's owner,
+// forks and comments, a repository's owner), each applying the area's read rule: the area's own read function, or
+// gist-lists.ts's and repository-lists.ts's (over the gists store, the repos area's lists).
 import { accountsByIds, findAccount, membershipRole, organizationIdsOf } from '../accounts/store.js';
-import { fileMetas } from '../gists/store.js';
+import { fileMetas, listComments, listGists } from '../gists/store.js';
 import { requireGist } from '../gists/service.js';
 import { resolveRepository, resolveRepositoryById } from '../repos/service.js';
 import { HttpError, NotFound } from '../server/http/errors.js';
 import { accountObject, type AccountObject } from './accounts.js';
-import { connection, listConnection, windowOf, type ConnectionArgs } from './connection.js';
+import { connection, listConnection, offsetConnection, windowOf, type ConnectionArgs } from './connection.js';
 import type { GraphqlContext } from './context.js';
 import { notFound } from './errors.js';
 import { ownerGists, type GistOrder, type GistPrivacy } from './gist-lists.js';
-import { gistObject, type GistObject } from './gists.js';
+import { gistCommentObject, gistObject, type GistObject } from './gists.js';
 import { repositoryObject, type RepositoryObject } from './repositories.js';
+import { ownerRepositories, type RepositoriesArgs } from './repository-lists.js';
 
 type Resolver<S, A = Record<string, never>> = (source: S, args: A, g: GraphqlContext) => unknown;
 
@@ -75,6 +77,33 @@ const organization: Resolver<AccountObject, { login: string }> = async (source, 
 const ownerRepository: Resolver<AccountObject, { name: string; followRenames: boolean }> = (source, args, g) =>
   repositoryByName(g, source.row.login, args.name, args.followRenames);
 
+const repositories: Resolver<AccountObject, RepositoriesArgs> = (source, args, g) => ownerRepositories(g, source.row, args);
+
+/** A gist's forks, oldest first, as GET /gists/{id}/forks lists them (the gist itself passed its read rule). */
+const gistForks: Resolver<GistObject, ConnectionArgs> = (source, args, g) =>
+  offsetConnection(
+    args,
+    async (offset, limit) => {
+      const { rows, total } = await listGists(g.ctx.db, { forkOf: source.view.gist.id }, { offset, limit }, 'created');
+      const [owners, files] = await Promise.all([accountsByIds(g.ctx.db, rows.map((r) => r.owner_id)), fileMetas(g.ctx.db, rows.map((r) => r.id))]);
+      return { rows: rows.map((gist) => ({ gist, owner: owners.get(gist.owner_id), files: files.get(gist.id) ?? [] })), total };
+    },
+    (view) => gistObject(view, g),
+  );
+
+/** A gist's comments, oldest first, as GET /gists/{id}/comments lists them; the total is the gist's comment count. */
+const gistComments: Resolver<GistObject, ConnectionArgs> = (source, args, g) =>
+  offsetConnection(
+    args,
+    async (offset, limit) => {
+      const { gist } = source.view;
+      const rows = limit > 0 ? await listComments(g.ctx.db, gist.id, { offset, limit }) : [];
+      const authors = await accountsByIds(g.ctx.db, rows.map((r) => r.user_id));
+      return { rows: rows.map((row) => ({ row, author: authors.get(row.user_id) })), total: gist.comments };
+    },
+    ({ row, author }) => gistCommentObject(row, author ? accountObject(author, g) : null, source, g),
+  );
+
 const gistOwner: Resolver<GistObject> = async (source, _args, g) => {
   const { gist, owner } = source.view;
   const row = owner ?? (await accountsByIds(g.ctx.db, [gist.owner_id])).get(gist.owner_id);
@@ -85,8 +114,8 @@ const repositoryOwner: Resolver<RepositoryObject> = (source, _args, g) => accoun
 
 /** The link fields by type and field name (schema.ts attaches them). */
 export const LINKS: Record<string, Record<string, Resolver<never, never>>> = {
-  User: { gists, gist, organizations, organization, repository: ownerRepository },
-  Organization: { repository: ownerRepository },
-  Gist: { owner: gistOwner },
+  User: { gists, gist, organizations, organization, repositories, repository: ownerRepository },
+  Organization: { repositories, repository: ownerRepository },
+  Gist: { owner: gistOwner, forks: gistForks, comments: gistComments },
   Repository: { owner: repositoryOwner },
 };

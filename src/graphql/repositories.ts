@@ -1,5 +1,8 @@
 // Repositories as GraphQL objects (Repository, Ref, RepositoryTopic): the row, the caller's access as resolved by the
-// repos area (resolveRepository: private repositories exist only for those who may read them), the REST URLs.
+// repos area (resolveRepository: private repositories exist only for those who may read them), the REST URLs, the git
+// refs (isEmpty, defaultBranchRef) and migration locks when asked. What hublet keeps none of (issues, pull requests,
+// labels, releases, licenses, forks, stars, watchers…) answers GitHub's empty value: null, false, [] or an empty connection.
+import { refState } from '../repos/reads.js';
 import type { ResolvedRepository } from '../repos/service.js';
 import { mergeSettings, repositoryUrls } from '../repos/present.js';
 import { isoUtc, nodeId } from '../server/http/urls.js';
@@ -14,8 +17,24 @@ export interface RepositoryObject {
 
 const PERMISSION = { admin: 'ADMIN', write: 'WRITE', read: 'READ', none: null } as const;
 
-export function repositoryObject(resolved: ResolvedRepository, g: Pick<GraphqlContext, 'ctx'>): RepositoryObject {
+/** A connection of something hublet has none of. */
+const none = (args: ConnectionArgs) => listConnection([], args);
+
+/** The method GitHub preselects for the viewer: the first the repository allows, in GitHub's order. */
+function defaultMergeMethod(s: { allow_merge_commit: boolean; allow_squash_merge: boolean; allow_rebase_merge: boolean }) {
+  if (s.allow_merge_commit || !(s.allow_squash_merge || s.allow_rebase_merge)) return 'MERGE';
+  return s.allow_squash_merge ? 'SQUASH' : 'REBASE';
+}
+
+export function repositoryObject(resolved: ResolvedRepository, g: Pick<GraphqlContext, 'ctx' | 'locked'>): RepositoryObject {
   const { repo, owner, access } = resolved;
+  let refs: ReturnType<typeof refState> | undefined;
+  const gitState = () => {
+    refs ??= refState(g.ctx, repo);
+    return refs;
+  };
+  const viewerEmail = g.ctx.actor?.user.email ?? null;
+  const defaultBranchRef = { id: nodeId('Ref', `${repo.id}:refs/heads/${repo.default_branch}`), name: repo.default_branch, prefix: 'refs/heads/' };
   const u = repositoryUrls(g.ctx.urls, owner.login, repo.name);
   const settings = mergeSettings(repo);
   const path = `/${owner.login}/${repo.name}`;
@@ -45,11 +64,17 @@ export function repositoryObject(resolved: ResolvedRepository, g: Pick<GraphqlCo
     visibility: repo.visibility === 'public' ? 'PUBLIC' : 'PRIVATE',
     isArchived: Boolean(repo.archived),
     isDisabled: false,
-    // hublet has no repository forks or mirrors.
+    isEmpty: async () => (await gitState()).empty,
+    isLocked: () => g.locked.add(repo.id),
+    lockReason: async () => ((await g.locked.add(repo.id)) ? 'MIGRATING' : null),
+    // A user's repository named after the user holds their profile README.
+    isUserConfigurationRepository: owner.type === 'User' && repo.name_lower === owner.login_lower,
+    // hublet has no repository forks, mirrors or templates made from others.
     isFork: false,
     isMirror: false,
     parent: null,
     templateRepository: null,
+    forks: none,
     isInOrganization: owner.type === 'Organization',
     isTemplate: Boolean(repo.is_template),
     hasIssuesEnabled: Boolean(repo.has_issues),
@@ -67,10 +92,38 @@ export function repositoryObject(resolved: ResolvedRepository, g: Pick<GraphqlCo
     forkCount: 0,
     stargazerCount: 0,
     viewerHasStarred: false,
+    watchers: none,
+    viewerSubscription: 'UNSUBSCRIBED',
     viewerPermission: PERMISSION[access],
     viewerCanAdminister: access === 'admin',
-    defaultBranchRef: { id: nodeId('Ref', `${repo.id}:refs/heads/${repo.default_branch}`), name: repo.default_branch, prefix: 'refs/heads/' },
+    viewerDefaultMergeMethod: defaultMergeMethod(settings),
+    viewerDefaultCommitEmail: viewerEmail,
+    viewerPossibleCommitEmails: viewerEmail ? [viewerEmail] : [],
+    // As on GitHub, an empty repository (or one whose default branch is gone) has no default branch ref.
+    defaultBranchRef: async () => ((await gitState()).defaultBranchExists ? defaultBranchRef : null),
     primaryLanguage: repo.language ? languageObject(repo.language) : null,
+    // hublet measures no per-language sizes: the primary language is all it knows.
+    languages: (args: ConnectionArgs) => ({ ...none(args), totalSize: 0 }),
     repositoryTopics: (args: ConnectionArgs) => listConnection(topics, args),
+    openGraphImageUrl: g.ctx.urls.html(`/avatars/${owner.login}`),
+    usesCustomOpenGraphImage: false,
+    // No issues, pull requests, labels, milestones, projects, releases, license detection or community files.
+    issues: none,
+    pullRequests: none,
+    labels: none,
+    milestones: none,
+    projects: none,
+    assignableUsers: none,
+    mentionableUsers: none,
+    latestRelease: null,
+    licenseInfo: null,
+    codeOfConduct: null,
+    securityPolicyUrl: null,
+    isSecurityPolicyEnabled: false,
+    isBlankIssuesEnabled: true,
+    issueTemplates: [],
+    pullRequestTemplates: [],
+    contactLinks: [],
+    fundingLinks: [],
   } as RepositoryObject;
 }

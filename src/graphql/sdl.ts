@@ -1,7 +1,11 @@
 // The GraphQL schema hublet serves: a subset of GitHub's public schema (docs.github.com/graphql), with GitHub's own type,
 // field, argument and enum names, so GitHub's clients (gh first) validate and run their queries unchanged. What is not
-// here does not exist (a query naming it fails validation, as on GitHub for an unknown field).
-export const SDL = /* GraphQL */ `
+// here does not exist (a query naming it fails validation, as on GitHub for an unknown field). Repositories are in
+// sdl-repositories.ts, the types of what hublet keeps none of (issues, releases, licenses…) in sdl-absent.ts.
+import { ABSENT_SDL } from './sdl-absent.js';
+import { REPOSITORIES_FIELD, REPOSITORY_SDL } from './sdl-repositories.js';
+
+const CORE_SDL = /* GraphQL */ `
 """An ISO-8601 encoded UTC date string."""
 scalar DateTime
 """An RFC 3986, RFC 3987, and RFC 6570 (level 4) compliant URI string."""
@@ -33,6 +37,7 @@ interface RepositoryOwner {
   avatarUrl(size: Int): URI!
   id: ID!
   login: String!
+  ${REPOSITORIES_FIELD}
   repository(followRenames: Boolean = true, name: String!): Repository
   resourcePath: URI!
   url: URI!
@@ -99,6 +104,7 @@ type User implements Actor & Node & RepositoryOwner & UniformResourceLocatable {
   name: String
   organization(login: String!): Organization
   organizations(after: String, before: String, first: Int, last: Int): OrganizationConnection!
+  ${REPOSITORIES_FIELD}
   repository(followRenames: Boolean = true, name: String!): Repository
   resourcePath: URI!
   updatedAt: DateTime!
@@ -117,6 +123,7 @@ type Organization implements Actor & Node & RepositoryOwner & UniformResourceLoc
   location: String
   login: String!
   name: String
+  ${REPOSITORIES_FIELD}
   repository(followRenames: Boolean = true, name: String!): Repository
   resourcePath: URI!
   updatedAt: DateTime!
@@ -162,9 +169,11 @@ enum GistOrderField {
 
 """A Gist."""
 type Gist implements Node & Starrable & UniformResourceLocatable {
+  comments(after: String, before: String, first: Int, last: Int): GistCommentConnection!
   createdAt: DateTime!
   description: String
   files(limit: Int = 10): [GistFile]
+  forks(after: String, before: String, first: Int, last: Int): GistConnection!
   id: ID!
   isFork: Boolean!
   isPublic: Boolean!
@@ -205,109 +214,43 @@ type GistEdge {
   node: Gist
 }
 
+"""Represents a comment on an Gist."""
+type GistComment implements Node {
+  author: Actor
+  body: String!
+  bodyText: String!
+  createdAt: DateTime!
+  databaseId: Int
+  gist: Gist!
+  id: ID!
+  lastEditedAt: DateTime
+  publishedAt: DateTime
+  updatedAt: DateTime!
+  viewerCanDelete: Boolean!
+  viewerCanUpdate: Boolean!
+  viewerDidAuthor: Boolean!
+}
+
+"""The connection type for GistComment."""
+type GistCommentConnection {
+  edges: [GistCommentEdge]
+  nodes: [GistComment]
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+"""An edge in a connection."""
+type GistCommentEdge {
+  cursor: String!
+  node: GistComment
+}
+
 """Represents a given language found in repositories."""
 type Language implements Node {
   color: String
   id: ID!
   name: String!
 }
-
-"""The access level to a repository"""
-enum RepositoryPermission {
-  ADMIN
-  MAINTAIN
-  READ
-  TRIAGE
-  WRITE
-}
-
-"""The repository's visibility level."""
-enum RepositoryVisibility {
-  INTERNAL
-  PRIVATE
-  PUBLIC
-}
-
-"""Represents a Git reference."""
-type Ref implements Node {
-  id: ID!
-  name: String!
-  prefix: String!
-}
-
-"""A topic aggregates entities that are related to a subject."""
-type Topic implements Node {
-  id: ID!
-  name: String!
-}
-
-"""A repository-topic connects a repository to a topic."""
-type RepositoryTopic implements Node & UniformResourceLocatable {
-  id: ID!
-  resourcePath: URI!
-  topic: Topic!
-  url: URI!
-}
-
-"""The connection type for RepositoryTopic."""
-type RepositoryTopicConnection {
-  edges: [RepositoryTopicEdge]
-  nodes: [RepositoryTopic]
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-"""An edge in a connection."""
-type RepositoryTopicEdge {
-  cursor: String!
-  node: RepositoryTopic
-}
-
-"""A repository contains the content for a project."""
-type Repository implements Node & Starrable & UniformResourceLocatable {
-  autoMergeAllowed: Boolean!
-  createdAt: DateTime!
-  databaseId: Int
-  defaultBranchRef: Ref
-  deleteBranchOnMerge: Boolean!
-  description: String
-  diskUsage: Int
-  forkCount: Int!
-  forkingAllowed: Boolean!
-  hasDiscussionsEnabled: Boolean!
-  hasIssuesEnabled: Boolean!
-  hasProjectsEnabled: Boolean!
-  hasWikiEnabled: Boolean!
-  homepageUrl: URI
-  id: ID!
-  isArchived: Boolean!
-  isDisabled: Boolean!
-  isFork: Boolean!
-  isInOrganization: Boolean!
-  isMirror: Boolean!
-  isPrivate: Boolean!
-  isTemplate: Boolean!
-  mergeCommitAllowed: Boolean!
-  mirrorUrl: URI
-  name: String!
-  nameWithOwner: String!
-  owner: RepositoryOwner!
-  parent: Repository
-  primaryLanguage: Language
-  pushedAt: DateTime
-  rebaseMergeAllowed: Boolean!
-  repositoryTopics(after: String, before: String, first: Int, last: Int): RepositoryTopicConnection!
-  resourcePath: URI!
-  squashMergeAllowed: Boolean!
-  sshUrl: GitSSHRemote!
-  stargazerCount: Int!
-  templateRepository: Repository
-  updatedAt: DateTime!
-  url: URI!
-  viewerCanAdminister: Boolean!
-  viewerHasStarred: Boolean!
-  viewerPermission: RepositoryPermission
-  visibility: RepositoryVisibility!
-  webCommitSignoffRequired: Boolean!
-}
 `;
+
+export const SDL = CORE_SDL + REPOSITORY_SDL + ABSENT_SDL;

@@ -7,7 +7,7 @@ import type { UserRow } from '../db/schema.js';
 import type { ServiceContext } from '../app/context.js';
 import { Forbidden, NotFound, ValidationFailed } from '../server/http/errors.js';
 import type { Paging } from '../server/http/pagination.js';
-import { accessGiven, needsMembership, permissionsFor, tokenSeesPrivate } from './access.js';
+import { accessGiven, needsMembership, permissionsFor, tokenSeesPrivate, type AccessLevel } from './access.js';
 import type { Permissions } from './present.js';
 import type { OrgReposQuery, SortOptions, UserReposForQuery, UserReposQuery } from './schemas.js';
 import { listPublicRepositories, listRepositories, type SortKey } from './store.js';
@@ -17,7 +17,8 @@ import { parseTimestamp } from '../server/http/timestamps.js';
 interface ListedRepository {
   repo: RepositoryRow;
   owner: UserRow;
-  /** Left out for anonymous callers. */
+  /** The caller's access and its permissions object; left out for anonymous callers. */
+  access?: AccessLevel;
   permissions?: Permissions;
 }
 
@@ -39,7 +40,9 @@ async function present(db: Db, actor: Actor | null, rows: RepositoryRow[]): Prom
   const roles = actor ? await membershipRoles(db, actor.user.id, orgIds) : new Map<number, 'admin' | 'member'>();
   return rows.map((repo) => {
     const owner = byId.get(repo.owner_id)!;
-    return { repo, owner, ...(actor ? { permissions: permissionsFor(accessGiven(actor, repo, owner, roles.get(owner.id))) } : {}) };
+    if (!actor) return { repo, owner };
+    const access = accessGiven(actor, repo, owner, roles.get(owner.id));
+    return { repo, owner, access, permissions: permissionsFor(access) };
   });
 }
 

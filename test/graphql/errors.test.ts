@@ -66,8 +66,8 @@ describe('query errors: HTTP 200 and GitHub’s shape', () => {
     });
   });
 
-  it('a connection without first or last', async () => {
-    const r = await gql(s, alice.token, '{ viewer { gists { totalCount } } }');
+  it('a connection asked for its nodes without first or last (one asked only its totalCount needs neither, as gh’s `watchers{totalCount}`)', async () => {
+    const r = await gql(s, alice.token, '{ viewer { gists { totalCount nodes { name } } } }');
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       errors: [

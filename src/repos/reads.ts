@@ -1,0 +1,62 @@
+// Repository reads for GraphQL beyond resolveRepository: an account's repositories under the REST lists' own rules
+// (listing.ts), and the state a repository object shows that its row does not hold (its git refs, migration locks).
+import type { ServiceContext } from '../app/context.js';
+import type { Db } from '../db/connect.js';
+import type { UserRow } from '../db/schema.js';
+import type { RepositoryRow } from '../db/tables/repos.js';
+import { readRefs } from '../git/bare.js';
+import { repositoryDir } from './git-data.js';
+import { listForAuthenticatedUser, listForOrg, listForUser, type ListResult } from './listing.js';
+import type { SortKey } from './store.js';
+
+/** How an account relates to a repository it lists: owns it, collaborates on it, or reaches it as an organization member. */
+export type OwnerAffiliation = 'owner' | 'collaborator' | 'organization_member';
+
+interface OwnerRepositoriesQuery {
+  /** Only public or only private repositories; absent: both, as far as the caller may see them. */
+  visibility?: 'public' | 'private';
+  /** true: forks only, false: sources only; absent: both. */
+  fork?: boolean;
+  /** A user's affiliations to list (an organization lists the repositories it owns). */
+  affiliations: readonly OwnerAffiliation[];
+  sort: SortKey;
+  direction: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+}
+
+const NONE: ListResult = { items: [], total: 0 };
+
+/**
+ * An account's repositories the caller may see, with REST's rules: an organization's as GET /orgs/{org}/repos lists them
+ * (private ones for members), the caller's own account as GET /user/repos does (private ones when the token reaches
+ * them), another user's as GET /users/{username}/repos does (public ones only).
+ */
+export async function listForOwner(ctx: ServiceContext, account: UserRow, q: OwnerRepositoriesQuery): Promise<ListResult> {
+  // hublet has no repository forks: every repository is a source.
+  if (q.fork === true) return NONE;
+  const paging = { page: 1, perPage: q.limit, offset: q.offset };
+  const order = { sort: q.sort, direction: q.direction };
+  if (account.type === 'Organization') return listForOrg(ctx, account.login, { type: q.visibility, ...order }, paging);
+  const actor = ctx.actor;
+  if (actor && actor.user.id === account.id && actor.kind !== 'installation') {
+    return listForAuthenticatedUser(ctx, { affiliation: q.affiliations.join(','), visibility: q.visibility, ...order }, paging);
+  }
+  const owned = q.affiliations.includes('owner');
+  const member = q.affiliations.includes('organization_member');
+  if (q.visibility === 'private' || !(owned || member)) return NONE;
+  return listForUser(ctx, account.login, { type: owned && member ? 'all' : owned ? 'owner' : 'member', ...order }, paging);
+}
+
+/** What a repository's refs say: whether it has no branch or tag at all, and whether its default branch exists. */
+export async function refState(ctx: ServiceContext, repo: RepositoryRow): Promise<{ empty: boolean; defaultBranchExists: boolean }> {
+  const refs = await readRefs(repositoryDir(ctx.config.dataDir, repo.id));
+  return { empty: Object.keys(refs).length === 0, defaultBranchExists: `refs/heads/${repo.default_branch}` in refs };
+}
+
+/** Which of these repositories a migration has locked, in one query. */
+export async function lockedAmong(db: Db, repoIds: readonly number[]): Promise<Set<number>> {
+  if (repoIds.length === 0) return new Set();
+  const rows = await db.selectFrom('repository_locks').select('repository_id').where('repository_id', 'in', [...repoIds]).execute();
+  return new Set(rows.map((r) => r.repository_id));
+}

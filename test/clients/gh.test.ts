@@ -22,6 +22,8 @@ let ghEnv: Env;
 let host: string;
 let token: string;
 let work: string;
+/** Why gh cannot run here (set in beforeAll): every test then fails with it, none is skipped. */
+let missing: string | undefined;
 
 /** A REST call to the server, trusting the test CA. */
 async function api(method: string, p: string, opts: { token?: string; body?: unknown } = {}): Promise<{ status: number; body: any }> {
@@ -42,7 +44,8 @@ async function admin(method: string, p: string, body: unknown, expected: number)
 }
 
 /** Runs `gh ARGS…` in `cwd` (the work dir by default) with the test's environment and nothing else. */
-function gh(args: string[], opts: { stdin?: string; cwd?: string; env?: Env } = {}): Promise<Run> {
+async function gh(args: string[], opts: { stdin?: string; cwd?: string; env?: Env } = {}): Promise<Run> {
+  if (missing) throw new Error(missing);
   return run('gh', args, { env: { ...ghEnv, ...opts.env }, cwd: opts.cwd ?? work, stdin: opts.stdin });
 }
 
@@ -66,8 +69,12 @@ const listed = (stdout: string) =>
     .map((l) => l.split('\t').slice(0, 4));
 
 beforeAll(async () => {
-  const ghPath = requireExecutable('gh', 'gh');
-  requireExecutable('git', 'git');
+  try {
+    requireExecutable('gh', 'gh');
+    requireExecutable('git', 'git');
+  } catch (err) {
+    missing = (err as Error).message;
+  }
   sb = sandbox();
   work = path.join(sb.root, 'work');
   fs.mkdirSync(work);
@@ -89,7 +96,7 @@ beforeAll(async () => {
   const ghConfig = path.join(sb.root, 'gh-config');
   fs.mkdirSync(ghConfig);
   ghEnv = {
-    PATH: `${path.dirname(ghPath)}:/usr/bin:/bin`,
+    PATH: '/usr/local/bin:/usr/bin:/bin',
     HOME: sb.home,
     LANG: 'C.UTF-8',
     GH_HOST: host,

@@ -58,7 +58,7 @@ const orgBody = {
 /** GitHub's `since` paging: the next page starts after the last id shown; `Link` names it while more follow. */
 function setSinceLink(request: FastifyRequest, reply: FastifyReply, lastId: number | undefined, more: boolean, perPage: number): void {
   if (!more || lastId === undefined) return;
-  const next = requestUrlWith(request, request.ctx.urls.base, { since: String(lastId), per_page: String(perPage) });
+  const next = requestUrlWith(request, { since: String(lastId), per_page: String(perPage) });
   reply.header('link', `<${next}>; rel="next"`);
 }
 

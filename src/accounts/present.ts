@@ -10,7 +10,7 @@ export function simpleUser(row: UserRow, urls: Urls) {
     login,
     id: row.id,
     node_id: nodeId(row.type, row.id),
-    avatar_url: urls.api(`/avatars/${login}`),
+    avatar_url: urls.html(`/avatars/${login}`),
     gravatar_id: '',
     url: users,
     html_url: urls.html(`/${login}`),
@@ -85,7 +85,7 @@ export function simpleOrganization(row: UserRow, urls: Urls) {
     issues_url: `${org}/issues`,
     members_url: `${org}/members{/member}`,
     public_members_url: `${org}/public_members{/member}`,
-    avatar_url: urls.api(`/avatars/${row.login}`),
+    avatar_url: urls.html(`/avatars/${row.login}`),
     description: row.bio,
   };
 }

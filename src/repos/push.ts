@@ -185,7 +185,7 @@ export async function writePush(trx: Db, ctx: Pick<AppContext, 'urls' | 'events'
           repo,
           owner: push.owner,
           pusher: push.pusher,
-          urls: ctx.urls,
+          urls: ctx.urls.root,
         }),
       },
       now,

@@ -129,7 +129,7 @@ export async function repositoryRoutes(fastify: FastifyInstance): Promise<void> 
 
   app.get('/repositories', { schema: { querystring: publicReposQuery }, config: { grant: PUBLIC, resource: 'Repository' } }, async (request, reply) => {
     const { items, next } = await listPublic(request.ctx, request.query.since);
-    if (next !== undefined) reply.header('link', `<${requestUrlWith(request, request.ctx.urls.base, { since: String(next) })}>; rel="next"`);
+    if (next !== undefined) reply.header('link', `<${requestUrlWith(request, { since: String(next) })}>; rel="next"`);
     return items.map((i) => repositoryHead(i.repo, i.owner, request.ctx.urls));
   });
 

@@ -141,7 +141,7 @@ export async function emitRepositoryEvent(
       orgId: input.owner.type === 'Organization' ? input.owner.id : null,
       repositoryId: input.repo.id,
       senderId: input.sender.id,
-      payload: repositoryEventPayload({ ...input, urls: ctx.urls }),
+      payload: repositoryEventPayload({ ...input, urls: ctx.urls.root }),
     },
     now,
   );

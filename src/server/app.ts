@@ -1,6 +1,7 @@
 // Builds the Fastify app from a config and an open database: the same app serves HTTP, tests and the CLI's local mode.
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import crypto from 'node:crypto';
+import type { ServerOptions as HttpsOptions } from 'node:https';
 import { accountsArea } from '../accounts/area.js';
 import { authenticator } from '../accounts/authenticate.js';
 import type { Area } from '../app/area.js';
@@ -23,7 +24,7 @@ import { FastPath } from './http/fast-path.js';
 import type { Actor, Grant } from './http/grants.js';
 import { RateLimiter, registerRateLimit } from './http/rate-limit.js';
 import { ResponseCache } from './http/response-cache.js';
-import { makeUrls, withoutApiPrefix } from './http/urls.js';
+import { hasApiPrefix, makeUrls, withoutApiPrefix } from './http/urls.js';
 import { MediaTypes, registerVersioning } from './http/versioning.js';
 import { accessLog, logOutput, logResponse, requestLogger } from './logging.js';
 import { metaRoutes } from './meta-routes.js';
@@ -55,6 +56,8 @@ export interface BuildOptions {
   clock?: Clock;
   /** The CLI's in-process app: trusts the local-actor header (never set on a listening server). */
   local?: boolean;
+  /** HTTPS: the certificate and key (`serve --tls-cert/--tls-key`); unset: plain HTTP. */
+  https?: HttpsOptions;
 }
 
 /**
@@ -98,6 +101,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     // Errors before any route (a path that does not decode, a segment too long) and Node's parser errors: GitHub bodies.
     frameworkErrors,
     clientErrorHandler,
+    https: options.https ?? null,
   });
   const clock = options.clock ?? systemClock;
   const ctx: AppContext = {
@@ -141,6 +145,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     // The app's context as prototype (not copied per request): what it holds is read through, the actor is the request's.
     const ctx = Object.create(app.hublet) as ServiceContext;
     ctx.actor = null as Actor | null;
+    // A request under GitHub Enterprise's /api/v3 gets its API links there too (html, git and raw URLs stay at the root).
+    if (hasApiPrefix(request.originalUrl)) ctx.urls = app.hublet.urls.viaApiPrefix;
     request.ctx = ctx;
   });
   // The rules each hook applies, built once per app: the fast path applies the very same ones.

@@ -97,7 +97,7 @@ export async function hookRoutes(fastify: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { perPage } = parsePaging(request.query);
       const r = await listHookDeliveries(request.ctx, request.params.org, request.params.hook_id, { cursor: request.query.cursor, status: request.query.status, perPage });
-      const link = (cursor: string, rel: string) => `<${requestUrlWith(request, request.ctx.urls.base, { per_page: String(perPage), cursor })}>; rel="${rel}"`;
+      const link = (cursor: string, rel: string) => `<${requestUrlWith(request, { per_page: String(perPage), cursor })}>; rel="${rel}"`;
       const links = [r.next && link(r.next, 'next'), r.prev && link(r.prev, 'prev')].filter(Boolean);
       if (links.length) reply.header('link', links.join(', '));
       return r.rows.map(deliveryItem);

@@ -116,7 +116,7 @@ export async function createOrgHook(ctx: ServiceContext, orgLogin: string, body:
         created_at: now.toISOString(),
         updated_at: now.toISOString(),
       });
-      if (row.active) await ctx.events.emit(trx, { name: 'ping', orgId: o.org.id, senderId: o.actor.user.id, payload: pingPayload(row, o.org, o.actor.user, ctx.urls) }, now);
+      if (row.active) await ctx.events.emit(trx, { name: 'ping', orgId: o.org.id, senderId: o.actor.user.id, payload: pingPayload(row, o.org, o.actor.user, ctx.urls.root) }, now);
       return row;
     }),
   );
@@ -162,7 +162,7 @@ export async function deleteOrgHook(ctx: ServiceContext, orgLogin: string, hookI
   await ctx.db.transaction().execute(async (trx) => {
     await lockHooksOf(trx, o);
     const hook = await visibleHook(ctx, o, existing.id, trx);
-    if (hook.active) await ctx.events.emit(trx, { name: 'meta', action: 'deleted', orgId: o.org.id, senderId: o.actor.user.id, payload: metaDeletedPayload(hook, o.org, o.actor.user, ctx.urls) }, now);
+    if (hook.active) await ctx.events.emit(trx, { name: 'meta', action: 'deleted', orgId: o.org.id, senderId: o.actor.user.id, payload: metaDeletedPayload(hook, o.org, o.actor.user, ctx.urls.root) }, now);
     await deleteHook(trx, hook.id);
   });
   await scrubDeletedCopies(ctx.db);
@@ -251,5 +251,5 @@ export async function redeliverHookDelivery(ctx: ServiceContext, orgLogin: strin
 export async function pingOrgHook(ctx: ServiceContext, orgLogin: string, hookId: string | number): Promise<void> {
   const o = await owner(ctx, orgLogin);
   const hook = await visibleHook(ctx, o, hookId);
-  await ctx.events.emitAlone({ name: 'ping', orgId: o.org.id, senderId: o.actor.user.id, payload: pingPayload(hook, o.org, o.actor.user, ctx.urls) }, ctx.clock.now());
+  await ctx.events.emitAlone({ name: 'ping', orgId: o.org.id, senderId: o.actor.user.id, payload: pingPayload(hook, o.org, o.actor.user, ctx.urls.root) }, ctx.clock.now());
 }

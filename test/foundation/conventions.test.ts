@@ -64,13 +64,15 @@ describe('errors', () => {
 });
 
 describe('prefixes', () => {
-  it('serves the same answer at / and /api/v3/', async () => {
+  it('serves the same answer at / and /api/v3/, its API links under the prefix it was asked with', async () => {
     const a = await s.api('GET', '/users/admin');
     const b = await s.api('GET', '/api/v3/users/admin');
     expect(a.status).toBe(200);
     expect(b.status).toBe(200);
-    expect(b.body).toEqual(a.body);
+    expect(JSON.parse(b.text.replaceAll(`${s.url}/api/v3/`, `${s.url}/`))).toEqual(a.body);
     expect(a.body.url).toBe(`${s.url}/users/admin`);
+    expect(b.body.url).toBe(`${s.url}/api/v3/users/admin`);
+    expect(b.body.html_url).toBe(`${s.url}/admin`);
   });
 });
 

@@ -84,9 +84,10 @@ export class FastPath {
       next(req, res);
       return;
     }
-    const url = withoutApiPrefix(req.url ?? '/');
+    const received = req.url ?? '/';
+    const url = withoutApiPrefix(received);
     const media = this.rules.media.of(req.headers.accept);
-    const key = responseKey(media.param, url);
+    const key = responseKey(media.param, received);
     if (!this.rules.ctx.responses.has(key)) {
       next(req, res);
       return;

@@ -49,16 +49,17 @@ const MAX_LINK_URL = 2000;
  * The absolute URL of this request with some query parameters replaced. Past MAX_LINK_URL (a request padded with long
  * parameters), only the given ones are kept: a `Link` header of several such URLs broke clients' header limits.
  */
-export function requestUrlWith(request: FastifyRequest, baseUrl: string, params: Record<string, string | undefined>): string {
+export function requestUrlWith(request: FastifyRequest, params: Record<string, string | undefined>): string {
+  const api = request.ctx.urls.api;
   const url = new URL(request.url, 'http://placeholder');
   for (const [k, v] of Object.entries(params)) {
     if (v === undefined) url.searchParams.delete(k);
     else url.searchParams.set(k, v);
   }
-  const full = baseUrl + url.pathname + url.search;
+  const full = api(url.pathname + url.search);
   if (full.length <= MAX_LINK_URL) return full;
   const only = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined));
-  return `${baseUrl}${url.pathname}?${only}`;
+  return api(`${url.pathname}?${only}`);
 }
 
 /** Sets `Link` with first/prev/next/last from the total count of items. */
@@ -69,9 +70,8 @@ export function setPageLinks(request: FastifyRequest, reply: FastifyReply, pagin
 
 /** Sets `Link` when the total is unknown: `hasNext` says whether another page exists. */
 function setLinks(request: FastifyRequest, reply: FastifyReply, paging: Paging, hasNext: boolean, lastPage?: number): void {
-  const base = request.ctx.urls.base;
   const link = (page: number, rel: string) =>
-    `<${requestUrlWith(request, base, { page: String(page), per_page: String(paging.perPage) })}>; rel="${rel}"`;
+    `<${requestUrlWith(request, { page: String(page), per_page: String(paging.perPage) })}>; rel="${rel}"`;
   const parts: string[] = [];
   if (paging.page > 1) parts.push(link(paging.page - 1, 'prev'));
   if (hasNext) parts.push(link(paging.page + 1, 'next'));

@@ -118,12 +118,15 @@ export class ResponseCache {
   }
 }
 
-/** The key of a response: the media type's param and the request's URL (path and query, the API prefix removed). */
+/**
+ * The key of a response: the media type's param and the request's URL as received (path and query): a request under
+ * /api/v3 is its own entry, as its API links are under /api/v3 too.
+ */
 export function responseKey(mediaParam: string | undefined, url: string): string {
   return `${mediaParam ?? ''} ${url}`;
 }
 
-/** The request's URL (path and query) and media type: with the app's base URL, all a cached response may vary by. */
+/** The request's URL (path and query, as received) and media type: with the app's base URL, all a cached response may vary by. */
 export function cacheKey(request: FastifyRequest): string {
-  return responseKey(request.mediaParam, request.url);
+  return responseKey(request.mediaParam, request.originalUrl);
 }

@@ -1,18 +1,29 @@
 // Absolute URLs for every link in a response, built from the configured public base URL; GitHub-style node ids; the
 // GitHub Enterprise API prefix every request path may carry.
 
+const API_PREFIX = '/api/v3';
+
 export interface Urls {
-  /** The API root, e.g. `http://host:3000`. */
+  /** The server's root, e.g. `http://host:3000`: html, git and raw URLs live under it. */
   base: string;
+  /** An API URL: at the root, or under `/api/v3` for a request that used GitHub Enterprise's prefix. */
   api(path: string): string;
   /** Where a person would look at a thing (hublet has no web UI; these mirror GitHub's layout on the same host). */
   html(path: string): string;
+  /** These URLs with API links at the root: what webhook payloads and archives carry, whatever prefix a request used. */
+  readonly root: Urls;
+  /** These URLs with API links under `/api/v3`, as GitHub Enterprise answers; html, git and raw URLs stay at the root. */
+  readonly viaApiPrefix: Urls;
 }
 
 export function makeUrls(baseUrl: string): Urls {
   const base = baseUrl.replace(/\/+$/, '');
   const join = (p: string) => base + (p.startsWith('/') ? p : `/${p}`);
-  return { base, api: join, html: join };
+  const root = { base, api: join, html: join } as { -readonly [K in keyof Urls]: Urls[K] };
+  const prefixed = { base, api: (p: string) => join(API_PREFIX + (p.startsWith('/') ? p : `/${p}`)), html: join } as typeof root;
+  root.root = prefixed.root = root;
+  root.viaApiPrefix = prefixed.viaApiPrefix = prefixed;
+  return root;
 }
 
 /** GitHub's legacy global node id: base64 of `0<len(type)>:<Type><id>`. */
@@ -29,11 +40,14 @@ export function isoUtc(value: string | Date): string {
   return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-const API_PREFIX = '/api/v3';
+/** Whether a request's URL (as received) is under GitHub Enterprise's API prefix. */
+export function hasApiPrefix(url: string): boolean {
+  return url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`);
+}
 
 /** GitHub Enterprise's prefix answers exactly like the root: `/api/v3`, `/api/v3/`, `/api/v3?x` and `/api/v3/?x` are `/`. */
 export function withoutApiPrefix(url: string): string {
-  if (url !== API_PREFIX && !url.startsWith(`${API_PREFIX}/`) && !url.startsWith(`${API_PREFIX}?`)) return url;
+  if (!hasApiPrefix(url)) return url;
   const rest = url.slice(API_PREFIX.length);
   return rest.startsWith('/') ? rest : `/${rest}`;
 }

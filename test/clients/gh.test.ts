@@ -61,7 +61,7 @@ function gistIdFrom(stdout: string): string {
   return m[1];
 }
 
-/** gh's tab-separated `gist list` lines: id, description, files, visibility, updated. */
+/** The first four columns of gh's tab-separated list lines (`gist list`: id, description, files, visibility). */
 const listed = (stdout: string) =>
   stdout
     .split('\n')
@@ -224,5 +224,19 @@ describe('gh against hublet serve over TLS', () => {
   it('gh repo view OWNER/REPO: name and description', async () => {
     const out = await ghOk(['repo', 'view', 'dave/proj']);
     expect(out).toMatch(/^name:\tdave\/proj\ndescription:\ta project\n/);
+  });
+
+  it('gh repo list: the user’s repositories and an organization’s (GraphQL repositoryOwner.repositories)', async () => {
+    await admin('POST', '/admin/organizations', { login: 'acme', admin: 'dave' }, 201);
+    expect((await api('POST', '/orgs/acme/repos', { body: { name: 'site', description: 'the site', auto_init: true } })).status).toBe(201);
+    // Name, description, visibility (the fourth column is the update time).
+    expect(listed(await ghOk(['repo', 'list'])).map((l) => l.slice(0, 3))).toEqual([['dave/proj', 'a project', 'private']]);
+    expect(listed(await ghOk(['repo', 'list', 'acme'])).map((l) => l.slice(0, 3))).toEqual([['acme/site', 'the site', 'public']]);
+  });
+
+  it('gh repo edit: a new description, seen by the server and by gh repo view', async () => {
+    await ghOk(['repo', 'edit', 'dave/proj', '--description', 'edited by gh']);
+    expect((await api('GET', '/repos/dave/proj')).body.description).toBe('edited by gh');
+    expect(await ghOk(['repo', 'view', 'dave/proj'])).toMatch(/^name:\tdave\/proj\ndescription:\tedited by gh\n/);
   });
 });

@@ -10,6 +10,9 @@ export interface Config {
   dataDir: string;
   databaseUrl: string;
   baseUrl: string;
+  /** HTTPS: the server's certificate (PEM, chain after it) and its private key (PEM); both or neither, unset: plain HTTP. */
+  tlsCert?: string;
+  tlsKey?: string;
   logLevel: string;
   bodyLimitBytes: number;
   rateLimitAuthenticated: number;
@@ -59,6 +62,8 @@ const ENV: Record<keyof Config, string> = {
   dataDir: 'HUBLET_DATA',
   databaseUrl: 'HUBLET_DATABASE',
   baseUrl: 'HUBLET_BASE_URL',
+  tlsCert: 'HUBLET_TLS_CERT',
+  tlsKey: 'HUBLET_TLS_KEY',
   logLevel: 'HUBLET_LOG_LEVEL',
   bodyLimitBytes: 'HUBLET_BODY_LIMIT',
   rateLimitAuthenticated: 'HUBLET_RATE_LIMIT',
@@ -129,7 +134,8 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
   const databaseUrl = pick('databaseUrl') ?? path.join(dataDir, 'hublet.sqlite');
   const logLevel = pick('logLevel') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`logLevel (${ENV.logLevel}): expected one of ${LOG_LEVELS.join(', ')}`);
-  let baseUrl = pick('baseUrl') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const tls = tlsFiles(pick, problems);
+  let baseUrl = pick('baseUrl') ?? origin(tls.tlsCert !== undefined, host, port);
   try {
     const u = new URL(baseUrl);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') problems.push(`baseUrl (${ENV.baseUrl}): must be an http(s) URL`);
@@ -143,6 +149,7 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     dataDir,
     databaseUrl,
     baseUrl,
+    ...tls,
     logLevel,
     bodyLimitBytes: integer('bodyLimitBytes', 30 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     rateLimitAuthenticated: integer('rateLimitAuthenticated', 5000, 1, 10_000_000),
@@ -200,6 +207,22 @@ function secretKeys(pick: (key: keyof Config) => string | undefined, problems: s
   return { secretKey, secretKeyPrevious };
 }
 
+/** The certificate and key files for HTTPS (paths resolved; read and checked by `serve` at start): both or neither. */
+function tlsFiles(pick: (key: keyof Config) => string | undefined, problems: string[]): Pick<Config, 'tlsCert' | 'tlsKey'> {
+  const cert = pick('tlsCert');
+  const key = pick('tlsKey');
+  if ((cert === undefined) !== (key === undefined)) {
+    const [given, missing] = cert === undefined ? (['tlsKey', 'tlsCert'] as const) : (['tlsCert', 'tlsKey'] as const);
+    problems.push(`${missing} (${ENV[missing]}): required with ${given} (${ENV[given]}); HTTPS needs both the certificate and its key`);
+  }
+  return { tlsCert: cert === undefined ? undefined : path.resolve(cert), tlsKey: key === undefined ? undefined : path.resolve(key) };
+}
+
+/** The server's own origin, the default base URL: https when it serves TLS. */
+function origin(tls: boolean, host: string, port: number): string {
+  return `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
 function archiveStorage(raw: string | undefined, problems: string[]): Config['archiveStorage'] {
   if (raw === undefined || raw === 'filesystem' || raw === 'none') return raw ?? 'filesystem';
   problems.push(`archiveStorage (${ENV.archiveStorage}): expected filesystem or none, got ${JSON.stringify(raw)}`);
@@ -209,6 +232,5 @@ function archiveStorage(raw: string | undefined, problems: string[]): Config['ar
 /** The base URL once the real port is known (port 0 picks one at listen time). */
 export function withListeningPort(config: Readonly<Config>, port: number, flags: ConfigInput, env: NodeJS.ProcessEnv): Readonly<Config> {
   if (flags.baseUrl || env[ENV.baseUrl] || config.port === port) return config;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  return Object.freeze({ ...config, port, baseUrl: `http://${host}:${port}` });
+  return Object.freeze({ ...config, port, baseUrl: origin(config.tlsCert !== undefined, config.host, port) });
 }

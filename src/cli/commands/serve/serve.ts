@@ -1,10 +1,12 @@
-// `hublet serve`: opens the data dir, prints the admin's one-time token on first start, listens, stops cleanly on SIGINT or SIGTERM.
+// `hublet serve`: opens the data dir, prints the admin's one-time token on first start, listens (HTTPS with --tls-cert and
+// --tls-key), stops cleanly on SIGINT or SIGTERM.
 import type { Command } from 'commander';
 import { bootstrapAdminToken } from '../../../accounts/service.js';
-import { withListeningPort, type ConfigInput } from '../../../config.js';
+import { loadConfig, withListeningPort, type ConfigInput } from '../../../config.js';
 import { makeUrls } from '../../../server/http/urls.js';
 import type { IO } from '../../io.js';
 import { globals, type Factory } from '../factory.js';
+import { readTlsFiles } from './tls.js';
 
 /** The command line's flags. */
 interface ServeFlags {
@@ -13,6 +15,8 @@ interface ServeFlags {
   baseUrl?: string;
   logLevel?: string;
   hookAllowedHosts?: string;
+  tlsCert?: string;
+  tlsKey?: string;
 }
 
 interface ServeOptions {
@@ -26,9 +30,11 @@ async function runServe(opts: ServeOptions, io: IO): Promise<void> {
   const { config: flags, env } = opts;
   // Loaded here, not at program start, so that other commands start quickly.
   const [{ openRuntime }, { buildApp, closeApp }] = await Promise.all([import('../../runtime.js'), import('../../../server/app.js')]);
+  // The certificate and key are checked before the data dir is opened: a bad file stops the start touching nothing.
+  const https = readTlsFiles(loadConfig(flags, env));
   const runtime = await openRuntime(flags, env);
   const token = await bootstrapAdminToken(runtime.db, new Date(), runtime.config.adminToken);
-  const app = await buildApp({ config: runtime.config, db: runtime.db });
+  const app = await buildApp({ config: runtime.config, db: runtime.db, https });
   await app.listen({ host: runtime.config.host, port: runtime.config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : runtime.config.port;
@@ -37,7 +43,7 @@ async function runServe(opts: ServeOptions, io: IO): Promise<void> {
   app.hublet.urls = makeUrls(config.baseUrl);
   app.hublet.jobs.start();
   const host = runtime.config.host.includes(':') ? `[${runtime.config.host}]` : runtime.config.host;
-  io.stdout.write(`hublet listening on http://${host}:${port}\n`);
+  io.stdout.write(`hublet listening on ${https ? 'https' : 'http'}://${host}:${port}\n`);
   if (token) {
     io.stdout.write(`created site admin "admin"; its token (shown once): ${token}\n`);
   }
@@ -57,9 +63,11 @@ export function registerServe(program: Command, f: Factory): void {
     .option('--base-url <url>', 'public URL used in every link (HUBLET_BASE_URL)')
     .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (HUBLET_LOG_LEVEL)')
     .option('--hook-allowed-hosts <list>', 'webhook destinations: external, private, loopback, CIDRs, host names (HUBLET_HOOK_ALLOWED_HOSTS)')
+    .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM, chain after it); needs --tls-key (HUBLET_TLS_CERT)')
+    .option('--tls-key <file>', "the certificate's private key (PEM, unencrypted); needs --tls-cert (HUBLET_TLS_KEY)")
     .action(async (flags: ServeFlags, command: Command) => {
       const g = globals(command);
-      const config: ConfigInput = { host: flags.host, port: flags.port, dataDir: g.data, databaseUrl: g.database, baseUrl: flags.baseUrl, logLevel: flags.logLevel, hookAllowedHosts: flags.hookAllowedHosts };
+      const config: ConfigInput = { host: flags.host, port: flags.port, dataDir: g.data, databaseUrl: g.database, baseUrl: flags.baseUrl, logLevel: flags.logLevel, hookAllowedHosts: flags.hookAllowedHosts, tlsCert: flags.tlsCert, tlsKey: flags.tlsKey };
       await runServe({ config, env: f.env }, f.io);
     });
 }

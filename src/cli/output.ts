@@ -1,4 +1,6 @@
 // CLI output and exit codes: JSON for scripts, aligned tables for people, API errors on stderr.
+import { hintsFor } from './hints.js';
+
 export const EXIT = { ok: 0, error: 1, usage: 2, auth: 4 } as const;
 
 /** Raised by commands to stop with an exit code after printing a message. */
@@ -20,9 +22,12 @@ export function printTable(out: NodeJS.WritableStream, rows: Record<string, unkn
   for (const row of cells) out.write(`${line(row)}\n`);
 }
 
-/** Throws CliExit for an error response (an ApiResponse): 401 exits 4, any other 4xx/5xx exits 1, the error body on stderr. */
-export function expectOk<R extends { status: number; body: unknown; text: string }>(res: R): R {
+/**
+ * Throws CliExit for an error response (an ApiResponse): 401 exits 4, any other 4xx/5xx exits 1; the error body on
+ * stderr, then what a person can do about it (hints.ts) when the server's answer says.
+ */
+export function expectOk<R extends { status: number; body: unknown; text: string; headers?: Record<string, string> }>(res: R): R {
   if (res.status < 400) return res;
   const message = typeof res.body === 'object' && res.body ? JSON.stringify(res.body, null, 2) : res.text || `HTTP ${res.status}`;
-  throw new CliExit(res.status === 401 ? EXIT.auth : EXIT.error, message);
+  throw new CliExit(res.status === 401 ? EXIT.auth : EXIT.error, [message, ...hintsFor(res)].join('\n'));
 }

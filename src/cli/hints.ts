@@ -4,6 +4,7 @@
 
 interface Answer {
   status: number;
+  body: unknown;
   headers?: Record<string, string>;
 }
 
@@ -13,7 +14,9 @@ const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()
 export function hintsFor(res: Answer): string[] {
   const h = res.headers ?? {};
   if (res.status === 401) {
-    return ['hint: the server refused the credential: sign in with `hublet auth login --server URL --token TOKEN`, or pass --token (HUBLET_TOKEN)'];
+    const refused = (res.body as { message?: unknown } | null)?.message === 'Bad credentials';
+    const what = refused ? 'the server refused the credential' : 'this needs a token';
+    return [`hint: ${what}: sign in with \`hublet auth login --server URL --token TOKEN\`, or pass --token (HUBLET_TOKEN)`];
   }
   if (res.status !== 403 && res.status !== 404) return [];
   const accepted = list(h['x-accepted-oauth-scopes']);
@@ -21,6 +24,7 @@ export function hintsFor(res: Answer): string[] {
     const held = list(h['x-oauth-scopes']);
     if (!accepted.some((s) => held.includes(s) || held.some((mine) => covers(mine, s)))) {
       const needed = accepted.join(' or ');
+      if (accepted.includes('site_admin')) return ["hint: this needs a site administrator's token with the site_admin scope"];
       return [
         `hint: this needs a token with the ${needed} scope; yours has ${held.length ? held.join(', ') : 'none'}`,
         `hint: a site admin can issue one: hublet admin token create LOGIN --scopes ${accepted[0]}`,

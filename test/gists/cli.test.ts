@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ok, pool, runCli as spawnCli, type CliResult, type CliServer, type RunOptions, type Sandbox } from '../helpers/cli.js';
+import { ok, pool, runCli as spawnCli, type CliResult, type CliServer, type RunOptions, type Sandbox, withoutHints } from '../helpers/cli.js';
 import { openClient, type Client } from '../../src/cli/client.js';
 import { runClone } from '../../src/cli/commands/gist/clone.js';
 import { fakeIO, runInProcess as runCli, startInProcessCliServer } from '../helpers/cli-inprocess.js';
@@ -492,8 +492,9 @@ describe('usage errors, missing credentials, API refusals', () => {
     for (const r of results) {
       expect(failed(r, 4).stderr).toMatch(/"status": "401"/);
     }
-    expect(JSON.parse(results[0].stderr).message).toBe('Requires authentication');
-    expect(JSON.parse(results[3].stderr).message).toBe('Bad credentials');
+    expect(JSON.parse(withoutHints(results[0].stderr)).message).toBe('Requires authentication');
+    expect(results[0].stderr).toContain('hint: this needs a token: sign in with `hublet auth login');
+    expect(JSON.parse(withoutHints(results[3].stderr)).message).toBe('Bad credentials');
     expect((await getGist(g.id)).history).toHaveLength(1);
   });
 

@@ -34,6 +34,11 @@ export interface Sandbox {
   cleanup(): void;
 }
 
+/** stderr without the CLI's `hint:` lines (src/cli/hints.ts): the API's error body alone, for parsing or comparing. */
+export function withoutHints(stderr: string): string {
+  return stderr.split('\n').filter((line) => !line.startsWith('hint: ')).join('\n');
+}
+
 export function sandbox(): Sandbox {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hublet-cli-'));
   const home = path.join(root, 'home');

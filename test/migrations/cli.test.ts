@@ -1,5 +1,6 @@
 // `hublet migration …` in-process against a fake I/O, locally (the export runs in the CLI) and remotely: start, status,
-// list, repos, download (resumed), unlock, delete-archive; and the executable drawing its progress bar on a terminal.
+// list, repos, download, unlock, delete-archive; and the executable drawing its progress bar on a terminal. (What a
+// download keeps, refuses and resumes: cli-download.test.ts.)
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -62,17 +63,12 @@ describe('hublet migration (local mode)', { timeout: 120_000 }, () => {
     expect(JSON.parse(repos.stdout).map((x: { full_name: string }) => x.full_name)).toEqual(['octo-org/alpha']);
   });
 
-  it('download saves the archive, and resumes a partial file', async () => {
+  it('download saves the archive and says where (resuming is test/migrations/cli-download.test.ts)', async () => {
     const file = path.join(sb.root, 'local.tar.gz');
-    const whole = archiveOnDisk(guid);
     const first = await local(['migration', 'download', String(id), '--org', 'octo-org', '-o', file]);
     expect(first.code).toBe(0);
-    expect(fs.readFileSync(file).equals(whole)).toBe(true);
-    fs.truncateSync(file, 100);
-    const resumed = await local(['--json', 'migration', 'download', String(id), '--org', 'octo-org', '-o', file]);
-    expect(resumed.code).toBe(0);
-    expect(JSON.parse(resumed.stdout)).toEqual({ id, file, size: whole.length, resumed_from: 100 });
-    expect(fs.readFileSync(file).equals(whole)).toBe(true);
+    expect(first.stdout).toMatch(new RegExp(`^saved the archive of migration ${id} to ${file.replace(/[.]/g, '\\.')} \\([\\d.]+ KB\\)\n$`));
+    expect(fs.readFileSync(file).equals(archiveOnDisk(guid))).toBe(true);
   });
 
   it('unlock and delete-archive; a second unlock and a download after deletion fail with the API error', async () => {
@@ -88,9 +84,9 @@ describe('hublet migration (local mode)', { timeout: 120_000 }, () => {
 
   it('refuses bad usage with exit 2, before opening the data dir', async () => {
     const untouched = path.join(sb.root, 'untouched');
-    const both = await runCli(['--data', untouched, 'migration', 'start', 'alpha'], { env: sb.env });
+    const both = await runCli(['--data', untouched, 'migration', 'start', 'alpha', '--org', 'octo-org', '--user'], { env: sb.env });
     expect(both.code).toBe(2);
-    expect(both.stderr).toContain('--org ORG or --user');
+    expect(both.stderr).toBe('hublet: --org ORG and --user name different owners: give one of them (or neither, for --user)\n');
     const badId = await runCli(['--data', untouched, 'migration', 'status', 'abc'], { env: sb.env });
     expect(badId.code).toBe(2);
     expect(badId.stderr).toContain('expected a migration id');
@@ -99,24 +95,33 @@ describe('hublet migration (local mode)', { timeout: 120_000 }, () => {
 });
 
 describe('hublet migration (remote mode)', { timeout: 120_000 }, () => {
-  it('start --user --wait polls the server until exported; download and resume over HTTP with Range', async () => {
+  it('start --user --wait polls the server until exported; download over HTTP; an existing file is not replaced', async () => {
     const r = await remote(['--json', 'migration', 'start', '--user', 'mine', '--wait']);
     expect(r.stderr).toBe('');
     const m = JSON.parse(r.stdout);
     expect(m).toMatchObject({ state: 'exported', owner: { login: 'mona' } });
     const file = path.join(sb.root, 'remote.tar.gz');
     const whole = archiveOnDisk(m.guid);
-    fs.writeFileSync(file, whole.subarray(0, Math.floor(whole.length / 3)));
     const d = await remote(['migration', 'download', String(m.id), '-o', file]);
     expect(d.code).toBe(0);
-    expect(d.stdout).toMatch(/remote\.tar\.gz: [\d.]+ KB \(resumed at [\d.]+ (B|KB)\)/);
+    expect(d.stdout).toBe(`saved the archive of migration ${m.id} to ${file} (${(whole.length / 1024).toFixed(1)} KB)\n`);
     expect(fs.readFileSync(file).equals(whole)).toBe(true);
     expect((await tar(['-tzf', file], sb.root)).split('\n')).toContain('repositories/mona/mine.git/HEAD');
-    const done = await remote(['migration', 'download', String(m.id), '-o', file]);
-    expect(done.code).toBe(0);
-    expect(fs.readFileSync(file).equals(whole)).toBe(true);
+    const again = await remote(['migration', 'download', String(m.id), '-o', file]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('already exists: pass --clobber');
     const list = await remote(['--json', 'migration', 'list']);
     expect(JSON.parse(list.stdout).map((x: { id: number }) => x.id)).toContain(m.id);
+  });
+
+  it("start without --org is a user migration; naming an organization's repository says to add --org", async () => {
+    const user = await remote(['--json', 'migration', 'start', 'mine']);
+    expect(user.code).toBe(0);
+    expect(JSON.parse(user.stdout)).toMatchObject({ owner: { login: 'mona' } });
+    const org = await remote(['migration', 'start', 'octo-org/alpha']);
+    expect(org.code).toBe(1);
+    expect(org.stderr).toContain('octo-org/alpha is not a repository of mona');
+    expect(org.stderr).toContain("hublet: without --org this is a migration of your own repositories; for octo-org's add --org octo-org\n");
   });
 
   it('draws a progress bar with bytes and rate on a terminal', async () => {

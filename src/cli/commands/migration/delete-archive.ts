@@ -2,9 +2,9 @@
 import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
-import { expectOk, printJson } from '../../output.js';
+import { printJson } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
-import { basePath, migrationId, withOrgOption, type ScopeOptions } from './shared.js';
+import { basePath, expectMigrationOk, migrationId, withOrgOption, type ScopeOptions } from './shared.js';
 
 interface DeleteArchiveOptions extends ScopeOptions {
   client: Client;
@@ -13,7 +13,7 @@ interface DeleteArchiveOptions extends ScopeOptions {
 }
 
 async function runDeleteArchive(opts: DeleteArchiveOptions, io: IO): Promise<void> {
-  expectOk(await opts.client.request('DELETE', `${basePath(opts)}/${opts.id}/archive`));
+  await expectMigrationOk(opts.client, opts, opts.id, await opts.client.request('DELETE', `${basePath(opts)}/${opts.id}/archive`));
   if (opts.json) printJson(io.stdout, { id: Number(opts.id), archive: 'deleted' });
   else io.stdout.write(`deleted the archive of migration ${opts.id}\n`);
 }

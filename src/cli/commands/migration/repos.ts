@@ -1,10 +1,10 @@
 // `hublet migration repos ID [--org ORG]`: a migration's repositories, as a table (or the API's JSON).
 import type { Command } from 'commander';
-import type { Client } from '../../client.js';
+import type { ApiResponse, Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { printJson, printTable } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
-import { allPages, basePath, migrationId, withOrgOption, type ScopeOptions } from './shared.js';
+import { allPages, basePath, expectMigrationOk, migrationId, withOrgOption, type ScopeOptions } from './shared.js';
 
 interface ReposOptions extends ScopeOptions {
   client: Client;
@@ -13,7 +13,9 @@ interface ReposOptions extends ScopeOptions {
 }
 
 async function runRepos(opts: ReposOptions, io: IO): Promise<void> {
-  const repos = await allPages<{ full_name: string; private: boolean; default_branch: string }>(opts.client, `${basePath(opts)}/${opts.id}/repositories`);
+  const { client, id } = opts;
+  const check = (res: ApiResponse) => expectMigrationOk(client, opts, id, res);
+  const repos = await allPages<{ full_name: string; private: boolean; default_branch: string }>(client, `${basePath(opts)}/${id}/repositories`, check);
   if (opts.json) return printJson(io.stdout, repos);
   printTable(io.stdout, repos.map((r) => ({ repository: r.full_name, visibility: r.private ? 'private' : 'public', default_branch: r.default_branch })), ['repository', 'visibility', 'default_branch']);
 }

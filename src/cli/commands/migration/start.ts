@@ -1,6 +1,7 @@
-// `hublet migration start [REPO…] --org ORG|--user`: starts an export (--wait: until it is exported or failed).
+// `hublet migration start [REPO…] [--org ORG]`: starts an export (--wait: until it is exported or failed): an
+// organization's with --org, else (or with --user) the signed-in user's, as every `migration` command reads --org.
 import type { Command } from 'commander';
-import type { Client } from '../../client.js';
+import type { ApiResponse, Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
@@ -26,9 +27,20 @@ interface StartOptions extends StartFlags {
   json: boolean;
 }
 
+/** The 422 of a user migration naming another owner's repositories says which --org was meant. */
+function withOrgHint(res: ApiResponse, opts: StartOptions): ApiResponse {
+  try {
+    return expectOk(res);
+  } catch (err) {
+    const owner = opts.repos.map((r) => r.split('/')).find((p) => p.length === 2)?.[0];
+    if (!(err instanceof CliExit) || res.status !== 422 || opts.org || !owner) throw err;
+    throw new CliExit(err.code, `${err.message}\nhublet: without --org this is a migration of your own repositories; for ${owner}'s add --org ${owner}`);
+  }
+}
+
 async function runStart(opts: StartOptions, io: IO): Promise<void> {
   const { client } = opts;
-  const res = expectOk(
+  const res = withOrgHint(
     await client.request('POST', basePath(opts), {
       body: {
         repositories: opts.repos,
@@ -41,6 +53,7 @@ async function runStart(opts: StartOptions, io: IO): Promise<void> {
         org_metadata_only: Boolean(opts.orgMetadataOnly),
       },
     }),
+    opts,
   );
   const m = res.body as Migration;
   if (opts.wait) {
@@ -57,7 +70,7 @@ export function registerStart(migration: Command, f: Factory): void {
     .command('start [repos...]')
     .description('start an export of repositories (names, or owner/name)')
     .option('--org <org>', 'export repositories of this organization')
-    .option('--user', 'export your own repositories')
+    .option('--user', 'export your own repositories (the default without --org)')
     .option('--lock', 'lock the repositories (pushes refused) until unlocked')
     .option('--exclude-metadata', 'only git data, no metadata')
     .option('--exclude-git-data', 'no git data, metadata only')
@@ -67,7 +80,7 @@ export function registerStart(migration: Command, f: Factory): void {
     .option('--org-metadata-only', 'only the organization and its people (no repositories)')
     .option('--wait', 'wait for the export to finish (locally: run it now)')
     .action(async (repos: string[], flags: StartFlags, command: Command) => {
-      if (Boolean(flags.org) === Boolean(flags.user)) throw new CliExit(EXIT.usage, 'hublet: name exactly one of --org ORG or --user');
+      if (flags.org && flags.user) throw new CliExit(EXIT.usage, 'hublet: --org ORG and --user name different owners: give one of them (or neither, for --user)');
       return withClient(command, f, (client, g) => runStart({ ...flags, client, repos, json: Boolean(g.json) }, f.io));
     });
 }

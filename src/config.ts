@@ -1,4 +1,5 @@
-// One typed configuration: flag > environment (HUBLET_*) > default; validated once, every problem listed, then frozen.
+// One typed configuration: flag > environment (HUBLET_*) > recorded (what `serve` noted in the data dir, for the CLI's
+// local mode) > default; validated once, every problem listed, then frozen.
 import os from 'node:os';
 import path from 'node:path';
 import { allowedHostsProblem } from './net/allowed-hosts.js';
@@ -109,13 +110,15 @@ function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env, recorded: ConfigInput = {}): Readonly<Config> {
   const problems: string[] = [];
   const pick = (key: keyof Config): string | undefined => {
     const flag = flags[key];
     if (flag !== undefined && flag !== '') return String(flag);
     const fromEnv = env[ENV[key]];
-    return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv;
+    if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
+    const noted = recorded[key];
+    return noted === undefined || noted === '' ? undefined : String(noted);
   };
   const integer = (key: keyof Config, fallback: number, min: number, max: number): number => {
     const raw = pick(key);

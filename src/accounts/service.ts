@@ -27,7 +27,7 @@ import { parseTimestamp } from '../server/http/timestamps.js';
 export const ADMIN_LOGIN = 'admin';
 
 /** The bootstrap admin token's scopes: every top-level scope (each implies its children). */
-const ADMIN_SCOPES = ['repo', 'admin:org', 'admin:org_hook', 'admin:repo_hook', 'gist', 'user', 'delete_repo', 'workflow', 'site_admin'];
+export const ADMIN_SCOPES = ['repo', 'admin:org', 'admin:org_hook', 'admin:repo_hook', 'gist', 'user', 'delete_repo', 'workflow', 'site_admin'];
 
 async function requireAccount(db: Db, login: string, type?: 'User' | 'Organization'): Promise<UserRow> {
   const row = await findAccount(db, login);

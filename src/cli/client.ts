@@ -6,9 +6,8 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { LOCAL_ACTOR_HEADER } from '../server/http/auth.js';
-import { ADMIN_LOGIN } from '../accounts/service.js';
-import { readCredentials } from './credentials.js';
 import type { Gateway } from './local-gateway.js';
+import { chooseMode, type LocalChoice } from './mode.js';
 import { CliExit, EXIT } from './output.js';
 import type { Runtime } from './runtime.js';
 
@@ -57,6 +56,8 @@ export interface GlobalOptions {
   as?: string;
   server?: string;
   token?: string;
+  /** Local mode: the public URL for links (else what `serve` recorded in the data dir). */
+  baseUrl?: string;
   json?: boolean;
 }
 
@@ -83,9 +84,10 @@ class LocalClient implements Client {
   private gateway: Promise<Gateway> | undefined;
   private constructor(private readonly runtime: Runtime, private readonly app: FastifyInstance, private readonly as: string) {}
 
-  static async open(opts: GlobalOptions, env: NodeJS.ProcessEnv): Promise<LocalClient> {
+  static async open(choice: LocalChoice, env: NodeJS.ProcessEnv): Promise<LocalClient> {
     const [{ openRuntime }, { buildApp }] = await Promise.all([import('./runtime.js'), import('../server/app.js')]);
-    const runtime = await openRuntime({ dataDir: opts.data, databaseUrl: opts.database, logLevel: 'silent' }, env);
+    const flags = { dataDir: choice.dataDir?.value, databaseUrl: choice.database?.value, baseUrl: choice.baseUrl?.value, logLevel: 'silent' };
+    const runtime = await openRuntime(flags, env, { named: { dataDir: choice.dataDir?.name ?? 'default', database: choice.database?.name ?? 'default' } });
     let app: FastifyInstance;
     try {
       app = await buildApp({ config: runtime.config, db: runtime.db, local: true });
@@ -94,7 +96,7 @@ class LocalClient implements Client {
       await runtime.close();
       throw err;
     }
-    return new LocalClient(runtime, app, opts.as ?? env.HUBLET_USER ?? ADMIN_LOGIN);
+    return new LocalClient(runtime, app, choice.user.value);
   }
 
   async request(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse> {
@@ -178,16 +180,9 @@ export class RemoteClient implements Client {
   async close(): Promise<void> {}
 }
 
-/** Remote when a server is named (flag, HUBLET_SERVER, or saved by `auth login` and no --data given); else local. */
+/** The client of the mode mode.ts chooses (flag > environment > saved credentials); a usage error for contradicting options. */
 export async function openClient(opts: GlobalOptions, env: NodeJS.ProcessEnv): Promise<Client> {
-  const server = opts.server ?? env.HUBLET_SERVER;
-  if (server) return new RemoteClient(server, opts.token ?? env.HUBLET_TOKEN ?? matchingSavedToken(server, env));
-  const saved = opts.data || opts.database || env.HUBLET_DATA || env.HUBLET_DATABASE ? undefined : readCredentials(env);
-  if (saved) return new RemoteClient(saved.server, opts.token ?? env.HUBLET_TOKEN ?? saved.token);
-  return LocalClient.open(opts, env);
-}
-
-function matchingSavedToken(server: string, env: NodeJS.ProcessEnv): string | undefined {
-  const saved = readCredentials(env);
-  return saved && saved.server.replace(/\/+$/, '') === server.replace(/\/+$/, '') ? saved.token : undefined;
+  const choice = chooseMode(opts, env);
+  if (choice.mode === 'remote') return new RemoteClient(choice.server.value, choice.token?.value);
+  return LocalClient.open(choice, env);
 }

@@ -9,6 +9,7 @@ import { registerAuth } from './commands/auth/index.js';
 import type { Factory } from './commands/factory.js';
 import { registerGist } from './commands/gist/index.js';
 import { registerHook } from './commands/hook/index.js';
+import { registerInit } from './commands/init/init.js';
 import { registerMigration } from './commands/migration/index.js';
 import { registerRepo } from './commands/repo/index.js';
 import { registerServe } from './commands/serve/serve.js';
@@ -25,6 +26,7 @@ function buildProgram(f: Factory): Command {
     .option('--as <login>', 'local mode: act as this user (HUBLET_USER; default admin)')
     .option('--server <url>', 'remote mode: the server URL (HUBLET_SERVER)')
     .option('--token <token>', 'remote mode: access token (HUBLET_TOKEN)')
+    .option('--base-url <url>', 'local mode and serve: the public URL for links (HUBLET_BASE_URL; local mode: else what serve recorded)')
     .option('--json', 'print JSON for scripts')
     // Help, version and usage errors go to this run's streams (commands made below inherit it).
     .configureOutput({
@@ -39,6 +41,7 @@ function buildProgram(f: Factory): Command {
     .exitOverride()
     .showHelpAfterError();
   registerServe(program, f);
+  registerInit(program, f);
   registerApi(program, f);
   registerGist(program, f);
   registerAdmin(program, f);

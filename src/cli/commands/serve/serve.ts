@@ -1,10 +1,13 @@
-// `hublet serve`: opens the data dir, prints the admin's one-time token on first start, listens (HTTPS with --tls-cert and
-// --tls-key), stops cleanly on SIGINT or SIGTERM.
+// `hublet serve`: opens (or creates) the data dir, listens (HTTPS with --tls-cert and --tls-key), then makes the site
+// admin and prints its one-time token on first start, records its public URL in the data dir for local mode, and stops
+// cleanly on SIGINT or SIGTERM. Start problems are one line without a stack: a port in use, a data dir that cannot be
+// written (runtime.ts), a database that cannot be opened; nothing is made for the admin before the port is bound, so a
+// failed start does not use up the one-time token.
 import type { Command } from 'commander';
-import { bootstrapAdminToken } from '../../../accounts/service.js';
-import { loadConfig, withListeningPort, type ConfigInput } from '../../../config.js';
+import { loadConfig, withListeningPort, type Config, type ConfigInput } from '../../../config.js';
 import { makeUrls } from '../../../server/http/urls.js';
 import type { IO } from '../../io.js';
+import { CliExit, EXIT } from '../../output.js';
 import { globals, type Factory } from '../factory.js';
 import { readTlsFiles } from './tls.js';
 
@@ -25,28 +28,61 @@ interface ServeOptions {
   env: NodeJS.ProcessEnv;
 }
 
+/** Why the server cannot listen, in one line (the port in use, a port it may not take, an address not on this machine). */
+function listenProblem(err: unknown, config: Readonly<Config>): CliExit | undefined {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  const where = `port ${config.port} on ${config.host}`;
+  if (code === 'EADDRINUSE') return new CliExit(EXIT.error, `hublet: ${where} is in use (another server? choose another with --port, or 0 for a free one)`);
+  if (code === 'EACCES') return new CliExit(EXIT.error, `hublet: not allowed to listen on ${where} (ports below 1024 need privileges; choose another with --port)`);
+  if (code === 'EADDRNOTAVAIL') return new CliExit(EXIT.error, `hublet: cannot listen on ${where}: ${config.host} is not an address of this machine (--host)`);
+  return undefined;
+}
+
 /** Serves until the process is asked to stop; resolves once the server has stopped (requests in flight finished). */
 async function runServe(opts: ServeOptions, io: IO): Promise<void> {
   const { config: flags, env } = opts;
   // Loaded here, not at program start, so that other commands start quickly.
-  const [{ openRuntime }, { buildApp, closeApp }] = await Promise.all([import('../../runtime.js'), import('../../../server/app.js')]);
+  const [{ openRuntime }, { buildApp, closeApp }, { bootstrapSiteAdmin }, { writeServerRecord }] = await Promise.all([
+    import('../../runtime.js'),
+    import('../../../server/app.js'),
+    import('../../site-admin.js'),
+    import('../../server-record.js'),
+  ]);
   // The certificate and key are checked before the data dir is opened: a bad file stops the start touching nothing.
   const https = readTlsFiles(loadConfig(flags, env));
-  const runtime = await openRuntime(flags, env);
-  const token = await bootstrapAdminToken(runtime.db, new Date(), runtime.config.adminToken);
-  const app = await buildApp({ config: runtime.config, db: runtime.db, https });
-  await app.listen({ host: runtime.config.host, port: runtime.config.port });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : runtime.config.port;
-  const config = withListeningPort(runtime.config, port, flags, env);
-  app.hublet.config = config;
-  app.hublet.urls = makeUrls(config.baseUrl);
+  const runtime = await openRuntime(flags, env, { create: true });
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  let adminLines: string[];
+  let config: Readonly<Config>;
+  let port: number;
+  try {
+    app = await buildApp({ config: runtime.config, db: runtime.db, https });
+    try {
+      await app.listen({ host: runtime.config.host, port: runtime.config.port });
+    } catch (err) {
+      throw listenProblem(err, runtime.config) ?? err;
+    }
+    const address = app.server.address();
+    port = typeof address === 'object' && address ? address.port : runtime.config.port;
+    config = withListeningPort(runtime.config, port, flags, env);
+    app.hublet.config = config;
+    app.hublet.urls = makeUrls(config.baseUrl);
+    // Only now, with the port bound, is the site admin made (and its one-time token issued).
+    adminLines = (await bootstrapSiteAdmin(runtime, new Date())).lines;
+  } catch (err) {
+    if (app) await closeApp(app);
+    await runtime.close();
+    throw err;
+  }
   app.hublet.jobs.start();
+  try {
+    writeServerRecord(config.dataDir, config.baseUrl, port, new Date());
+  } catch (err) {
+    io.stderr.write(`hublet: warning: cannot record this server's URL in ${config.dataDir} (local-mode links will not use it): ${(err as Error).message}\n`);
+  }
   const host = runtime.config.host.includes(':') ? `[${runtime.config.host}]` : runtime.config.host;
   io.stdout.write(`hublet listening on ${https ? 'https' : 'http'}://${host}:${port}\n`);
-  if (token) {
-    io.stdout.write(`created site admin "admin"; its token (shown once): ${token}\n`);
-  }
+  for (const line of adminLines) io.stdout.write(`${line}\n`);
   const signal = await io.stopSignal();
   app.log.info({ signal }, 'stopping: finishing in-flight requests');
   // Fastify's close stops accepting, waits for in-flight requests, then runs onClose hooks (workers stop there).
@@ -60,14 +96,18 @@ export function registerServe(program: Command, f: Factory): void {
     .description('start the API server')
     .option('--host <host>', 'interface to listen on (HUBLET_HOST)', undefined)
     .option('--port <port>', 'port, 0 picks a free one (HUBLET_PORT)')
-    .option('--base-url <url>', 'public URL used in every link (HUBLET_BASE_URL)')
+    // Parsed as the program's own --base-url (a global option: local mode takes it too); listed here for serve's help.
+    .option('--base-url <url>', 'public URL used in every link (HUBLET_BASE_URL); recorded in the data dir for local mode')
     .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (HUBLET_LOG_LEVEL)')
     .option('--hook-allowed-hosts <list>', 'webhook destinations: external, private, loopback, CIDRs, host names (HUBLET_HOOK_ALLOWED_HOSTS)')
     .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM, chain after it); needs --tls-key (HUBLET_TLS_CERT)')
     .option('--tls-key <file>', "the certificate's private key (PEM, unencrypted); needs --tls-cert (HUBLET_TLS_KEY)")
     .action(async (flags: ServeFlags, command: Command) => {
       const g = globals(command);
-      const config: ConfigInput = { host: flags.host, port: flags.port, dataDir: g.data, databaseUrl: g.database, baseUrl: flags.baseUrl, logLevel: flags.logLevel, hookAllowedHosts: flags.hookAllowedHosts, tlsCert: flags.tlsCert, tlsKey: flags.tlsKey };
+      for (const [given, flag] of [[g.server, '--server'], [g.token, '--token'], [g.as, '--as']] as const) {
+        if (given) throw new CliExit(EXIT.usage, `hublet: serve runs a server over a data dir on this machine; ${flag} has no meaning for it`);
+      }
+      const config: ConfigInput = { host: flags.host, port: flags.port, dataDir: g.data, databaseUrl: g.database, baseUrl: flags.baseUrl ?? g.baseUrl, logLevel: flags.logLevel, hookAllowedHosts: flags.hookAllowedHosts, tlsCert: flags.tlsCert, tlsKey: flags.tlsKey };
       await runServe({ config, env: f.env }, f.io);
     });
 }

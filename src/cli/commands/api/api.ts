@@ -1,101 +1,139 @@
-// `hublet api PATH`: any endpoint, like `gh api`; prints the response JSON, errors on stderr with exit 1 (4 for 401).
-import fs from 'node:fs';
+// `hublet api ENDPOINT`: any endpoint, with gh api's flags and behaviour (gh's pkg/cmd/api): typed and raw fields, the
+// query string for GET, --input, --paginate (and --slurp), --jq, --template, --silent, -i, -H, --hostname. The request
+// is built in request.ts, pages are followed in paginate.ts and printed in response.ts. Not carried over from gh: the
+// `{owner}`/`{repo}`/`{branch}` placeholders (hublet has no current repository), --preview, --cache and --verbose.
 import type { Command } from 'commander';
-import type { Client } from '../../client.js';
-import { readAll, type IO } from '../../io.js';
-import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
+import { openClient, type Client, type GlobalOptions } from '../../client.js';
+import type { IO } from '../../io.js';
+import { CliExit, EXIT } from '../../output.js';
+import { globals, type Factory } from '../factory.js';
 import { repeatable } from '../option-values.js';
-import { withClient, type Factory } from '../factory.js';
+import { checkJq } from './jq.js';
+import { findEndCursor, findNextPage, nextRequestPath } from './paginate.js';
+import { buildRequest, graphqlBody, type ApiRequest, type RequestFlags } from './request.js';
+import { ResponsePrinter, type PrintOptions } from './response.js';
+import { compileTemplate } from './template/exec.js';
 
 /** The command line's flags. */
-interface ApiFlags {
-  method?: string;
-  field?: string[];
-  header?: string[];
-  input?: string;
+interface ApiFlags extends RequestFlags {
   include?: boolean;
+  paginate?: boolean;
+  slurp?: boolean;
+  jq?: string;
+  template?: string;
+  silent?: boolean;
+  hostname?: string;
 }
 
-interface ApiOptions {
-  client: Client;
-  method: string;
-  path: string;
-  body: unknown;
-  headers: Record<string, string>;
-  include?: boolean;
+const usage = (message: string) => new CliExit(EXIT.usage, `hublet: ${message}`);
+
+/** gh's checks of flags that do not go together. */
+function checkFlags(flags: ApiFlags, endpoint: string): void {
+  const graphql = endpoint === 'graphql' || endpoint === '/graphql';
+  if (flags.paginate && flags.method !== undefined && flags.method.toUpperCase() !== 'GET' && !graphql) throw usage('the `--paginate` option is not supported for non-GET requests');
+  if (flags.paginate && flags.input !== undefined) throw usage('the `--paginate` option is not supported with `--input`');
+  if (flags.slurp && !flags.paginate) throw usage('`--paginate` required when passing `--slurp`');
+  if (flags.slurp && (flags.jq !== undefined || flags.template !== undefined)) throw usage('the `--slurp` option is not supported with `--jq` or `--template`');
+  if ([flags.silent, flags.jq !== undefined, flags.template !== undefined].filter(Boolean).length > 1) throw usage('only one of `--template`, `--jq` or `--silent` may be used');
 }
 
-/** `-f key=value` fields; `key:=json` sends a typed JSON value (numbers, booleans, arrays). */
-function fieldsToBody(fields: string[]): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const f of fields) {
-    const typed = /^([^=:]+):=(.*)$/s.exec(f);
-    if (typed) {
-      try {
-        body[typed[1]] = JSON.parse(typed[2]);
-      } catch {
-        throw new CliExit(EXIT.usage, `field ${typed[1]}: not JSON: ${typed[2]}`);
-      }
-      continue;
+/** `--hostname HOST[:PORT]` is the server `https://HOST[:PORT]` (as gh's hosts); a URL is taken as it is. */
+function hostnameServer(hostname: string): string {
+  if (/^https?:\/\//i.test(hostname)) {
+    try {
+      return new URL(hostname).href.replace(/\/+$/, '');
+    } catch {
+      throw usage(`error parsing \`--hostname\`: not a URL: ${hostname}`);
     }
-    const eq = f.indexOf('=');
-    if (eq <= 0) throw new CliExit(EXIT.usage, `field must be key=value: ${f}`);
-    body[f.slice(0, eq)] = f.slice(eq + 1);
   }
-  return body;
+  if (!/^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(hostname)) throw usage(`error parsing \`--hostname\`: invalid hostname ${JSON.stringify(hostname)}`);
+  return `https://${hostname}`;
 }
 
-/** The request body from a file, or from stdin for `-`. */
-async function readInput(file: string, io: IO): Promise<string> {
-  try {
-    return file === '-' ? (await readAll(io.stdin)).toString('utf8') : fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new CliExit(EXIT.usage, `cannot read --input ${file}: ${err instanceof Error ? err.message : String(err)}`);
-  }
+/** The program's options with --hostname as the server; a different --server, or a local data dir, is refused. */
+function withHostname(g: GlobalOptions, hostname: string | undefined): GlobalOptions {
+  if (hostname === undefined) return g;
+  const server = hostnameServer(hostname);
+  if (g.server !== undefined && g.server.replace(/\/+$/, '') !== server) throw usage('--hostname and --server name different servers');
+  if (g.data !== undefined || g.database !== undefined) throw usage('--hostname names a server: it does not go with --data or --database');
+  return { ...g, server };
 }
 
-/** Everything the command line says, checked before the data dir or the server is touched (usage errors exit 2). */
-async function apiRequest(path: string, flags: ApiFlags, io: IO): Promise<Omit<ApiOptions, 'client'>> {
-  if (flags.input && flags.field?.length) throw new CliExit(EXIT.usage, 'use either --input or -f fields, not both');
-  let body: unknown;
-  if (flags.input) body = await readInput(flags.input, io);
-  else if (flags.field?.length) body = fieldsToBody(flags.field);
-  const headers: Record<string, string> = {};
-  for (const h of flags.header ?? []) {
-    const i = h.indexOf(':');
-    if (i <= 0) throw new CliExit(EXIT.usage, `header must be key:value: ${h}`);
-    headers[h.slice(0, i).trim().toLowerCase()] = h.slice(i + 1).trim();
+/** Sends the request and every following page (with --paginate), printing each as it comes. */
+async function runApi(client: Client, req: ApiRequest, flags: ApiFlags, printOpts: PrintOptions, io: IO): Promise<void> {
+  const printer = new ResponsePrinter(io, printOpts);
+  let { path, body } = req;
+  for (;;) {
+    const res = await client.request(req.method, path, { body, headers: req.headers });
+    let nextPath: string | undefined;
+    let nextBody: typeof body;
+    if (flags.paginate && res.status < 300) {
+      if (req.graphql) {
+        const cursor = findEndCursor(res.body);
+        if (cursor !== undefined) [nextPath, nextBody] = [path, graphqlBody({ ...req.params, endCursor: cursor })];
+      } else {
+        const next = findNextPage(res.headers.link);
+        // Later pages are the Link's URL alone: the fields are in it already.
+        if (next) nextPath = nextRequestPath(next, path);
+      }
+    }
+    await printer.page(res, req.method, nextPath !== undefined);
+    if (nextPath === undefined) break;
+    [path, body] = [nextPath, nextBody];
   }
-  const method = (flags.method ?? (body !== undefined ? 'POST' : 'GET')).toUpperCase();
-  if (!/^[A-Z]+$/.test(method)) throw new CliExit(EXIT.usage, `not an HTTP method: ${flags.method}`);
-  return { method, path: path.startsWith('/') ? path : `/${path}`, body, headers, include: flags.include };
-}
-
-async function runApi(opts: ApiOptions, io: IO): Promise<void> {
-  const res = await opts.client.request(opts.method, opts.path, { body: opts.body, headers: opts.headers });
-  if (opts.include) {
-    io.stdout.write(`HTTP ${res.status}\n`);
-    for (const [k, v] of Object.entries(res.headers)) io.stdout.write(`${k}: ${v}\n`);
-    io.stdout.write('\n');
-  }
-  expectOk(res);
-  if (res.text) {
-    if (typeof res.body === 'object') printJson(io.stdout, res.body);
-    else io.stdout.write(res.text.endsWith('\n') ? res.text : `${res.text}\n`);
-  }
+  printer.finish();
 }
 
 export function registerApi(program: Command, f: Factory): void {
   program
-    .command('api <path>')
-    .description('call any API endpoint and print the response')
-    .option('-X, --method <method>', 'HTTP method (default GET, or POST with fields or input)')
-    .option('-f, --field <key=value>', 'add a body field (repeatable; key:=JSON for typed values)', repeatable)
-    .option('-H, --header <key:value>', 'add a request header (repeatable)', repeatable)
-    .option('--input <file>', 'read the request body from a file (- for stdin)')
-    .option('-i, --include', 'print the status line and headers first')
-    .action(async (path: string, flags: ApiFlags, command: Command) => {
-      const request = await apiRequest(path, flags, f.io);
-      await withClient(command, f, (client) => runApi({ ...request, client }, f.io));
+    .command('api <endpoint>')
+    .description(
+      'call any API endpoint and print the response, as `gh api`: GET, or POST when fields or --input are given (-X to choose); ' +
+        'fields go in a JSON body, or in the query string for GET and HEAD; errors print the body and `hublet: MESSAGE (HTTP N)`, exit 1',
+    )
+    .option('-X, --method <method>', 'the HTTP method (default GET, or POST with fields or --input)')
+    .option('-F, --field <key=value>', 'a typed field: true, false, null and integers as JSON, @FILE reads a file, @- stdin; key[sub]=v, key[]=v nest (repeatable)', repeatable)
+    .option('-f, --raw-field <key=value>', 'a string field (repeatable; key:=JSON sends any JSON value)', repeatable)
+    .option('-H, --header <key:value>', 'a request header (repeatable)', repeatable)
+    .option('--input <file>', 'the request body from a file (- for stdin); fields then go in the query string')
+    .option('-i, --include', 'print the status line and the response headers first')
+    .option('--paginate', 'follow Link rel="next" to the last page (graphql: pageInfo.endCursor); array pages print as one array')
+    .option('--slurp', 'with --paginate: print all pages as one outer JSON array')
+    .option('-q, --jq <expression>', 'print what a jq expression selects from the response (strings without quotes)')
+    .option('-t, --template <template>', 'format the response with a Go template: {{.field}}, {{range .}}…{{end}}, {{if}}, printf, join, pluck, tablerow, timeago, …')
+    .option('--silent', 'do not print the response body')
+    .option('--hostname <host>', 'the server to call: HOST[:PORT] (https) or a URL; remote mode, as --server')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ hublet api user
+  $ hublet api -X GET gists -f per_page=1 -i
+  $ hublet api gists -F public=false -F 'files[notes.txt][content]=@notes.txt'
+  $ hublet api --paginate gists --jq '.[].id'
+  $ hublet api orgs/acme/hooks --template '{{range .}}{{.id}} {{.config.url}}{{"\\n"}}{{end}}'
+  $ hublet api -X PATCH orgs/acme/hooks/1 -F 'events[]=push' -F 'events[]=fork' -F active=true
+  $ echo '{"description":"x"}' | hublet api -X PATCH gists/ID --input -`,
+    )
+    .action(async (endpoint: string, flags: ApiFlags, command: Command) => {
+      checkFlags(flags, endpoint);
+      const g = withHostname(globals(command), flags.hostname);
+      const req = await buildRequest(endpoint, flags, f.io);
+      if (flags.jq !== undefined) await checkJq(flags.jq);
+      let template: PrintOptions['template'];
+      if (flags.template !== undefined) {
+        try {
+          template = compileTemplate(flags.template, { color: f.io.isTTY && !f.env.NO_COLOR });
+        } catch (err) {
+          throw usage(`--template: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      }
+      const printOpts: PrintOptions = { include: flags.include, silent: flags.silent, jq: flags.jq, template, paginate: flags.paginate, slurp: flags.slurp, graphql: req.graphql };
+      const client = await openClient(g, f.env);
+      try {
+        await runApi(client, req, flags, printOpts, f.io);
+      } finally {
+        await client.close();
+      }
     });
 }

@@ -15,7 +15,6 @@ import { readTlsFiles } from './tls.js';
 interface ServeFlags {
   host?: string;
   port?: string;
-  baseUrl?: string;
   logLevel?: string;
   hookAllowedHosts?: string;
   tlsCert?: string;
@@ -96,18 +95,17 @@ export function registerServe(program: Command, f: Factory): void {
     .description('start the API server')
     .option('--host <host>', 'interface to listen on (HUBLET_HOST)', undefined)
     .option('--port <port>', 'port, 0 picks a free one (HUBLET_PORT)')
-    // Parsed as the program's own --base-url (a global option: local mode takes it too); listed here for serve's help.
-    .option('--base-url <url>', 'public URL used in every link (HUBLET_BASE_URL); recorded in the data dir for local mode')
     .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (HUBLET_LOG_LEVEL)')
     .option('--hook-allowed-hosts <list>', 'webhook destinations: external, private, loopback, CIDRs, host names (HUBLET_HOOK_ALLOWED_HOSTS)')
     .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM, chain after it); needs --tls-key (HUBLET_TLS_CERT)')
     .option('--tls-key <file>', "the certificate's private key (PEM, unencrypted); needs --tls-cert (HUBLET_TLS_KEY)")
     .action(async (flags: ServeFlags, command: Command) => {
+      // --base-url is the program's own option (local mode takes it too): the public URL in every link, recorded in the data dir.
       const g = globals(command);
       for (const [given, flag] of [[g.server, '--server'], [g.token, '--token'], [g.as, '--as']] as const) {
         if (given) throw new CliExit(EXIT.usage, `hublet: serve runs a server over a data dir on this machine; ${flag} has no meaning for it`);
       }
-      const config: ConfigInput = { host: flags.host, port: flags.port, dataDir: g.data, databaseUrl: g.database, baseUrl: flags.baseUrl ?? g.baseUrl, logLevel: flags.logLevel, hookAllowedHosts: flags.hookAllowedHosts, tlsCert: flags.tlsCert, tlsKey: flags.tlsKey };
+      const config: ConfigInput = { host: flags.host, port: flags.port, dataDir: g.data, databaseUrl: g.database, baseUrl: g.baseUrl, logLevel: flags.logLevel, hookAllowedHosts: flags.hookAllowedHosts, tlsCert: flags.tlsCert, tlsKey: flags.tlsKey };
       await runServe({ config, env: f.env }, f.io);
     });
 }

@@ -55,7 +55,7 @@ async function whoAmI(url: string, token: string): Promise<{ status: number; log
 const tokenIn = (stdout: string) => /^created site admin "admin"; its token \(shown once\): (hlp_\w+)$/m.exec(stdout)?.[1];
 const noStack = (r: CliResult) => expect(r.stderr).not.toMatch(/\n\s+at |node:internal|\.ts:\d+/);
 
-describe('serve start problems', () => {
+describe('serve start problems', { timeout: 120_000 }, () => {
   it('a port in use: one line naming port and host, exit 1; nothing made for the admin, so the next start prints the one-time token', async () => {
     const fresh = await freshDataDir('port-in-use');
     const blocker = net.createServer();

@@ -13,6 +13,7 @@ import { registerInit } from './commands/init/init.js';
 import { registerMigration } from './commands/migration/index.js';
 import { registerRepo } from './commands/repo/index.js';
 import { registerServe } from './commands/serve/serve.js';
+import { addHelp } from './help.js';
 import type { IO } from './io.js';
 import { CliExit, EXIT } from './output.js';
 
@@ -49,6 +50,7 @@ function buildProgram(f: Factory): Command {
   registerHook(program, f);
   registerMigration(program, f);
   registerAuth(program, f);
+  addHelp(program, f);
   program.commands.forEach(function override(c: Command) {
     c.exitOverride();
     c.commands.forEach(override);

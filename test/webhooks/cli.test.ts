@@ -21,6 +21,8 @@ beforeAll(async () => {
   db = await createTestDatabase(dir);
   const base = ['--data', dir, ...(onPostgres ? ['--database', db.url] : [])];
   local = (args) => runCli([...base, ...args], { env: sb.env });
+  // Local mode opens only a data dir that init (or serve) made.
+  expect((await local(['init'])).code).toBe(0);
   expect((await local(['admin', 'user', 'create', 'octo'])).code).toBe(0);
   expect((await local(['admin', 'org', 'create', 'acme', '--owner', 'octo'])).code).toBe(0);
 });
@@ -67,40 +69,65 @@ describe('hublet hook, local mode', { timeout: 120_000 }, () => {
   });
 
   it('pings, lists deliveries, shows one, redelivers it: each delivered before the command returns', async () => {
-    const ping = ok(await local(['--as', 'octo', 'hook', 'ping', 'acme', String(id)]));
+    const ping = ok(await local(['--as', 'octo', 'hook', 'ping', '--org', 'acme', String(id)]));
     expect(ping).toMatch(/^delivery \d+ \(ping\): 200 OK in [\d.]+s\n$/);
     const signed = rcv.received.filter((r) => r.path === '/cli');
     expect(signed).toHaveLength(2);
     expect(signed[1].headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(signaturesValid(signed[1], 'cli-secret')).toBe(true);
 
-    const table = ok(await local(['--as', 'octo', 'hook', 'deliveries', 'acme', String(id)]));
+    const table = ok(await local(['--as', 'octo', 'hook', 'deliveries', '--org', 'acme', String(id)]));
     const rows = table.trim().split('\n');
     expect(rows[0]).toMatch(/^ID\s+GUID\s+EVENT\s+CODE\s+STATUS\s+REDELIVERY\s+DELIVERED$/);
     expect(rows).toHaveLength(3);
-    const list = JSON.parse(ok(await local(['--as', 'octo', '--json', 'hook', 'deliveries', 'acme', String(id)])));
+    const list = JSON.parse(ok(await local(['--as', 'octo', '--json', 'hook', 'deliveries', '--org', 'acme', String(id)])));
     expect(list.map((d: { event: string; status: string }) => [d.event, d.status])).toEqual([['ping', 'OK'], ['ping', 'OK']]);
-    expect(JSON.parse(ok(await local(['--as', 'octo', '--json', 'hook', 'deliveries', 'acme', String(id), '--status', 'failure'])))).toEqual([]);
+    expect(JSON.parse(ok(await local(['--as', 'octo', '--json', 'hook', 'deliveries', '--org', 'acme', String(id), '--status', 'failure'])))).toEqual([]);
 
-    const detail = ok(await local(['--as', 'octo', 'hook', 'delivery', 'acme', String(id), String(list[1].id)]));
+    const detail = ok(await local(['--as', 'octo', 'hook', 'delivery', '--org', 'acme', String(id), String(list[1].id)]));
     expect(detail).toContain(`guid ${list[1].guid}`);
     expect(detail).toContain(`X-Service-Delivery: ${list[1].guid}`);
     expect(detail).toContain('"zen"');
 
-    const again = JSON.parse(ok(await local(['--as', 'octo', '--json', 'hook', 'redeliver', 'acme', String(id), String(list[1].id)])));
+    const again = JSON.parse(ok(await local(['--as', 'octo', '--json', 'hook', 'redeliver', '--org', 'acme', String(id), String(list[1].id)])));
     expect(again).toMatchObject({ guid: list[1].guid, redelivery: true, status: 'OK' });
     const last = rcv.received.filter((r) => r.path === '/cli').at(-1)!;
     expect(last.headers['x-service-delivery']).toBe(list[1].guid);
   });
 
+  it('still takes the positional ORG of earlier versions (ping, deliveries, delivery, redeliver), with a deprecation note', async () => {
+    const note = (cmd: string) => `hublet: \`hook ${cmd}\` is deprecated; use \`hook ${cmd.replace(' ORG ', ' --org ORG ')}\`\n`;
+    const ping = await local(['--as', 'octo', 'hook', 'ping', 'acme', String(id)]);
+    expect(ping.code).toBe(0);
+    expect(ping.stdout).toMatch(/^delivery \d+ \(ping\): 200 OK in [\d.]+s\n$/);
+    expect(ping.stderr).toBe(note('ping ORG ID'));
+    expect(rcv.received.filter((r) => r.path === '/cli').at(-1)!.headers['x-service-event']).toBe('ping');
+
+    const old = await local(['--as', 'octo', '--json', 'hook', 'deliveries', 'acme', String(id)]);
+    expect(old.stderr).toBe(note('deliveries ORG ID'));
+    expect(old.code).toBe(0);
+    const list = JSON.parse(old.stdout);
+    expect(list).toEqual(JSON.parse(ok(await local(['--as', 'octo', '--json', 'hook', 'deliveries', '--org', 'acme', String(id)]))));
+    expect(list[0].event).toBe('ping');
+
+    const detail = await local(['--as', 'octo', 'hook', 'delivery', 'acme', String(id), String(list[0].id)]);
+    expect(detail.stderr).toBe(note('delivery ORG ID DELIVERY_ID'));
+    expect(detail.stdout).toBe(ok(await local(['--as', 'octo', 'hook', 'delivery', '--org', 'acme', String(id), String(list[0].id)])));
+
+    const again = await local(['--as', 'octo', '--json', 'hook', 'redeliver', 'acme', String(id), String(list[0].id)]);
+    expect(again.stderr).toBe(note('redeliver ORG ID DELIVERY_ID'));
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ guid: list[0].guid, redelivery: true, status: 'OK' });
+  });
+
   it('reports a failed ping with exit 1', async () => {
     rcv.answer((r) => (r.path === '/cli-broken' ? { status: 503, body: 'down' } : { status: 200 }));
     const created = JSON.parse(ok(await local(['--as', 'octo', '--json', 'hook', 'create', '--org', 'acme', '--url', `${rcv.url}/cli-broken`])));
-    const r = await local(['--as', 'octo', 'hook', 'ping', 'acme', String(created.id)]);
+    const r = await local(['--as', 'octo', 'hook', 'ping', '--org', 'acme', String(created.id)]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^delivery \d+ \(ping\): 503 Invalid HTTP Response: 503/);
     expect(r.stderr).toMatch(/delivery \d+ failed: Invalid HTTP Response: 503/);
-    const failures = JSON.parse(ok(await local(['--as', 'octo', '--json', 'hook', 'deliveries', 'acme', String(created.id), '--status', 'failure'])));
+    const failures = JSON.parse(ok(await local(['--as', 'octo', '--json', 'hook', 'deliveries', '--org', 'acme', String(created.id), '--status', 'failure'])));
     expect(failures).toHaveLength(2);
     rcv.answer({ status: 200 });
   });
@@ -116,11 +143,14 @@ describe('hublet hook, local mode', { timeout: 120_000 }, () => {
   });
 
   it('exits 2 on usage errors before touching anything', async () => {
-    const [badId, noOrg, badStatus, nothing] = await Promise.all([
+    const [badId, noOrg, badStatus, nothing, pingNoOrg, pingTwice, badDelivery] = await Promise.all([
       runCli(['hook', 'view', '--org', 'acme', 'abc'], { env: sb.env }),
       runCli(['hook', 'list'], { env: sb.env }),
-      runCli(['hook', 'deliveries', 'acme', '1', '--status', 'meh'], { env: sb.env }),
+      runCli(['hook', 'deliveries', '--org', 'acme', '1', '--status', 'meh'], { env: sb.env }),
       local(['--as', 'octo', 'hook', 'edit', '--org', 'acme', '1']),
+      runCli(['hook', 'ping', '1'], { env: sb.env }),
+      runCli(['hook', 'ping', '--org', 'acme', 'acme', '1'], { env: sb.env }),
+      runCli(['hook', 'delivery', '--org', 'acme', '1', 'x'], { env: sb.env }),
     ]);
     expect(badId.code).toBe(2);
     expect(badId.stderr).toContain('expected a positive integer');
@@ -129,6 +159,12 @@ describe('hublet hook, local mode', { timeout: 120_000 }, () => {
     expect(badStatus.code).toBe(2);
     expect(nothing.code).toBe(2);
     expect(nothing.stderr).toContain('nothing to change');
+    expect(pingNoOrg.code).toBe(2);
+    expect(pingNoOrg.stderr).toContain("required option '--org <org>' not specified");
+    expect(pingTwice.code).toBe(2);
+    expect(pingTwice.stderr).toContain("too many arguments for 'ping'");
+    expect(badDelivery.code).toBe(2);
+    expect(badDelivery.stderr).toContain("invalid for argument 'delivery_id'. expected a positive integer");
   });
 });
 
@@ -152,12 +188,17 @@ describe('hublet hook, remote mode', { timeout: 120_000 }, () => {
       if (recorded.body.length >= 1) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    const ping = ok(await remote(['hook', 'ping', 'far', String(created.id)]));
+    const ping = ok(await remote(['hook', 'ping', '--org', 'far', String(created.id)]));
     expect(ping).toMatch(/^delivery \d+ \(ping\): 200 OK in [\d.]+s\n$/);
     expect(rcv.received.filter((r) => r.path === '/remote').length).toBeGreaterThanOrEqual(2);
-    const missing = await remote(['hook', 'deliveries', 'far', '999999']);
+    const missing = await remote(['hook', 'deliveries', '--org', 'far', '999999']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('Not Found');
+    // The positional form of earlier versions, remotely too.
+    const old = await remote(['--json', 'hook', 'deliveries', 'far', String(created.id)]);
+    expect(old.code).toBe(0);
+    expect(old.stderr).toBe('hublet: `hook deliveries ORG ID` is deprecated; use `hook deliveries --org ORG ID`\n');
+    expect(JSON.parse(old.stdout).map((d: { event: string }) => d.event)).toEqual(['ping', 'ping']);
     const dup = await remote(['hook', 'create', '--org', 'far', '--url', `${rcv.url}/remote`]);
     expect(dup.code).toBe(1);
     expect(dup.stderr).toContain('Hook already exists on this organization');

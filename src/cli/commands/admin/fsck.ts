@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, printJson } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { globals, type Factory } from '../factory.js';
 
 interface FsckOptions {
@@ -37,12 +38,15 @@ async function runFsck(opts: FsckOptions, io: IO): Promise<void> {
 }
 
 export function registerFsck(admin: Command, f: Factory): void {
-  admin
-    .command('fsck')
-    .description(
-      'check a data dir: every gist (database head, history and files against its git repository) and every repository ' +
-        '(its directory, HEAD), with git fsck of each; prints one line per problem and exits 1 when there is any',
-    )
+  withExamples(
+    admin
+      .command('fsck')
+      .description(
+        'check a data dir (local mode only): every gist (database head, history and files against its git repository) and every repository ' +
+          '(its directory, HEAD), with git fsck of each; prints one line per problem and exits 1 when there is any',
+      ),
+    ['hublet --data /var/lib/hublet admin fsck', '# quicker: the database against git only', 'hublet admin fsck --no-git-fsck', 'hublet admin fsck --repair'],
+  )
     .option('--repair', 'move gist branches that lag behind to the head the database names (what the next git request would do)')
     .option('--no-git-fsck', 'skip git fsck of each repository (much faster; the database is still checked against git)')
     .action(async (flags: { repair?: boolean; gitFsck: boolean }, command: Command) => {

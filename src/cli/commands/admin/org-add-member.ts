@@ -3,6 +3,7 @@ import { Option, type Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 
 interface OrgAddMemberOptions {
@@ -21,8 +22,12 @@ async function runOrgAddMember(opts: OrgAddMemberOptions, io: IO): Promise<void>
 }
 
 export function registerOrgAddMember(org: Command, f: Factory): void {
-  org
-    .command('add-member <org> <login>')
+  withExamples(org.command('add-member').description('make a user a member, or an owner (--role admin), of an organization; changes the role of one who is'), [
+    'hublet admin org add-member acme bob',
+    'hublet admin org add-member acme carol --role admin',
+  ])
+    .argument('<org>', 'the organization')
+    .argument('<login>', 'the user')
     .addOption(new Option('--role <role>', 'admin (owner) or member').choices(['admin', 'member']).default('member'))
     .action(async (orgName: string, login: string, flags: { role: string }, command: Command) =>
       withClient(command, f, (client, g) => runOrgAddMember({ client, org: orgName, login, role: flags.role, json: Boolean(g.json) }, f.io)),

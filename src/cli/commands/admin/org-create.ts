@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 
 interface OrgCreateOptions {
@@ -21,8 +22,11 @@ async function runOrgCreate(opts: OrgCreateOptions, io: IO): Promise<void> {
 }
 
 export function registerOrgCreate(org: Command, f: Factory): void {
-  org
-    .command('create <org>')
+  withExamples(org.command('create').description('create an organization with its first owner (an existing user)'), [
+    'hublet admin org create acme --owner alice',
+    "hublet admin org create acme --owner alice --name 'Acme, Inc.'",
+  ])
+    .argument('<org>', "the new organization's login")
     .requiredOption('--owner <login>', 'the first owner')
     .option('--name <name>', 'display name')
     .action(async (name: string, flags: { owner: string; name?: string }, command: Command) =>

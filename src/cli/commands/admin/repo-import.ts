@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 import { printRepo, repoSpec, whoAmI, type Repo } from '../repo/shared.js';
 
@@ -30,9 +31,12 @@ async function runRepoImport(opts: RepoImportOptions, io: IO): Promise<void> {
 }
 
 export function registerRepoImport(repo: Command, f: Factory): void {
-  repo
-    .command('import <owner/name>')
-    .description('create OWNER/NAME from an existing git repository (all branches and tags) at a path on the server')
+  withExamples(repo.command('import').description('create OWNER/NAME from an existing git repository (all branches and tags) at a path on the server'), [
+    'hublet admin repo import acme/tools --from /srv/git/tools.git',
+    "# NAME alone: the acting user's (local mode: --as, default admin)",
+    "hublet --as alice admin repo import dotfiles --from ~/dotfiles --private --description 'my dotfiles'",
+  ])
+    .argument('<owner/name>', 'the repository to create: OWNER/NAME, or NAME for your own')
     .requiredOption('--from <path>', 'the repository to import (local mode: this machine; remote mode: a path on the server)')
     .option('--private', 'make it private')
     .option('--description <text>', 'a short description')

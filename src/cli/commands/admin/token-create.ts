@@ -4,6 +4,7 @@ import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
 import { commaList as csv, positiveInteger } from '../option-values.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 
 /** The command line's flags. */
@@ -45,9 +46,15 @@ async function runTokenCreate(opts: TokenCreateOptions, io: IO): Promise<void> {
 }
 
 export function registerTokenCreate(token: Command, f: Factory): void {
-  token
-    .command('create <login>')
-    .description('issue a token; prints the token alone (or the whole record with --json)')
+  withExamples(token.command('create').description('issue a token for a user; prints the token alone (or the whole record with --json)'), [
+    "# a new admin token (e.g. the first one was lost): local mode, on the server's data dir",
+    'hublet --data /var/lib/hublet admin token create admin --scopes site_admin,admin:org,admin:org_hook,gist,repo,user',
+    'hublet admin token create alice --scopes gist,admin:org_hook,repo --note laptop --expires 30d',
+    'hublet admin token create alice --kind fine_grained --permissions gists=write,organization_hooks=read',
+    '# sign in with a new token in one go',
+    'hublet auth login --server https://hublet.example.com --token "$(hublet admin token create alice --scopes gist)"',
+  ])
+    .argument('<login>', 'the user the token acts as')
     .option('--scopes <list>', 'OAuth scopes, comma separated (classic and oauth kinds)', csv)
     .addOption(new Option('--kind <kind>', 'token kind').choices(['classic', 'fine_grained', 'fine-grained', 'oauth', 'installation', 'app_user', 'app-user']).default('classic'))
     .option('--permissions <list>', 'fine-grained permissions, e.g. gists=write,organization_hooks=read', permissionsList)

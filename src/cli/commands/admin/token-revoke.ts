@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 
 interface TokenRevokeOptions {
@@ -16,8 +17,7 @@ async function runTokenRevoke(opts: TokenRevokeOptions, io: IO): Promise<void> {
 }
 
 export function registerTokenRevoke(token: Command, f: Factory): void {
-  token
-    .command('revoke <login>')
-    .description("revoke all of a user's tokens")
+  withExamples(token.command('revoke').description("revoke all of a user's tokens (their next request answers 401)"), ['hublet admin token revoke alice'])
+    .argument('<login>', 'the user whose tokens go')
     .action(async (login: string, _flags: unknown, command: Command) => withClient(command, f, (client) => runTokenRevoke({ client, login }, f.io)));
 }

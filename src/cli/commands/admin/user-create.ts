@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 
 interface UserCreateOptions {
@@ -20,8 +21,13 @@ async function runUserCreate(opts: UserCreateOptions, io: IO): Promise<void> {
 }
 
 export function registerUserCreate(user: Command, f: Factory): void {
-  user
-    .command('create <login>')
+  withExamples(user.command('create').description('create a user (in local mode no server is needed; then give them a token with admin token create)'), [
+    'hublet admin user create alice --email alice@example.com',
+    '# another site administrator, and a token for them',
+    'hublet admin user create root2 --site-admin',
+    'hublet admin token create root2 --scopes site_admin',
+  ])
+    .argument('<login>', "the new user's login")
     .option('--site-admin', 'make the user a site administrator')
     .option('--email <email>', 'email address')
     .action(async (login: string, flags: { siteAdmin?: boolean; email?: string }, command: Command) =>

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 
 interface UserDeleteOptions {
@@ -16,5 +17,7 @@ async function runUserDelete(opts: UserDeleteOptions, io: IO): Promise<void> {
 }
 
 export function registerUserDelete(user: Command, f: Factory): void {
-  user.command('delete <login>').action(async (login: string, _flags: unknown, command: Command) => withClient(command, f, (client) => runUserDelete({ client, login }, f.io)));
+  withExamples(user.command('delete').description('delete a user with their tokens, gists and repositories'), ['hublet admin user delete alice'])
+    .argument('<login>', 'the user to delete')
+    .action(async (login: string, _flags: unknown, command: Command) => withClient(command, f, (client) => runUserDelete({ client, login }, f.io)));
 }

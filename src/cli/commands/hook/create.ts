@@ -3,13 +3,13 @@ import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { commaList as csv } from '../option-values.js';
 import { withClient, type Factory } from '../factory.js';
-import { contentTypeOption, DELIVER_QUEUE, hooksPath, orgOption, type Hook } from './shared.js';
+import { contentTypeOption, DELIVER_QUEUE, hookOwner, hooksPath, orgOption, type Hook, type HookOwner, type OwnerFlags } from './shared.js';
 
 /** The command line's flags. */
-interface CreateFlags {
-  org: string;
+interface CreateFlags extends OwnerFlags {
   url: string;
   contentType?: string;
   secret?: string;
@@ -18,8 +18,9 @@ interface CreateFlags {
   inactive?: boolean;
 }
 
-interface CreateOptions extends CreateFlags {
+interface CreateOptions extends Omit<CreateFlags, 'org'> {
   client: Client;
+  owner: HookOwner;
   json: boolean;
 }
 
@@ -30,25 +31,29 @@ async function runCreate(opts: CreateOptions, io: IO): Promise<void> {
     events: opts.events,
     active: !opts.inactive,
   };
-  const res = expectOk(await opts.client.request('POST', hooksPath(opts.org), { body }));
+  const res = expectOk(await opts.client.request('POST', hooksPath(opts.owner), { body }));
   await opts.client.settle([DELIVER_QUEUE]);
   const created = res.body as Hook;
   if (opts.json) return printJson(io.stdout, created);
-  io.stdout.write(`created hook ${created.id} on ${opts.org} for ${created.events.join(', ')} → ${created.config.url}\n`);
+  io.stdout.write(`created hook ${created.id} on ${opts.owner.org} for ${created.events.join(', ')} → ${created.config.url}\n`);
 }
 
 export function registerCreate(hook: Command, f: Factory): void {
-  hook
-    .command('create')
-    .description('create a webhook (it is pinged at once when active)')
+  withExamples(hook.command('create').description('create a webhook (it is pinged at once when active; prints its id)'), [
+    '# push events as JSON, signed with a secret',
+    'hublet hook create --org acme --url https://ci.example.com/hook --events push --content-type json --secret s3cret',
+    '# every event, created turned off',
+    "hublet hook create --org acme --url https://example.com/all --events '*' --inactive",
+  ])
     .addOption(orgOption())
     .requiredOption('--url <url>', 'where deliveries are posted')
     .addOption(contentTypeOption().default('form'))
     .option('--secret <secret>', 'HMAC key for the X-Hub-Signature headers')
-    .option('--events <list>', 'event names, comma separated (* for all)', csv)
+    .option('--events <list>', 'event names, comma separated (* for all; default push)', csv)
     .option('--insecure-ssl', 'do not verify the receiver certificate')
     .option('--inactive', 'create it turned off')
-    .action(async (flags: CreateFlags, command: Command) =>
-      withClient(command, f, (client, g) => runCreate({ ...flags, client, json: Boolean(g.json) }, f.io)),
-    );
+    .action(async (flags: CreateFlags, command: Command) => {
+      const { owner } = hookOwner(command, flags, [], f.io);
+      return withClient(command, f, (client, g) => runCreate({ ...flags, client, owner, json: Boolean(g.json) }, f.io));
+    });
 }

@@ -1,22 +1,23 @@
-// `hublet hook delivery ORG ID DELIVERY_ID`: one delivery, what was sent and what came back.
+// `hublet hook delivery --org ORG ID DELIVERY_ID`: one delivery, what was sent and what came back.
+// `hook delivery ORG ID DELIVERY_ID`, the form of earlier versions, still works with a deprecation note.
 import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
-import { positiveIntegerText as hookId } from '../option-values.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
-import { deliveryLine, hooksPath, type Delivery } from './shared.js';
+import { deliveryLine, hookOwner, hooksPath, orgOption, type Delivery, type HookOwner, type OwnerFlags } from './shared.js';
 
 interface DeliveryOptions {
   client: Client;
-  org: string;
+  owner: HookOwner;
   id: string;
   deliveryId: string;
   json: boolean;
 }
 
 async function runDelivery(opts: DeliveryOptions, io: IO): Promise<void> {
-  const res = expectOk(await opts.client.request('GET', `${hooksPath(opts.org)}/${opts.id}/deliveries/${opts.deliveryId}`));
+  const res = expectOk(await opts.client.request('GET', `${hooksPath(opts.owner)}/${opts.id}/deliveries/${opts.deliveryId}`));
   const d = res.body as Delivery;
   if (opts.json) return printJson(io.stdout, d);
   const out = io.stdout;
@@ -28,13 +29,18 @@ async function runDelivery(opts: DeliveryOptions, io: IO): Promise<void> {
 }
 
 export function registerDelivery(hook: Command, f: Factory): void {
-  hook
-    .command('delivery')
-    .argument('<org>', 'organization')
-    .argument('<id>', 'hook id', hookId)
-    .argument('<delivery_id>', 'delivery id', hookId)
-    .description('show one delivery: what was sent and what came back')
-    .action(async (org: string, id: string, deliveryId: string, _flags: unknown, command: Command) =>
-      withClient(command, f, (client, g) => runDelivery({ client, org, id, deliveryId, json: Boolean(g.json) }, f.io)),
-    );
+  withExamples(hook.command('delivery').description('show one delivery: the request headers and payload sent, the response that came back'), [
+    'hublet hook delivery --org acme 12 345',
+    '# the payload alone (jq)',
+    "hublet --json hook delivery --org acme 12 345 | jq .request.payload",
+  ])
+    .argument('<id>', 'hook id')
+    .argument('<delivery_id>', 'delivery id (hublet hook deliveries shows them)')
+    .allowExcessArguments() // `hook delivery ORG ID DELIVERY_ID`, deprecated (hookOwner)
+    .addOption(orgOption())
+    .action(async (_id: string, _deliveryId: string, flags: OwnerFlags, command: Command) => {
+      const { owner, ids } = hookOwner(command, flags, ['id', 'delivery_id'], { stderr: f.io.stderr, positionalOrg: true });
+      const [id, deliveryId] = ids;
+      return withClient(command, f, (client, g) => runDelivery({ client, owner, id, deliveryId, json: Boolean(g.json) }, f.io));
+    });
 }

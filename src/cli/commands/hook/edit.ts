@@ -1,15 +1,15 @@
-// `hublet hook edit ID --org ORG …`: changes only what is named (config through PATCH …/config, the rest through PATCH).
+// `hublet hook edit --org ORG ID …`: changes only what is named (config through PATCH …/config, the rest through PATCH).
 import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
-import { commaList as csv, positiveIntegerText as hookId } from '../option-values.js';
+import { withExamples } from '../examples.js';
+import { commaList as csv } from '../option-values.js';
 import { withClient, type Factory } from '../factory.js';
-import { contentTypeOption, hooksPath, orgOption, printHook, type Hook } from './shared.js';
+import { contentTypeOption, hookOwner, hooksPath, orgOption, printHook, type Hook, type HookOwner, type OwnerFlags } from './shared.js';
 
 /** The command line's flags. */
-interface EditFlags {
-  org: string;
+interface EditFlags extends OwnerFlags {
   url?: string;
   contentType?: string;
   secret?: string;
@@ -20,8 +20,9 @@ interface EditFlags {
   active?: boolean;
 }
 
-interface EditOptions extends EditFlags {
+interface EditOptions extends Omit<EditFlags, 'org'> {
   client: Client;
+  owner: HookOwner;
   id: string;
   json: boolean;
 }
@@ -39,19 +40,23 @@ async function runEdit(opts: EditOptions, io: IO): Promise<void> {
   if (opts.events !== undefined) hookChanges.events = opts.events;
   if (opts.active !== undefined) hookChanges.active = opts.active;
   if (Object.keys(config).length === 0 && Object.keys(hookChanges).length === 0) throw new CliExit(EXIT.usage, 'hublet: nothing to change (see hublet hook edit --help)');
-  if (Object.keys(config).length) expectOk(await client.request('PATCH', `${hooksPath(opts.org)}/${id}/config`, { body: config }));
+  if (Object.keys(config).length) expectOk(await client.request('PATCH', `${hooksPath(opts.owner)}/${id}/config`, { body: config }));
   const res = Object.keys(hookChanges).length
-    ? expectOk(await client.request('PATCH', `${hooksPath(opts.org)}/${id}`, { body: hookChanges }))
-    : expectOk(await client.request('GET', `${hooksPath(opts.org)}/${id}`));
+    ? expectOk(await client.request('PATCH', `${hooksPath(opts.owner)}/${id}`, { body: hookChanges }))
+    : expectOk(await client.request('GET', `${hooksPath(opts.owner)}/${id}`));
   if (opts.json) return printJson(io.stdout, res.body);
   printHook(io.stdout, res.body as Hook);
 }
 
 export function registerEdit(hook: Command, f: Factory): void {
-  hook
-    .command('edit')
-    .argument('<id>', 'hook id', hookId)
-    .description('change a webhook; config changes touch only what is named (the secret stays unless changed)')
+  withExamples(hook.command('edit').description('change a webhook: only what is named changes (the secret stays unless changed)'), [
+    '# deliver every event from now on',
+    "hublet hook edit --org acme 12 --events '*'",
+    '# a new receiver, and turn it back on',
+    'hublet hook edit --org acme 12 --url https://ci.example.com/new --active',
+    'hublet hook edit --org acme 12 --remove-secret --no-active',
+  ])
+    .argument('<id>', 'hook id')
     .addOption(orgOption())
     .option('--url <url>', 'new delivery URL')
     .addOption(contentTypeOption())
@@ -59,10 +64,11 @@ export function registerEdit(hook: Command, f: Factory): void {
     .option('--remove-secret', 'stop signing deliveries')
     .option('--insecure-ssl', 'stop verifying the receiver certificate')
     .option('--secure-ssl', 'verify the receiver certificate again')
-    .option('--events <list>', 'event names, comma separated (* for all)', csv)
+    .option('--events <list>', 'event names, comma separated (* for all); replaces the list', csv)
     .option('--active', 'turn it on')
     .option('--no-active', 'turn it off')
-    .action(async (id: string, flags: EditFlags, command: Command) =>
-      withClient(command, f, (client, g) => runEdit({ ...flags, client, id, json: Boolean(g.json) }, f.io)),
-    );
+    .action(async (_id: string, flags: EditFlags, command: Command) => {
+      const { owner, ids } = hookOwner(command, flags, ['id'], f.io);
+      return withClient(command, f, (client, g) => runEdit({ ...flags, client, owner, id: ids[0], json: Boolean(g.json) }, f.io));
+    });
 }

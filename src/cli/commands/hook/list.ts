@@ -3,17 +3,18 @@ import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk, printJson, printTable } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
-import { hooksPath, orgOption, type Hook } from './shared.js';
+import { hookOwner, hooksPath, orgOption, type Hook, type HookOwner, type OwnerFlags } from './shared.js';
 
 interface ListOptions {
   client: Client;
-  org: string;
+  owner: HookOwner;
   json: boolean;
 }
 
 async function runList(opts: ListOptions, io: IO): Promise<void> {
-  const res = expectOk(await opts.client.request('GET', `${hooksPath(opts.org)}?per_page=100`));
+  const res = expectOk(await opts.client.request('GET', `${hooksPath(opts.owner)}?per_page=100`));
   const hooks = res.body as Hook[];
   if (opts.json) return printJson(io.stdout, hooks);
   printTable(
@@ -24,11 +25,13 @@ async function runList(opts: ListOptions, io: IO): Promise<void> {
 }
 
 export function registerList(hook: Command, f: Factory): void {
-  hook
-    .command('list')
-    .description("list an organization's webhooks")
+  withExamples(hook.command('list').description("list an organization's webhooks: id, URL, events, whether active, the last response"), [
+    'hublet hook list --org acme',
+    'hublet --json hook list --org acme',
+  ])
     .addOption(orgOption())
-    .action(async (flags: { org: string }, command: Command) =>
-      withClient(command, f, (client, g) => runList({ client, org: flags.org, json: Boolean(g.json) }, f.io)),
-    );
+    .action(async (flags: OwnerFlags, command: Command) => {
+      const { owner } = hookOwner(command, flags, [], f.io);
+      return withClient(command, f, (client, g) => runList({ client, owner, json: Boolean(g.json) }, f.io));
+    });
 }

@@ -1,15 +1,16 @@
-// `hublet hook ping ORG ID`: sends a ping event and shows how its delivery went (exit 1 when it failed).
+// `hublet hook ping --org ORG ID`: sends a ping event and shows how its delivery went (exit 1 when it failed).
+// `hook ping ORG ID`, the form of earlier versions, still works with a deprecation note.
 import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk } from '../../output.js';
-import { positiveIntegerText as hookId } from '../option-values.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
-import { awaitDelivery, hooksPath, newestDeliveryId, reportDelivery } from './shared.js';
+import { awaitDelivery, hookOwner, hooksPath, newestDeliveryId, orgOption, reportDelivery, waitOption, type HookOwner, type OwnerFlags } from './shared.js';
 
 interface PingOptions {
   client: Client;
-  org: string;
+  owner: HookOwner;
   id: string;
   /** How long to wait for the delivery. */
   waitMs: number;
@@ -17,21 +18,25 @@ interface PingOptions {
 }
 
 async function runPing(opts: PingOptions, io: IO): Promise<void> {
-  const { client, org, id } = opts;
-  const before = await newestDeliveryId(client, org, id);
-  expectOk(await client.request('POST', `${hooksPath(org)}/${id}/pings`));
-  const d = await awaitDelivery(client, org, id, before, (x) => x.event === 'ping', opts.waitMs);
+  const { client, owner, id } = opts;
+  const before = await newestDeliveryId(client, owner, id);
+  expectOk(await client.request('POST', `${hooksPath(owner)}/${id}/pings`));
+  const d = await awaitDelivery(client, owner, id, before, (x) => x.event === 'ping', opts.waitMs);
   reportDelivery(io, d, opts.json, `ping sent to hook ${id}; not delivered yet`);
 }
 
 export function registerPing(hook: Command, f: Factory): void {
-  hook
-    .command('ping')
-    .argument('<org>', 'organization')
-    .argument('<id>', 'hook id', hookId)
-    .description('send a ping event and show how it went')
-    .option('--wait <seconds>', 'how long to wait for the delivery', '15')
-    .action(async (org: string, id: string, flags: { wait: string }, command: Command) =>
-      withClient(command, f, (client, g) => runPing({ client, org, id, waitMs: Number(flags.wait) * 1000 || 0, json: Boolean(g.json) }, f.io)),
-    );
+  withExamples(hook.command('ping').description('send a ping event and show how its delivery went (exit 1 when it failed)'), [
+    'hublet hook ping --org acme 12',
+    '# wait up to a minute for a slow receiver',
+    'hublet hook ping --org acme 12 --wait 60',
+  ])
+    .argument('<id>', 'hook id')
+    .allowExcessArguments() // `hook ping ORG ID`, deprecated (hookOwner)
+    .addOption(orgOption())
+    .addOption(waitOption())
+    .action(async (_id: string, flags: OwnerFlags & { wait: string }, command: Command) => {
+      const { owner, ids } = hookOwner(command, flags, ['id'], { stderr: f.io.stderr, positionalOrg: true });
+      return withClient(command, f, (client, g) => runPing({ client, owner, id: ids[0], waitMs: Number(flags.wait) * 1000 || 0, json: Boolean(g.json) }, f.io));
+    });
 }

@@ -1,15 +1,16 @@
-// `hublet hook redeliver ORG ID DELIVERY_ID`: sends a delivery again (same guid, marked as a redelivery) and shows how it went.
+// `hublet hook redeliver --org ORG ID DELIVERY_ID`: sends a delivery again (same guid, marked as a redelivery) and shows how it went.
+// `hook redeliver ORG ID DELIVERY_ID`, the form of earlier versions, still works with a deprecation note.
 import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk } from '../../output.js';
-import { positiveIntegerText as hookId } from '../option-values.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
-import { awaitDelivery, hooksPath, newestDeliveryId, reportDelivery, type Delivery } from './shared.js';
+import { awaitDelivery, hookOwner, hooksPath, newestDeliveryId, orgOption, reportDelivery, waitOption, type Delivery, type HookOwner, type OwnerFlags } from './shared.js';
 
 interface RedeliverOptions {
   client: Client;
-  org: string;
+  owner: HookOwner;
   id: string;
   deliveryId: string;
   /** How long to wait for the delivery. */
@@ -18,23 +19,28 @@ interface RedeliverOptions {
 }
 
 async function runRedeliver(opts: RedeliverOptions, io: IO): Promise<void> {
-  const { client, org, id, deliveryId } = opts;
-  const original = expectOk(await client.request('GET', `${hooksPath(org)}/${id}/deliveries/${deliveryId}`)).body as Delivery;
-  const before = await newestDeliveryId(client, org, id);
-  expectOk(await client.request('POST', `${hooksPath(org)}/${id}/deliveries/${deliveryId}/attempts`));
-  const d = await awaitDelivery(client, org, id, before, (x) => x.guid === original.guid && x.redelivery, opts.waitMs);
+  const { client, owner, id, deliveryId } = opts;
+  const original = expectOk(await client.request('GET', `${hooksPath(owner)}/${id}/deliveries/${deliveryId}`)).body as Delivery;
+  const before = await newestDeliveryId(client, owner, id);
+  expectOk(await client.request('POST', `${hooksPath(owner)}/${id}/deliveries/${deliveryId}/attempts`));
+  const d = await awaitDelivery(client, owner, id, before, (x) => x.guid === original.guid && x.redelivery, opts.waitMs);
   reportDelivery(io, d, opts.json, `redelivery of ${deliveryId} queued`);
 }
 
 export function registerRedeliver(hook: Command, f: Factory): void {
-  hook
-    .command('redeliver')
-    .argument('<org>', 'organization')
-    .argument('<id>', 'hook id', hookId)
-    .argument('<delivery_id>', 'delivery id', hookId)
-    .description('send a delivery again (same guid, marked as a redelivery)')
-    .option('--wait <seconds>', 'how long to wait for the delivery', '15')
-    .action(async (org: string, id: string, deliveryId: string, flags: { wait: string }, command: Command) =>
-      withClient(command, f, (client, g) => runRedeliver({ client, org, id, deliveryId, waitMs: Number(flags.wait) * 1000 || 0, json: Boolean(g.json) }, f.io)),
-    );
+  withExamples(hook.command('redeliver').description('send a delivery again (same guid, marked as a redelivery) and show how it went'), [
+    '# the failures first, then send one again',
+    'hublet hook deliveries --org acme 12 --status failure',
+    'hublet hook redeliver --org acme 12 345',
+  ])
+    .argument('<id>', 'hook id')
+    .argument('<delivery_id>', 'delivery id (hublet hook deliveries shows them)')
+    .allowExcessArguments() // `hook redeliver ORG ID DELIVERY_ID`, deprecated (hookOwner)
+    .addOption(orgOption())
+    .addOption(waitOption())
+    .action(async (_id: string, _deliveryId: string, flags: OwnerFlags & { wait: string }, command: Command) => {
+      const { owner, ids } = hookOwner(command, flags, ['id', 'delivery_id'], { stderr: f.io.stderr, positionalOrg: true });
+      const [id, deliveryId] = ids;
+      return withClient(command, f, (client, g) => runRedeliver({ client, owner, id, deliveryId, waitMs: Number(flags.wait) * 1000 || 0, json: Boolean(g.json) }, f.io));
+    });
 }

@@ -1,8 +1,10 @@
-// What the `hook` commands share: the API's hook and delivery shapes, their paths and options, and how a delivery is awaited and shown.
-import { Option } from 'commander';
+// What the `hook` commands share: the API's hook and delivery shapes, whose hooks a command acts on (`--org ORG`, and
+// the deprecated `ORG ID` positional form), their paths and options, and how a delivery is awaited and shown.
+import { type Command, Option } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
+import { positiveIntegerText } from '../option-values.js';
 
 export interface Hook {
   id: number;
@@ -32,30 +34,85 @@ export interface Delivery {
 /** The queue of webhook deliveries: locally the command runs it before returning (Client.settle). */
 export const DELIVER_QUEUE = 'hooks.deliver';
 
-export const hooksPath = (org: string) => `/orgs/${encodeURIComponent(org)}/hooks`;
+/**
+ * Whose webhooks a command acts on: an organization's (`--org ORG`). Repository webhooks would be a second kind here
+ * (`--repo OWNER/REPO`, `/repos/OWNER/REPO/hooks`): every command takes its owner from `hookOwner` and its paths
+ * from `hooksPath`, so adding one touches only this file.
+ */
+export interface HookOwner {
+  org: string;
+}
 
-export const orgOption = () => new Option('--org <org>', 'the organization').makeOptionMandatory();
+/** What `--org` gives a command (commander's parsed flags). */
+export interface OwnerFlags {
+  org?: string;
+}
+
+export const hooksPath = (owner: HookOwner) => `/orgs/${encodeURIComponent(owner.org)}/hooks`;
+
+/** The owner flag every hook command takes. Required, checked by `hookOwner` (so another kind of owner can stand in its place). */
+export const orgOption = () => new Option('--org <org>', 'the organization whose webhooks these are (required)');
 export const contentTypeOption = () => new Option('--content-type <type>', 'payload format').choices(['json', 'form']);
+/** ping and redeliver: how long to wait for the delivery to show up. */
+export const waitOption = () => new Option('--wait <seconds>', 'how long to wait for the delivery before saying it is not delivered yet').default('15');
 
-async function newestDeliveries(client: Client, org: string, id: string): Promise<Delivery[]> {
-  const res = expectOk(await client.request('GET', `${hooksPath(org)}/${id}/deliveries?per_page=20`));
+/** A usage error as commander reports its own (`error: …`, exit 2, the help after it). */
+function usageError(command: Command, message: string): never {
+  command.error(`error: ${message}`, { exitCode: 2, code: 'hublet.usage' });
+}
+
+/**
+ * The owner and the ids a hook command was given: `names` are its id arguments (`id`, `delivery_id`), all positive
+ * integers. The owner is `--org ORG`. With `positionalOrg` (ping, deliveries, delivery, redeliver, which took it so in
+ * earlier versions, and allow the one extra argument), an organization before the ids still works without --org, with
+ * a deprecation note on stderr.
+ */
+export function hookOwner(
+  command: Command,
+  flags: OwnerFlags,
+  names: string[],
+  opts: { stderr: NodeJS.WritableStream; positionalOrg?: boolean },
+): { owner: HookOwner; ids: string[] } {
+  const args = command.args;
+  let org = flags.org;
+  let ids = args;
+  if (opts.positionalOrg && org === undefined && args.length === names.length + 1) {
+    const placeholders = names.map((n) => n.toUpperCase()).join(' ');
+    opts.stderr.write(`hublet: \`hook ${command.name()} ORG ${placeholders}\` is deprecated; use \`hook ${command.name()} --org ORG ${placeholders}\`\n`);
+    [org, ...ids] = args;
+  }
+  if (org === undefined || org === '') usageError(command, "required option '--org <org>' not specified");
+  if (ids.length > names.length) usageError(command, `too many arguments for '${command.name()}'. Expected ${names.length} but got ${ids.length}.`);
+  names.forEach((name, i) => {
+    if (ids[i] === undefined) usageError(command, `missing required argument '${name}'`);
+    try {
+      positiveIntegerText(ids[i]);
+    } catch (err) {
+      usageError(command, `command-argument value '${ids[i]}' is invalid for argument '${name}'. ${(err as Error).message}`);
+    }
+  });
+  return { owner: { org }, ids };
+}
+
+async function newestDeliveries(client: Client, owner: HookOwner, id: string): Promise<Delivery[]> {
+  const res = expectOk(await client.request('GET', `${hooksPath(owner)}/${id}/deliveries?per_page=20`));
   return res.body as Delivery[];
 }
 
 /** The id of the newest delivery of a hook (0 when there is none): what a new one is told apart by. */
-export async function newestDeliveryId(client: Client, org: string, id: string): Promise<number> {
-  return (await newestDeliveries(client, org, id))[0]?.id ?? 0;
+export async function newestDeliveryId(client: Client, owner: HookOwner, id: string): Promise<number> {
+  return (await newestDeliveries(client, owner, id))[0]?.id ?? 0;
 }
 
 /**
  * Waits up to `waitMs` for a delivery newer than `after`. Locally it has usually happened already (unless a server on
  * the same data dir claimed the job first); remotely the server delivers it. Undefined when none showed up in time.
  */
-export async function awaitDelivery(client: Client, org: string, id: string, after: number, match: (d: Delivery) => boolean, waitMs: number): Promise<Delivery | undefined> {
+export async function awaitDelivery(client: Client, owner: HookOwner, id: string, after: number, match: (d: Delivery) => boolean, waitMs: number): Promise<Delivery | undefined> {
   await client.settle([DELIVER_QUEUE]);
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const d = (await newestDeliveries(client, org, id)).find((x) => x.id > after && match(x));
+    const d = (await newestDeliveries(client, owner, id)).find((x) => x.id > after && match(x));
     if (d) return d;
     if (Date.now() >= deadline) return undefined;
     await new Promise((r) => setTimeout(r, 200));

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { printJson } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 import { basePath, expectMigrationOk, migrationId, withOrgOption, type ScopeOptions } from './shared.js';
 
@@ -19,7 +20,15 @@ async function runDeleteArchive(opts: DeleteArchiveOptions, io: IO): Promise<voi
 }
 
 export function registerDeleteArchive(migration: Command, f: Factory): void {
-  withOrgOption(migration.command('delete-archive').argument('<id>', 'migration id', migrationId).description("delete a migration's archive now")).action(
+  withOrgOption(
+    withExamples(
+      migration
+        .command('delete-archive')
+        .argument('<id>', 'migration id', migrationId)
+        .description("delete a migration's archive now (archives expire by themselves after 7 days)"),
+      ['hublet migration delete-archive --org acme 7'],
+    ),
+  ).action(
     async (id: string, flags: ScopeOptions, command: Command) => withClient(command, f, (client, g) => runDeleteArchive({ org: flags.org, client, id, json: Boolean(g.json) }, f.io)),
   );
 }

@@ -17,6 +17,7 @@ import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 import { digestOf, fileDigest } from './archive-digest.js';
 import { discardPart, partialPaths, place, refuseOutput, resumable, startPart, strongEtag, type ArchiveIdentity, type PartialPaths, type Resumable } from './partial-download.js';
@@ -215,12 +216,15 @@ async function runDownload(opts: DownloadOptions, io: IO): Promise<void> {
 
 export function registerDownload(migration: Command, f: Factory): void {
   withOrgOption(
-    migration
-      .command('download')
-      .argument('<id>', 'migration id', migrationId)
-      .description('download the archive (resumes an interrupted download of the same archive)')
-      .option('-o, --output <file>', 'where to save it (default migration_archive_ID.tar.gz)')
-      .option('--clobber', 'replace the file if it exists'),
+    withExamples(
+      migration
+        .command('download')
+        .argument('<id>', 'migration id', migrationId)
+        .description('download the archive, checked (size and digest) before it is saved; run it again to resume an interrupted download of the same archive')
+        .option('-o, --output <file>', 'where to save it (default migration_archive_ID.tar.gz)')
+        .option('--clobber', 'replace the file if it exists'),
+      ['hublet migration download --org acme 7', 'hublet migration download 8 -o ~/backups/dotfiles.tar.gz --clobber'],
+    ),
   ).action(async (id: string, flags: ScopeOptions & { output?: string; clobber?: boolean }, command: Command) => {
     const out = path.resolve(flags.output ?? `migration_archive_${id}.tar.gz`);
     const clobber = Boolean(flags.clobber);

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { printJson, printTable } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 import { allPages, basePath, withOrgOption, type Migration, type ScopeOptions } from './shared.js';
 
@@ -22,7 +23,9 @@ async function runList(opts: ListOptions, io: IO): Promise<void> {
 }
 
 export function registerList(migration: Command, f: Factory): void {
-  withOrgOption(migration.command('list').description('list migrations, newest first')).action(async (flags: ScopeOptions, command: Command) =>
+  withOrgOption(
+    withExamples(migration.command('list').description('list migrations, newest first: id, state, repositories'), ['# your user migrations', 'hublet migration list', 'hublet migration list --org acme']),
+  ).action(async (flags: ScopeOptions, command: Command) =>
     withClient(command, f, (client, g) => runList({ org: flags.org, client, json: Boolean(g.json) }, f.io)),
   );
 }

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { ApiResponse, Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { printJson, printTable } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 import { allPages, basePath, expectMigrationOk, migrationId, withOrgOption, type ScopeOptions } from './shared.js';
 
@@ -21,7 +22,12 @@ async function runRepos(opts: ReposOptions, io: IO): Promise<void> {
 }
 
 export function registerRepos(migration: Command, f: Factory): void {
-  withOrgOption(migration.command('repos').argument('<id>', 'migration id', migrationId).description("list a migration's repositories")).action(
+  withOrgOption(
+    withExamples(migration.command('repos').argument('<id>', 'migration id', migrationId).description("list a migration's repositories"), [
+      'hublet migration repos --org acme 7',
+      'hublet migration repos 8',
+    ]),
+  ).action(
     async (id: string, flags: ScopeOptions, command: Command) => withClient(command, f, (client, g) => runRepos({ org: flags.org, client, id, json: Boolean(g.json) }, f.io)),
   );
 }

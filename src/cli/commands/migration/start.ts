@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { ApiResponse, Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 import { basePath, finish, getMigration, type Migration, type ScopeOptions } from './shared.js';
 import { waitFor } from './wait.js';
@@ -66,9 +67,15 @@ async function runStart(opts: StartOptions, io: IO): Promise<void> {
 }
 
 export function registerStart(migration: Command, f: Factory): void {
-  migration
-    .command('start [repos...]')
-    .description('start an export of repositories (names, or owner/name)')
+  withExamples(migration.command('start').description("start an export of repositories: an organization's (--org ORG) or your own (the default)"), [
+    '# two repositories of an organization, locked while exported, and wait for the archive',
+    'hublet migration start --org acme tools website --lock --wait',
+    '# your own repositories',
+    'hublet migration start dotfiles notes',
+    '# the organization and its people only',
+    'hublet migration start --org acme --org-metadata-only',
+  ])
+    .argument('[repos...]', "the repositories: NAME, or OWNER/NAME (OWNER the migration's owner)")
     .option('--org <org>', 'export repositories of this organization')
     .option('--user', 'export your own repositories (the default without --org)')
     .option('--lock', 'lock the repositories (pushes refused) until unlocked')

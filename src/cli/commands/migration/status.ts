@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 import { finish, getMigration, migrationId, withOrgOption, type ScopeOptions } from './shared.js';
 import { waitFor } from './wait.js';
@@ -20,7 +21,14 @@ async function runStatus(opts: StatusOptions, io: IO): Promise<void> {
 
 export function registerStatus(migration: Command, f: Factory): void {
   withOrgOption(
-    migration.command('status').argument('<id>', 'migration id', migrationId).description("show a migration's state").option('--wait', 'wait until exported or failed, with a progress line'),
+    withExamples(
+      migration
+        .command('status')
+        .argument('<id>', 'migration id', migrationId)
+        .description("show a migration's state (pending, exporting, exported or failed)")
+        .option('--wait', 'wait until exported or failed, with a progress line (locally: run the export now)'),
+      ['hublet migration status --org acme 7', '# wait for it, then download', 'hublet migration status --org acme 7 --wait && hublet migration download --org acme 7'],
+    ),
   ).action(async (id: string, flags: ScopeOptions & { wait?: boolean }, command: Command) =>
     withClient(command, f, (client, g) => runStatus({ org: flags.org, wait: flags.wait, client, id, json: Boolean(g.json) }, f.io)),
   );

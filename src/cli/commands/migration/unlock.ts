@@ -4,6 +4,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, printJson } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 import { basePath, expectMigrationOk, getMigration, migrationId, withOrgOption, type ScopeOptions } from './shared.js';
 
@@ -43,11 +44,14 @@ async function runUnlock(opts: UnlockOptions, io: IO): Promise<void> {
 
 export function registerUnlock(migration: Command, f: Factory): void {
   withOrgOption(
-    migration
-      .command('unlock')
-      .argument('<id>', 'migration id', migrationId)
-      .argument('<repo>', "the repository: NAME or OWNER/NAME (the migration's owner)", repoArg)
-      .description('unlock a repository the migration locked'),
+    withExamples(
+      migration
+        .command('unlock')
+        .argument('<id>', 'migration id', migrationId)
+        .argument('<repo>', "the repository: NAME or OWNER/NAME (the migration's owner)", repoArg)
+        .description('unlock a repository the migration locked (started with --lock), so pushes work again'),
+      ['hublet migration unlock --org acme 7 acme/tools', 'hublet migration unlock 8 dotfiles'],
+    ),
   ).action(async (id: string, repo: RepoArg, flags: ScopeOptions, command: Command) =>
     withClient(command, f, (client, g) => runUnlock({ org: flags.org, client, id, repo, json: Boolean(g.json) }, f.io)),
   );

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 import { repoSpec, whoAmI, type Repo } from './shared.js';
 
@@ -30,9 +31,12 @@ async function runCreate(opts: CreateOptions, io: IO): Promise<void> {
 }
 
 export function registerCreate(repo: Command, f: Factory): void {
-  repo
-    .command('create <owner/name>')
-    .description('create a repository in your account or an organization')
+  withExamples(repo.command('create').description('create a repository in your account or an organization; prints how to clone it'), [
+    '# yours (NAME alone), starting with a README commit',
+    'hublet repo create notes --auto-init',
+    "hublet repo create acme/tools --private --description 'build tools'",
+  ])
+    .argument('<owner/name>', 'OWNER/NAME (an organization you own, or yourself), or NAME for your own')
     .option('--private', 'make it private')
     .option('--auto-init', 'start with a README.md commit on main')
     .option('--description <text>', 'a short description')

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 import { fullSpec, repoPath } from './shared.js';
 
@@ -30,10 +31,13 @@ async function runDelete(opts: DeleteOptions, io: IO): Promise<void> {
 }
 
 export function registerDelete(repo: Command, f: Factory): void {
-  repo
-    .command('delete <owner/name>')
-    .description('delete a repository and its git data (asks for its name unless --yes)')
-    .option('--yes', 'do not ask')
+  withExamples(repo.command('delete').description('delete a repository and its git data (asks for its name on a terminal unless --yes)'), [
+    'hublet repo delete acme/old-tools',
+    '# in a script (no terminal to confirm on)',
+    'hublet repo delete acme/old-tools --yes',
+  ])
+    .argument('<owner/name>', 'the repository')
+    .option('--yes', 'do not ask (needed without a terminal)')
     .action(async (specText: string, flags: { yes?: boolean }, command: Command) => {
       const spec = fullSpec(specText);
       if (!flags.yes) await confirmDelete(`${spec.owner}/${spec.name}`, f.io);

@@ -4,6 +4,7 @@ import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk, printJson, printTable } from '../../output.js';
 import { positiveInteger } from '../option-values.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 import { whoAmI, type Repo } from './shared.js';
 
@@ -46,9 +47,12 @@ async function runList(opts: ListOptions, io: IO): Promise<void> {
 }
 
 export function registerList(repo: Command, f: Factory): void {
-  repo
-    .command('list [owner]')
-    .description("list repositories: yours (with your organizations'), or an account's")
+  withExamples(repo.command('list').description("list repositories: yours (with your organizations'), or an account's"), [
+    'hublet repo list',
+    'hublet repo list acme --limit 20',
+    "hublet --json repo list alice | jq -r '.[].clone_url'",
+  ])
+    .argument('[owner]', 'a user or organization (default: you)')
     .option('--limit <n>', 'at most this many', positiveInteger, 100)
     .action(async (owner: string | undefined, flags: { limit: number }, command: Command) =>
       withClient(command, f, (client, g) => runList({ client, owner, limit: flags.limit, json: Boolean(g.json) }, f.io)),

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 import { fullSpec, printRepo, repoPath, type Repo } from './shared.js';
 
@@ -19,9 +20,11 @@ async function runView(opts: ViewOptions, io: IO): Promise<void> {
 }
 
 export function registerView(repo: Command, f: Factory): void {
-  repo
-    .command('view <owner/name>')
-    .description('show a repository')
+  withExamples(repo.command('view').description('show a repository: description, visibility, default branch, clone URL, your access'), [
+    'hublet repo view acme/tools',
+    "hublet --json repo view acme/tools | jq -r .clone_url",
+  ])
+    .argument('<owner/name>', 'the repository')
     .action(async (specText: string, _flags: unknown, command: Command) => {
       const spec = fullSpec(specText);
       return withClient(command, f, (client, g) => runView({ client, spec, json: Boolean(g.json) }, f.io));

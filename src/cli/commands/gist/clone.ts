@@ -7,10 +7,15 @@
 // through GIT_CONFIG_COUNT/GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n: it is never in a URL, never in an argument (which `ps`
 // shows to everyone), never written to the clone's .git/config, and is sent only to that origin. A local clone's
 // `origin` is then pointed at git_pull_url for later pushes.
+//
+// Later pushes go to the server itself (in local mode too: the gateway lives only while the command runs), where git
+// asks its credential helper for the token. When git would not ask hublet there (`hublet auth setup-git`), or hublet
+// has no token for that server, a hint line on stderr says what to run (at a terminal: it is for a person).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { Client } from '../../client.js';
+import { helperConfiguredFor, originOf, tokenForOrigin } from '../../git-credentials.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
@@ -63,12 +68,26 @@ export async function runClone(opts: CloneOptions, io: IO): Promise<void> {
   await git(['clone', '--quiet', '--', source.url, dir], env, io);
   if (source.url !== gist.git_pull_url) await git(['-C', dir, 'remote', 'set-url', 'origin', gist.git_pull_url], env, io);
   io.stdout.write(`cloned gist ${gist.id} into ${dir}\n`);
+  if (io.stderrIsTTY) for (const line of await pushHints(gist.git_pull_url, opts.env)) io.stderr.write(`${line}\n`);
+}
+
+/** What to run so that `git push` from the clone gets a token without a prompt (nothing when it already does). */
+async function pushHints(url: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const origin = originOf(url);
+  if (!origin) return [];
+  // What git's helper will find later: HUBLET_SERVER/HUBLET_TOKEN in its environment, or the saved credentials.
+  const token = tokenForOrigin(origin, env);
+  const helper = await helperConfiguredFor(url, env);
+  if (token && helper) return [];
+  if (token) return [`hint: to push with git without a password prompt, run \`hublet auth setup-git\` once (git then asks hublet for the token for ${origin})`];
+  const then = helper ? '' : ', then `hublet auth setup-git`';
+  return [`hint: pushing with git needs a token for ${origin}: sign in with \`hublet auth login --server ${origin} --token TOKEN\`${then}`];
 }
 
 export function registerClone(gist: Command, f: Factory): void {
   gist
     .command('clone <id> [dir]')
-    .description('clone a gist with git (into DIR, default: the gist id); push back with a token as the password')
+    .description('clone a gist with git (into DIR, default: the gist id); `hublet auth setup-git` lets git push back with your token')
     .action(async (id: string, dir: string | undefined, _flags: unknown, command: Command) => {
       await withClient(command, f, (client) => runClone({ client, id, dir, env: f.env }, f.io));
     });

@@ -73,6 +73,10 @@ async function getGist(id: string): Promise<any> {
 
 const contentsOf = (g: any) => Object.fromEntries(Object.entries(g.files).map(([k, f]: [string, any]) => [k, f.content]));
 const GIST_ID = /^[0-9a-f]{32}\n$/;
+/** What `gist create` prints, as gh: the gist's html_url. */
+const gistUrl = () => new RegExp(`^${s.url}/gist/[0-9a-f]{32}\n$`);
+/** The id at the end of a printed gist URL. */
+const idOf = (r: CliResult) => r.stdout.trim().split('/').pop()!;
 
 describe('gist create', () => {
   it('takes files, piped stdin (named with --filename, or gistfile1.txt) and -, with --desc and --public, in both modes', async () => {
@@ -86,18 +90,19 @@ describe('gist create', () => {
       () => remote(alice.token)(['gist', 'create'], { stdin: 'unnamed\n' }),
       () => remote(alice.token)(['--json', 'gist', 'create', b, '-d', 'as json']),
     ]);
-    for (const r of [twoLocal, named, dash, twoRemote, unnamed]) expect(ok(r).stdout).toMatch(GIST_ID);
+    // gh prints the new gist's URL (this printed only the id before).
+    for (const r of [twoLocal, named, dash, twoRemote, unnamed]) expect(ok(r).stdout).toMatch(gistUrl());
 
     for (const two of [twoLocal, twoRemote]) {
-      const g = await getGist(two.stdout.trim());
+      const g = await getGist(idOf(two));
       expect(g).toMatchObject({ public: true, description: 'two files', owner: { login: 'alice' } });
       expect(contentsOf(g)).toEqual({ 'a.txt': 'alpha\n', 'b.py': "print('é ✓')\n" });
     }
-    const g2 = await getGist(named.stdout.trim());
+    const g2 = await getGist(idOf(named));
     expect(g2.public).toBe(false); // secret unless --public
     expect(contentsOf(g2)).toEqual({ 'notes.md': '# piped\n' });
-    expect(contentsOf(await getGist(dash.stdout.trim()))).toEqual({ 'a.txt': 'alpha\n', 'gistfile1.txt': 'from stdin\n' });
-    expect(contentsOf(await getGist(unnamed.stdout.trim()))).toEqual({ 'gistfile1.txt': 'unnamed\n' });
+    expect(contentsOf(await getGist(idOf(dash)))).toEqual({ 'a.txt': 'alpha\n', 'gistfile1.txt': 'from stdin\n' });
+    expect(contentsOf(await getGist(idOf(unnamed)))).toEqual({ 'gistfile1.txt': 'unnamed\n' });
 
     const printed = JSON.parse(ok(json).stdout);
     expect(printed).toMatchObject({ description: 'as json', public: false, owner: { login: 'alice' }, files: { 'b.py': { content: "print('é ✓')\n" } } });
@@ -274,9 +279,10 @@ describe('gist delete, fork, star, unstar, history', () => {
     await s.api('PUT', `/gists/${starL.id}/star`, { token: bob.token });
     await s.api('PUT', `/gists/${starR.id}/star`, { token: bob.token });
     const [deletedL, deletedR, strangerDelete, forkedL, forkedR, ownFork, starredL, starredR, unstarL, unstarR] = await pool([
-      () => local('alice')(['gist', 'delete', delL.id]),
-      () => remote(alice.token)(['gist', 'delete', delR.id]),
-      () => remote(bob.token)(['gist', 'delete', forkL.id]),
+      // Without a terminal, delete needs --yes (as current gh; it asks at a terminal: cli-conveniences.test.ts).
+      () => local('alice')(['gist', 'delete', delL.id, '--yes']),
+      () => remote(alice.token)(['gist', 'delete', delR.id, '--yes']),
+      () => remote(bob.token)(['gist', 'delete', forkL.id, '--yes']),
       () => local('bob')(['gist', 'fork', forkL.id]),
       () => remote(bob.token)(['--json', 'gist', 'fork', forkR.id]),
       () => local('alice')(['gist', 'fork', forkR.id]),
@@ -466,7 +472,10 @@ describe('usage errors, missing credentials, API refusals', () => {
       [['gist', 'create', binary], /bin\.dat is binary/],
       [['gist', 'create', '--filename', 'x.txt', a], /--filename names the content read from stdin/],
       [['gist', 'create', '-', '-'], /stdin \(-\) can be named once/, 'x'],
-      [['gist', 'edit', id], /nothing to change/],
+      // `gist edit ID` alone opens an editor now (cli-conveniences.test.ts); --filename names the file for it.
+      [['gist', 'edit', id, a, '--filename', 'u.txt'], /--filename picks the file to change in your editor/],
+      [['gist', 'delete', id], /--yes required when not running interactively/],
+      [['gist', 'view', id, '--files', '--raw'], /'--files' cannot be used with option '-r, --raw'/],
       [['gist', 'edit', id, a, '--remove', 'u.txt'], /"u\.txt" is named twice/],
       [['gist', 'frobnicate'], /unknown command 'frobnicate'/],
     ];
@@ -479,13 +488,12 @@ describe('usage errors, missing credentials, API refusals', () => {
     expect(fs.existsSync(untouched)).toBe(false);
   });
 
-  it('exit 4 when remote mode has no token for a write or for starred gists; the API error on stderr', async () => {
+  it('exit 4 when remote mode has no token for a write; the API error on stderr; `gist list --starred` is refused before any request', async () => {
     const g = await newGist(alice.token, { 'a.txt': 'a\n' }, { public: true });
     const a = write('n.txt', 'n\n', path.join(files, 'anonymous'));
     const results = await pool([
       () => remote(null)(['gist', 'create', a]),
       () => remote(null)(['gist', 'star', g.id]),
-      () => remote(null)(['gist', 'list', '--starred']),
       () => remote(`hlp_${'n'.repeat(36)}`)(['gist', 'view', g.id]),
       () => local('ghost')(['gist', 'create', a]),
     ]);
@@ -494,7 +502,10 @@ describe('usage errors, missing credentials, API refusals', () => {
     }
     expect(JSON.parse(withoutHints(results[0].stderr)).message).toBe('Requires authentication');
     expect(results[0].stderr).toContain('hint: this needs a token: sign in with `hublet auth login');
-    expect(JSON.parse(withoutHints(results[3].stderr)).message).toBe('Bad credentials');
+    expect(JSON.parse(withoutHints(results[2].stderr)).message).toBe('Bad credentials');
+    // As gh's: no "your gists" without a user (it listed everyone's public gists before; see cli-conveniences.test.ts).
+    const starred = await remote(null)(['gist', 'list', '--starred']);
+    expect(failed(starred, 4).stderr).toMatch(/^hublet: not signed in: `gist list` lists the gists you starred, which needs a token/);
     expect((await getGist(g.id)).history).toHaveLength(1);
   });
 
@@ -503,7 +514,7 @@ describe('usage errors, missing credentials, API refusals', () => {
     const neverCloned = path.join(sb.root, 'never-cloned');
     const both: string[][] = [
       ['gist', 'create'], // stdin is empty: the API says the content can't be blank
-      ['gist', 'delete', unknown],
+      ['gist', 'delete', unknown, '--yes'],
       ['gist', 'clone', unknown, neverCloned],
     ];
     const results = await pool([

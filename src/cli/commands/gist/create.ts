@@ -1,10 +1,11 @@
-// `hublet gist create [FILE…|-]`: a gist from files and/or stdin (`-`, or piped stdin when no file is named).
+// `hublet gist create [FILE…|-]`: a gist from files and/or stdin (`-`, or piped stdin when no file is named). Prints
+// the gist's URL, as gh does (`--json`: the gist); at a terminal, gh's `✓ Created secret gist NAME` on stderr first.
 import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
-import { readStdin, readTextFile, type Gist } from './shared.js';
+import { readStdin, readTextFile, sortedNames, type Gist } from './shared.js';
 
 /** The command line's flags. */
 interface CreateFlags {
@@ -44,14 +45,21 @@ async function createFiles(args: string[], flags: CreateFlags, io: IO): Promise<
 async function runCreate(opts: CreateOptions, io: IO): Promise<void> {
   const res = expectOk(await opts.client.request('POST', '/gists', { body: { description: opts.desc, public: Boolean(opts.public), files: opts.files } }));
   const gist = res.body as Gist;
-  if (opts.json) printJson(io.stdout, gist);
-  else io.stdout.write(`${gist.id}\n`);
+  if (opts.json) return printJson(io.stdout, gist);
+  if (io.stderrIsTTY) io.stderr.write(`✓ Created ${gist.public ? 'public' : 'secret'} gist${gistName(gist)}\n`);
+  io.stdout.write(`${gist.html_url}\n`);
+}
+
+/** What gh calls a new gist (with a space before it): its first file by name that is not an unnamed `gistfileN.txt`. */
+function gistName(gist: Gist): string {
+  const name = sortedNames(gist.files).find((n) => !/^gistfile\d+\.txt$/.test(n));
+  return name === undefined ? '' : ` ${name}`;
 }
 
 export function registerCreate(gist: Command, f: Factory): void {
   gist
     .command('create')
-    .description('create a gist from files, or from stdin (- or piped); prints its id (the gist with --json)')
+    .description("create a gist from files, or from stdin (- or piped); prints its URL (the gist with --json)")
     .argument('[files...]', 'files to add (- for stdin)')
     .option('-d, --desc <description>', 'the gist description')
     .option('-p, --public', 'make the gist public (default: secret)')

@@ -1,18 +1,29 @@
-// `hublet gist delete ID`: deletes a gist you own (its repository goes too).
+// `hublet gist delete ID [--yes]`: deletes a gist you own (its repository goes too). As current gh's (since early
+// 2025): at a terminal it asks `? Delete "FILE" gist? (y/N)` first; without a terminal it needs --yes (a usage error
+// otherwise, exit 2, before anything is touched); declining deletes nothing and exits 2, gh's "cancelled".
 import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
-import { expectOk } from '../../output.js';
+import { CliExit, EXIT, expectOk } from '../../output.js';
+import { canPrompt, confirm } from '../../prompt.js';
 import { withClient, type Factory } from '../factory.js';
-import { gistId, gistPath } from './shared.js';
+import { getGist, gistId, gistPath, sortedNames } from './shared.js';
 
 interface DeleteOptions {
   client: Client;
   id: string;
+  /** --yes: delete without asking. */
+  confirmed: boolean;
   json: boolean;
 }
 
 async function runDelete(opts: DeleteOptions, io: IO): Promise<void> {
+  if (!opts.confirmed) {
+    // The question names the gist by its first file, as gh's does; a gist that is not there fails here (404).
+    const gist = await getGist(opts.client, opts.id);
+    const name = sortedNames(gist.files)[0] ?? gist.id;
+    if (!(await confirm(io, `Delete ${JSON.stringify(name)} gist?`))) throw new CliExit(EXIT.usage, 'hublet: not deleted');
+  }
   expectOk(await opts.client.request('DELETE', gistPath(opts.id)));
   // 204: the API has no JSON to give scripts; they read the exit code.
   if (!opts.json) io.stdout.write(`deleted gist ${gistId(opts.id)}\n`);
@@ -21,8 +32,10 @@ async function runDelete(opts: DeleteOptions, io: IO): Promise<void> {
 export function registerDelete(gist: Command, f: Factory): void {
   gist
     .command('delete <id>')
-    .description('delete a gist')
-    .action(async (id: string, _flags: unknown, command: Command) => {
-      await withClient(command, f, (client, g) => runDelete({ client, id, json: Boolean(g.json) }, f.io));
+    .description('delete a gist (asks first at a terminal; --yes to skip the question, and without a terminal)')
+    .option('--yes', 'delete without asking')
+    .action(async (id: string, flags: { yes?: boolean }, command: Command) => {
+      if (!flags.yes && !canPrompt(f.io)) throw new CliExit(EXIT.usage, 'hublet: --yes required when not running interactively');
+      await withClient(command, f, (client, g) => runDelete({ client, id, confirmed: Boolean(flags.yes), json: Boolean(g.json) }, f.io));
     });
 }

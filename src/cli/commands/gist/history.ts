@@ -1,8 +1,9 @@
-// `hublet gist history ID`: every revision of a gist, newest first, with its line changes.
+// `hublet gist history ID`: every revision of a gist, newest first, with its line changes (times relative at a terminal).
 import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { printJson, printTable } from '../../output.js';
+import { timeCell } from '../../relative-time.js';
 import { withClient, type Factory } from '../factory.js';
 import { collectPages, gistPath, type Commit } from './shared.js';
 
@@ -15,10 +16,11 @@ interface HistoryOptions {
 async function runHistory(opts: HistoryOptions, io: IO): Promise<void> {
   const commits = await collectPages<Commit>(opts.client, `${gistPath(opts.id)}/commits`, Infinity);
   if (opts.json) return printJson(io.stdout, commits);
+  const now = new Date();
   const rows = commits.map((c) => ({
     version: c.version,
     user: c.user?.login ?? '',
-    committed: c.committed_at,
+    committed: timeCell(c.committed_at, io.isTTY, now),
     additions: c.change_status.additions,
     deletions: c.change_status.deletions,
   }));

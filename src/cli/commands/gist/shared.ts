@@ -57,6 +57,21 @@ export async function getGist(client: Client, id: string, headers: Record<string
   return expectOk(await client.request('GET', gistPath(id), { headers })).body as Gist;
 }
 
+/** base64 content gives a file's exact bytes (text or not); the API cuts content at 1 MiB. */
+export const BASE64 = { accept: 'application/vnd.service.base64+json' };
+
+/** The raw_url as a path the client can request (the server's base URL may carry a path prefix). */
+function rawPath(gist: Gist, rawUrl: string): string {
+  const base = gist.url.slice(0, gist.url.length - `/gists/${gist.id}`.length);
+  return base && rawUrl.startsWith(`${base}/`) ? rawUrl.slice(base.length) : new URL(rawUrl).pathname;
+}
+
+export async function fileBytes(client: Client, gist: Gist, file: GistFile): Promise<Buffer> {
+  if (!file.truncated) return Buffer.from(file.content ?? '', file.encoding === 'base64' ? 'base64' : 'utf8');
+  // Cut at 1 MiB: the raw URL serves the whole file.
+  return Buffer.from(expectOk(await client.request('GET', rawPath(gist, file.raw_url))).text, 'utf8');
+}
+
 /** A file named on the command line, as UTF-8 text (the API's `content` is a string); unreadable or binary: exit 2. */
 export function readTextFile(file: string): { filename: string; content: string } {
   let bytes: Buffer;
@@ -79,14 +94,20 @@ export async function readStdin(io: IO): Promise<string> {
   return utf8(bytes, 'stdin');
 }
 
-function utf8(bytes: Buffer, what: string): string {
+/** Bytes as text when they are UTF-8 without NUL (a byte order mark kept); undefined for binary content. */
+export function asText(bytes: Buffer): string | undefined {
   try {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    if (!text.includes('\0')) return text;
+    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    return text.includes('\0') ? undefined : text;
   } catch {
-    // not UTF-8: refused below
+    return undefined;
   }
-  throw new CliExit(EXIT.usage, `hublet: ${what} is binary; gists take text here (push binary files with git)`);
+}
+
+function utf8(bytes: Buffer, what: string): string {
+  const text = asText(bytes);
+  if (text === undefined) throw new CliExit(EXIT.usage, `hublet: ${what} is binary; gists take text here (push binary files with git)`);
+  return text;
 }
 
 /**

@@ -1,37 +1,24 @@
-// `hublet gist view ID`: a gist's description and files (one file's exact bytes with --raw), now or at --revision.
-import type { Command } from 'commander';
+// `hublet gist view ID`: a gist's description and files (one file's exact bytes with --raw), now or at --revision;
+// `--files` lists its file names, one a line (as gh's).
+import { Option, type Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
-import { gistPath, seg, sortedNames, type Gist, type GistFile } from './shared.js';
+import { BASE64, fileBytes, gistPath, seg, sortedNames, type Gist } from './shared.js';
 
 /** The command line's flags. */
 interface ViewFlags {
   raw?: boolean;
   filename?: string;
   revision?: string;
+  files?: boolean;
 }
 
 interface ViewOptions extends ViewFlags {
   client: Client;
   id: string;
   json: boolean;
-}
-
-/** base64 content gives a file's exact bytes (text or not); the API cuts content at 1 MiB. */
-const BASE64 = { accept: 'application/vnd.service.base64+json' };
-
-/** The raw_url as a path the client can request (the server's base URL may carry a path prefix). */
-function rawPath(gist: Gist, rawUrl: string): string {
-  const base = gist.url.slice(0, gist.url.length - `/gists/${gist.id}`.length);
-  return base && rawUrl.startsWith(`${base}/`) ? rawUrl.slice(base.length) : new URL(rawUrl).pathname;
-}
-
-async function fileBytes(client: Client, gist: Gist, file: GistFile): Promise<Buffer> {
-  if (!file.truncated) return Buffer.from(file.content ?? '', file.encoding === 'base64' ? 'base64' : 'utf8');
-  // Cut at 1 MiB: the raw URL serves the whole file.
-  return Buffer.from(expectOk(await client.request('GET', rawPath(gist, file.raw_url))).text, 'utf8');
 }
 
 const withNewline = (b: Buffer) => (b.length && b[b.length - 1] !== 0x0a ? Buffer.concat([b, Buffer.from('\n')]) : b);
@@ -42,6 +29,11 @@ async function runView(opts: ViewOptions, io: IO): Promise<void> {
   if (opts.json) return printJson(io.stdout, expectOk(await client.request('GET', path)).body);
   const gist = expectOk(await client.request('GET', path, { headers: BASE64 })).body as Gist;
   const out = (b: Buffer | string) => io.stdout.write(b);
+  if (opts.files) {
+    for (const name of sortedNames(gist.files)) out(`${name}\n`);
+    if (gist.truncated) io.stderr.write(`hublet: gist ${gist.id} has more files than the API returns; clone it to see them all\n`);
+    return;
+  }
 
   if (opts.filename !== undefined) {
     const file = gist.files[opts.filename];
@@ -71,6 +63,7 @@ export function registerView(gist: Command, f: Factory): void {
     .description('print a gist: its description and files; --raw for file content only')
     .option('-r, --raw', 'file content only (the exact bytes when one file is printed)')
     .option('-f, --filename <name>', 'only this file')
+    .addOption(new Option('--files', 'list the file names, one a line').conflicts(['filename', 'raw']))
     .option('--revision <sha>', 'the gist as it was at this revision (a version from `gist history`)')
     .action(async (id: string, flags: ViewFlags, command: Command) => {
       await withClient(command, f, (client, g) => runView({ ...flags, client, id, json: Boolean(g.json) }, f.io));

@@ -10,6 +10,10 @@ beforeAll(() => {
   box = sandbox();
   data = path.join(box.root, 'data');
 });
+beforeAll(async () => {
+  const init = await runCli(['init', '--data', data], { env: box.env, timeoutMs: 60_000 });
+  expect(init.code, init.stderr).toBe(0);
+});
 afterAll(() => box?.cleanup());
 
 describe('hublet api output', () => {

@@ -279,8 +279,15 @@ describe('hublet auth', () => {
       expect(JSON.parse(fs.readFileSync(box.credentialsFile, 'utf8'))).toMatchObject({ server: s.url, token, login: 'erin' });
 
       const [status, statusJson, me] = await pool([() => run(['auth', 'status']), () => run(['--json', 'auth', 'status']), () => run(['api', '/user'])]);
-      expect(ok(status).stdout).toBe(`${s.url}: signed in as erin; scopes: gist, read:org\n`);
-      expect(JSON.parse(ok(statusJson).stdout)).toEqual({ server: s.url, login: 'erin', valid: true, scopes: ['gist', 'read:org'] });
+      expect(ok(status).stdout).toBe(`remote mode: server ${s.url} (from saved credentials)\nuser: erin (token from saved credentials); scopes: gist, read:org\n`);
+      expect(JSON.parse(ok(statusJson).stdout)).toEqual({
+        mode: 'remote',
+        server: s.url,
+        login: 'erin',
+        valid: true,
+        scopes: ['gist', 'read:org'],
+        sources: { server: 'saved', token: 'saved' },
+      });
       expect(JSON.parse(ok(me).stdout).login).toBe('erin'); // no --data, no --server: the saved server
 
       // A revoked token: status says so and exits 4.
@@ -295,9 +302,15 @@ describe('hublet auth', () => {
       const [after, localAgain] = await pool([() => run(['auth', 'status']), () => run(['api', '/user'])]);
       expect(after.code).toBe(4);
       expect(after.stderr).toContain('not signed in');
-      // Without saved credentials the CLI is local again: the default data dir under XDG_DATA_HOME, acting as admin.
-      expect(JSON.parse(ok(localAgain).stdout).login).toBe('admin');
-      expect(fs.existsSync(path.join(box.env.XDG_DATA_HOME!, 'hublet', 'hublet.sqlite'))).toBe(true);
+      // Without saved credentials the CLI is local again: the default data dir under XDG_DATA_HOME, which holds no
+      // database yet, so it is refused (exit 2, naming hublet init) rather than silently created.
+      const defaultDir = path.join(box.env.XDG_DATA_HOME!, 'hublet');
+      expect(localAgain.code).toBe(2);
+      expect(localAgain.stderr).toContain('hublet init');
+      expect(fs.existsSync(path.join(defaultDir, 'hublet.sqlite'))).toBe(false);
+      ok(await run(['init']));
+      expect(JSON.parse(ok(await run(['api', '/user'])).stdout).login).toBe('admin');
+      expect(fs.existsSync(path.join(defaultDir, 'hublet.sqlite'))).toBe(true);
     } finally {
       box.cleanup();
     }

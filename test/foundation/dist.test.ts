@@ -148,10 +148,13 @@ describe(`dist/hublet alone in an empty directory (serving ${onPostgres ? 'Postg
     const dataDir = dir('data');
     const getAdmin = ['--data', dataDir, 'api', '/users/admin'];
 
+    // `hublet init` creates the data dir's database (client commands refuse a dir that holds none): the addon's first use.
+    const init = await run(['init', '--data', dataDir], env);
+    expect(init.code, init.stderr).toBe(0);
+    expect(fs.readdirSync(dataDir)).toContain('hublet.sqlite');
     const first = await run(getAdmin, env);
     expect(first.code).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({ login: 'admin' });
-    expect(fs.readdirSync(dataDir)).toContain('hublet.sqlite');
     const files = tree(cache);
     expect(files).toEqual([expect.stringMatching(new RegExp(`^hublet/${VERSION.replace(/\./g, '\\.')}-[0-9a-f]{16}/node_sqlite3\\.node$`))]);
     const unpacked = path.join(cache, files[0]);

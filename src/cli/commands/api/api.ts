@@ -86,7 +86,8 @@ async function runApi(client: Client, req: ApiRequest, flags: ApiFlags, printOpt
 
 export function registerApi(program: Command, f: Factory): void {
   program
-    .command('api <endpoint>')
+    .command('api')
+    .argument('<endpoint>', 'the API path, with or without its leading / (user, gists/ID, orgs/ORG/hooks?per_page=5), or graphql')
     .description(
       'call any API endpoint and print the response, as `gh api`: GET, or POST when fields or --input are given (-X to choose); ' +
         'fields go in a JSON body, or in the query string for GET and HEAD; errors print the body and `hublet: MESSAGE (HTTP N)`, exit 1',

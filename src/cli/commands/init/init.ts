@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, printJson } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { globals, type Factory } from '../factory.js';
 
 interface InitOptions {
@@ -35,10 +36,10 @@ async function runInit(opts: InitOptions, io: IO): Promise<void> {
 }
 
 export function registerInit(program: Command, f: Factory): void {
-  program
-    .command('init')
-    .description('create a data dir and its database, and the site admin with a one-time token (as serve does on first start)')
-    .addHelpText('after', '\nExamples:\n  hublet init --data ./data\n  hublet init --data ./data --database postgres://hublet@db/hublet\n')
+  withExamples(program.command('init').description('create a data dir and its database, and the site admin with a one-time token (as serve does on first start)'), [
+    'hublet init --data ./data',
+    'hublet init --data ./data --database postgres://hublet@db/hublet',
+  ])
     .action(async (_flags: unknown, command: Command) => {
       const g = globals(command);
       for (const [given, flag] of [[g.server, '--server'], [g.token, '--token'], [g.as, '--as'], [g.baseUrl, '--base-url']] as const) {

@@ -8,6 +8,7 @@ import { loadConfig, withListeningPort, type Config, type ConfigInput } from '..
 import { makeUrls } from '../../../server/http/urls.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { globals, type Factory } from '../factory.js';
 import { readTlsFiles } from './tls.js';
 
@@ -90,9 +91,22 @@ async function runServe(opts: ServeOptions, io: IO): Promise<void> {
 }
 
 export function registerServe(program: Command, f: Factory): void {
-  program
-    .command('serve')
-    .description('start the API server')
+  withExamples(
+    program
+      .command('serve')
+      .description(
+        'start the API server over a data dir (created on first start, when the site admin "admin" and its one-time token are made and printed); ' +
+          'it records its public URL in the data dir for local-mode links',
+      ),
+    [
+      '# SQLite in ./data, on http://127.0.0.1:3000',
+      'hublet serve --data ./data',
+      '# every interface, a public URL for links, PostgreSQL',
+      'hublet serve --host 0.0.0.0 --port 8080 --base-url https://hublet.example.com --database postgres://hublet@db/hublet',
+      '# HTTPS; webhooks may go to public and private addresses only (not loopback)',
+      'hublet serve --tls-cert cert.pem --tls-key key.pem --hook-allowed-hosts external,private',
+    ],
+  )
     .option('--host <host>', 'interface to listen on (HUBLET_HOST)', undefined)
     .option('--port <port>', 'port, 0 picks a free one (HUBLET_PORT)')
     .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (HUBLET_LOG_LEVEL)')

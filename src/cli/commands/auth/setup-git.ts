@@ -11,6 +11,7 @@ import { helperCommand, helperKey, originOf, runGit, selfExecutable, tokenForOri
 import type { IO } from '../../io.js';
 import { chooseMode, type ModeFlags } from '../../mode.js';
 import { CliExit, EXIT, printJson } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { globals, type Factory } from '../factory.js';
 
 interface SetupGitOptions {
@@ -72,26 +73,27 @@ async function runSetupGit(opts: SetupGitOptions, io: IO): Promise<void> {
 }
 
 export function registerSetupGit(auth: Command, f: Factory): void {
-  auth
-    .command('setup-git')
-    .description("make git ask hublet for the token of its server(s), so git push needs no password (as gh auth setup-git)")
-    .addHelpText(
-      'after',
-      [
-        '',
-        'Sets credential.<server>.helper in the global git config ($GIT_CONFIG_GLOBAL, else ~/.gitconfig) for the server',
-        'this command would use (--server, HUBLET_SERVER) and the one `hublet auth login` saved; each needs a token.',
-        '',
-        'Examples:',
-        '  $ hublet auth login --server https://hublet.example --token hlp_…',
-        '  $ hublet auth setup-git',
-        '  # then a clone pushes without a password prompt',
-        '  $ hublet gist clone ID && cd ID && git commit -am "…" && git push',
-        '',
-      ].join('\n'),
-    )
-    .action(async (_flags: unknown, command: Command) => {
-      const g = globals(command);
-      await runSetupGit({ flags: g, json: Boolean(g.json), env: f.env, executable: selfExecutable() }, f.io);
-    });
+  withExamples(
+    auth
+      .command('setup-git')
+      .description('make git ask hublet for the token of its server(s), so git push needs no password (as gh auth setup-git)')
+      .addHelpText(
+        'after',
+        [
+          '',
+          'Sets credential.<server>.helper in the global git config ($GIT_CONFIG_GLOBAL, else ~/.gitconfig) for the server',
+          'this command would use (--server, HUBLET_SERVER) and the one `hublet auth login` saved; each needs a token.',
+        ].join('\n'),
+      ),
+    [
+      'hublet auth login --server https://hublet.example --token hlp_…',
+      'hublet auth setup-git',
+      '# then a clone pushes without a password prompt',
+      'hublet gist clone ID',
+      'git -C ID commit -am "…" && git -C ID push',
+    ],
+  ).action(async (_flags: unknown, command: Command) => {
+    const g = globals(command);
+    await runSetupGit({ flags: g, json: Boolean(g.json), env: f.env, executable: selfExecutable() }, f.io);
+  });
 }

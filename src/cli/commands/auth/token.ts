@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { IO } from '../../io.js';
 import { chooseMode, describeChoice, type ModeFlags } from '../../mode.js';
 import { CliExit, EXIT } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { globals, type Factory } from '../factory.js';
 
 interface TokenOptions {
@@ -22,11 +23,11 @@ async function runToken(opts: TokenOptions, io: IO): Promise<void> {
 }
 
 export function registerToken(auth: Command, f: Factory): void {
-  auth
-    .command('token')
-    .description('print the token remote mode sends (--token, HUBLET_TOKEN, or the one `auth login` saved), e.g. for curl')
-    .addHelpText('after', '\nExamples:\n  # the token in use, for another client\n  $ curl -H "Authorization: Bearer $(hublet auth token)" "$HUBLET_SERVER/user"\n')
-    .action(async (_flags: unknown, command: Command) => {
-      await runToken({ flags: globals(command), env: f.env }, f.io);
-    });
+  withExamples(auth.command('token').description('print the token remote mode sends (--token, HUBLET_TOKEN, or the one `auth login` saved), e.g. for curl'), [
+    'hublet auth token',
+    '# the same token for another client',
+    'curl -H "Authorization: Bearer $(hublet auth token)" https://hublet.example/user',
+  ]).action(async (_flags: unknown, command: Command) => {
+    await runToken({ flags: globals(command), env: f.env }, f.io);
+  });
 }

@@ -18,6 +18,7 @@ import type { Client } from '../../client.js';
 import { helperConfiguredFor, originOf, tokenForOrigin } from '../../git-credentials.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 import { getGist } from './shared.js';
 
@@ -85,9 +86,18 @@ async function pushHints(url: string, env: NodeJS.ProcessEnv): Promise<string[]>
 }
 
 export function registerClone(gist: Command, f: Factory): void {
-  gist
-    .command('clone <id> [dir]')
-    .description('clone a gist with git (into DIR, default: the gist id); `hublet auth setup-git` lets git push back with your token')
+  withExamples(
+    gist
+      .command('clone')
+      .description('clone a gist with git (into DIR, default: the gist id); `hublet auth setup-git` lets git push back with your token')
+      .argument('<id>', 'the gist: its id or URL')
+      .argument('[dir]', 'the directory to clone into (default: the gist id)'),
+    [
+      '# a working tree of the gist; after `hublet auth setup-git`, git push needs no password',
+      'hublet gist clone ID',
+      'hublet gist clone ID notes',
+    ],
+  )
     .action(async (id: string, dir: string | undefined, _flags: unknown, command: Command) => {
       await withClient(command, f, (client) => runClone({ client, id, dir, env: f.env }, f.io));
     });

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 import { readStdin, readTextFile, sortedNames, type Gist } from './shared.js';
 
@@ -57,13 +58,21 @@ function gistName(gist: Gist): string {
 }
 
 export function registerCreate(gist: Command, f: Factory): void {
-  gist
-    .command('create')
-    .description("create a gist from files, or from stdin (- or piped); prints its URL (the gist with --json)")
-    .argument('[files...]', 'files to add (- for stdin)')
-    .option('-d, --desc <description>', 'the gist description')
-    .option('-p, --public', 'make the gist public (default: secret)')
-    .option('-f, --filename <name>', 'file name for the content read from stdin')
+  withExamples(
+    gist
+      .command('create')
+      .description("create a gist from files, or from stdin (- or piped); prints its URL (the gist with --json)")
+      .argument('[files...]', 'files to add (- for stdin)')
+      .option('-d, --desc <description>', 'the gist description')
+      .option('-p, --public', 'make the gist public (default: secret)')
+      .option('-f, --filename <name>', 'file name for the content read from stdin'),
+    [
+      '# a secret gist from two files; prints its URL',
+      'hublet gist create notes.md script.sh --desc "my notes"',
+      '# a public gist from a pipe, named hello.txt',
+      'echo hello | hublet gist create --public --filename hello.txt',
+    ],
+  )
     .action(async (args: string[], flags: CreateFlags, command: Command) => {
       // Files and stdin are read before the data dir or the server is touched: a bad argument exits 2 at once.
       const files = await createFiles(args, flags, f.io);

@@ -6,6 +6,7 @@ import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk } from '../../output.js';
 import { canPrompt, confirm } from '../../prompt.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 import { getGist, gistId, gistPath, sortedNames } from './shared.js';
 
@@ -30,10 +31,19 @@ async function runDelete(opts: DeleteOptions, io: IO): Promise<void> {
 }
 
 export function registerDelete(gist: Command, f: Factory): void {
-  gist
-    .command('delete <id>')
-    .description('delete a gist (asks first at a terminal; --yes to skip the question, and without a terminal)')
-    .option('--yes', 'delete without asking')
+  withExamples(
+    gist
+      .command('delete')
+      .argument('<id>', 'the gist: its id or URL')
+      .description('delete a gist (asks first at a terminal; --yes to skip the question, and without a terminal)')
+      .option('--yes', 'delete without asking'),
+    [
+      '# asks first at a terminal',
+      'hublet gist delete ID',
+      '# scripts confirm with --yes',
+      'hublet gist delete ID --yes',
+    ],
+  )
     .action(async (id: string, flags: { yes?: boolean }, command: Command) => {
       if (!flags.yes && !canPrompt(f.io)) throw new CliExit(EXIT.usage, 'hublet: --yes required when not running interactively');
       await withClient(command, f, (client, g) => runDelete({ client, id, confirmed: Boolean(flags.yes), json: Boolean(g.json) }, f.io));

@@ -7,6 +7,7 @@ import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
 import { repeatable } from '../option-values.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 import { editDraft, editorCommand } from './editor.js';
 import { asText, BASE64, fileBytes, getGist, gistPath, readTextFile, sortedNames, type Gist } from './shared.js';
@@ -145,31 +146,26 @@ async function runEdit(opts: EditOptions, io: IO): Promise<void> {
 }
 
 export function registerEdit(gist: Command, f: Factory): void {
-  gist
-    .command('edit <id>')
-    .description('change a gist: each FILE replaces the gist file of the same base name; with nothing to change, opens your editor')
-    .argument('[files...]', 'files whose content replaces the gist file of the same name')
-    .option('-a, --add <file>', 'add a file (repeatable)', repeatable)
-    .option('-r, --remove <name>', 'remove a file by name (repeatable)', repeatable)
-    .option('-d, --desc <description>', 'new description')
-    .option('-f, --filename <name>', 'the file to change in your editor (default: the only, or first, file)')
-    .addHelpText(
-      'after',
-      [
-        '',
-        'The editor is $HUBLET_EDITOR, else $GIT_EDITOR, $VISUAL, $EDITOR, else nano (gh looks in the same order).',
-        '',
-        'Examples:',
-        "  # change the gist's file in your editor (the first one, if it has several)",
-        '  $ hublet gist edit ID',
-        '  $ hublet gist edit ID --filename notes.md',
-        '  # replace notes.md with the local file, add new.txt, remove old.txt, set the description',
-        '  $ hublet gist edit ID notes.md --add new.txt --remove old.txt --desc "new description"',
-        '',
-      ].join('\n'),
-    )
-    .action(async (id: string, files: string[], flags: EditFlags, command: Command) => {
-      const plan = editPlan(files, flags);
-      await withClient(command, f, (client, g) => runEdit({ client, id, plan, json: Boolean(g.json), env: f.env }, f.io));
-    });
+  withExamples(
+    gist
+      .command('edit')
+      .description('change a gist: each FILE replaces the gist file of the same base name; with nothing to change, opens your editor')
+      .argument('<id>', 'the gist: its id or URL')
+      .argument('[files...]', 'files whose content replaces the gist file of the same name')
+      .option('-a, --add <file>', 'add a file (repeatable)', repeatable)
+      .option('-r, --remove <name>', 'remove a file by name (repeatable)', repeatable)
+      .option('-d, --desc <description>', 'new description')
+      .option('-f, --filename <name>', 'the file to change in your editor (default: the only, or first, file)')
+      .addHelpText('after', '\nThe editor is $HUBLET_EDITOR, else $GIT_EDITOR, $VISUAL, $EDITOR, else nano (gh looks in the same order).'),
+    [
+      "# change the gist's file in your editor (the first one, if it has several)",
+      'hublet gist edit ID',
+      'hublet gist edit ID --filename notes.md',
+      '# replace notes.md with the local file, add new.txt, remove old.txt, set the description',
+      'hublet gist edit ID notes.md --add new.txt --remove old.txt --desc "new description"',
+    ],
+  ).action(async (id: string, files: string[], flags: EditFlags, command: Command) => {
+    const plan = editPlan(files, flags);
+    await withClient(command, f, (client, g) => runEdit({ client, id, plan, json: Boolean(g.json), env: f.env }, f.io));
+  });
 }

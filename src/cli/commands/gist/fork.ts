@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 import { gistPath, type Gist } from './shared.js';
 
@@ -19,9 +20,15 @@ async function runFork(opts: ForkOptions, io: IO): Promise<void> {
 }
 
 export function registerFork(gist: Command, f: Factory): void {
-  gist
-    .command('fork <id>')
-    .description("fork someone else's gist (forking it again gives the same fork)")
+  withExamples(
+    gist
+      .command('fork')
+      .argument('<id>', 'the gist: its id or URL')
+      .description("fork someone else's gist (forking it again gives the same fork)"),
+    [
+      'hublet gist fork ID',
+    ],
+  )
     .action(async (id: string, _flags: unknown, command: Command) => {
       await withClient(command, f, (client, g) => runFork({ client, id, json: Boolean(g.json) }, f.io));
     });

@@ -4,6 +4,7 @@ import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { printJson, printTable } from '../../output.js';
 import { timeCell } from '../../relative-time.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 import { collectPages, gistPath, type Commit } from './shared.js';
 
@@ -28,9 +29,17 @@ async function runHistory(opts: HistoryOptions, io: IO): Promise<void> {
 }
 
 export function registerHistory(gist: Command, f: Factory): void {
-  gist
-    .command('history <id>')
-    .description("list a gist's revisions, newest first (view one with `gist view ID --revision VERSION`)")
+  withExamples(
+    gist
+      .command('history')
+      .argument('<id>', 'the gist: its id or URL')
+      .description("list a gist's revisions, newest first (view one with `gist view ID --revision VERSION`)"),
+    [
+      'hublet gist history ID',
+      '# the gist as it was at one of them',
+      'hublet gist view ID --revision VERSION',
+    ],
+  )
     .action(async (id: string, _flags: unknown, command: Command) => {
       await withClient(command, f, (client, g) => runHistory({ client, id, json: Boolean(g.json) }, f.io));
     });

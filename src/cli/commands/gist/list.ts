@@ -9,6 +9,7 @@ import { chooseMode, describeChoice } from '../../mode.js';
 import { CliExit, EXIT, printJson, printTable } from '../../output.js';
 import { timeCell } from '../../relative-time.js';
 import { positiveInteger } from '../option-values.js';
+import { withExamples } from '../examples.js';
 import { globals, withClient, type Factory } from '../factory.js';
 import { collectPages, fileCount, sortedNames, type Gist } from './shared.js';
 
@@ -73,13 +74,22 @@ function anonymous(command: Command, flags: ListFlags, env: NodeJS.ProcessEnv): 
 }
 
 export function registerList(gist: Command, f: Factory): void {
-  gist
-    .command('list')
-    .description('list your gists (secret ones too), newest first; or the gists you starred')
-    .addOption(new Option('--public', "only public gists (without a token: everyone's public gists)").conflicts('secret'))
-    .option('--secret', 'only secret gists')
-    .option('--starred', 'the gists you starred instead of your own')
-    .option('-L, --limit <n>', 'how many gists at most', positiveInteger, 10)
+  withExamples(
+    gist
+      .command('list')
+      .description('list your gists (secret ones too), newest first; or the gists you starred')
+      .addOption(new Option('--public', "only public gists (without a token: everyone's public gists)").conflicts('secret'))
+      .option('--secret', 'only secret gists')
+      .option('--starred', 'the gists you starred instead of your own')
+      .option('-L, --limit <n>', 'how many gists at most', positiveInteger, 10),
+    [
+      '# your ten most recently updated gists',
+      'hublet gist list',
+      'hublet gist list --secret --limit 50',
+      "# without a token: everyone's public gists",
+      'hublet --server https://hublet.example gist list --public',
+    ],
+  )
     .action(async (flags: ListFlags, command: Command) => {
       const anon = anonymous(command, flags, f.env);
       await withClient(command, f, (client, g) => runList({ ...flags, client, anonymous: anon, json: Boolean(g.json) }, f.io));

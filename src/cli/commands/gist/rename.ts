@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 import { gistPath, type Gist } from './shared.js';
 
@@ -22,9 +23,17 @@ async function runRename(opts: RenameOptions, io: IO): Promise<void> {
 }
 
 export function registerRename(gist: Command, f: Factory): void {
-  gist
-    .command('rename <id> <old> <new>')
-    .description('rename a file of a gist')
+  withExamples(
+    gist
+      .command('rename')
+      .argument('<id>', 'the gist: its id or URL')
+      .argument('<old>', "the file's name now")
+      .argument('<new>', 'its new name')
+      .description('rename a file of a gist'),
+    [
+      'hublet gist rename ID notes.txt notes.md',
+    ],
+  )
     .action(async (id: string, from: string, to: string, _flags: unknown, command: Command) => {
       await withClient(command, f, (client, g) => runRename({ client, id, from, to, json: Boolean(g.json) }, f.io));
     });

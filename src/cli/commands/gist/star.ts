@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 import { gistId, gistPath } from './shared.js';
 
@@ -18,9 +19,17 @@ async function runStar(opts: StarOptions, io: IO): Promise<void> {
 }
 
 export function registerStar(gist: Command, f: Factory): void {
-  gist
-    .command('star <id>')
-    .description('star a gist')
+  withExamples(
+    gist
+      .command('star')
+      .argument('<id>', 'the gist: its id or URL')
+      .description('star a gist'),
+    [
+      'hublet gist star ID',
+      '# the gists you starred',
+      'hublet gist list --starred',
+    ],
+  )
     .action(async (id: string, _flags: unknown, command: Command) => {
       await withClient(command, f, (client, g) => runStar({ client, id, json: Boolean(g.json) }, f.io));
     });

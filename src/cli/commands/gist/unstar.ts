@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 import { gistId, gistPath } from './shared.js';
 
@@ -18,9 +19,15 @@ async function runUnstar(opts: UnstarOptions, io: IO): Promise<void> {
 }
 
 export function registerUnstar(gist: Command, f: Factory): void {
-  gist
-    .command('unstar <id>')
-    .description('remove your star from a gist')
+  withExamples(
+    gist
+      .command('unstar')
+      .argument('<id>', 'the gist: its id or URL')
+      .description('remove your star from a gist'),
+    [
+      'hublet gist unstar ID',
+    ],
+  )
     .action(async (id: string, _flags: unknown, command: Command) => {
       await withClient(command, f, (client, g) => runUnstar({ client, id, json: Boolean(g.json) }, f.io));
     });

@@ -4,6 +4,7 @@ import { Option, type Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 import { BASE64, fileBytes, gistPath, seg, sortedNames, type Gist } from './shared.js';
 
@@ -58,13 +59,23 @@ async function runView(opts: ViewOptions, io: IO): Promise<void> {
 }
 
 export function registerView(gist: Command, f: Factory): void {
-  gist
-    .command('view <id>')
-    .description('print a gist: its description and files; --raw for file content only')
-    .option('-r, --raw', 'file content only (the exact bytes when one file is printed)')
-    .option('-f, --filename <name>', 'only this file')
-    .addOption(new Option('--files', 'list the file names, one a line').conflicts(['filename', 'raw']))
-    .option('--revision <sha>', 'the gist as it was at this revision (a version from `gist history`)')
+  withExamples(
+    gist
+      .command('view')
+      .argument('<id>', 'the gist: its id or URL')
+      .description('print a gist: its description and files; --raw for file content only')
+      .option('-r, --raw', 'file content only (the exact bytes when one file is printed)')
+      .option('-f, --filename <name>', 'only this file')
+      .addOption(new Option('--files', 'list the file names, one a line').conflicts(['filename', 'raw']))
+      .option('--revision <sha>', 'the gist as it was at this revision (a version from `gist history`)'),
+    [
+      'hublet gist view ID',
+      "# one file's exact content",
+      'hublet gist view ID --filename notes.md --raw',
+      '# the file names only',
+      'hublet gist view ID --files',
+    ],
+  )
     .action(async (id: string, flags: ViewFlags, command: Command) => {
       await withClient(command, f, (client, g) => runView({ ...flags, client, id, json: Boolean(g.json) }, f.io));
     });

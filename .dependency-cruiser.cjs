@@ -4,6 +4,7 @@
 //   src/cli                                   the command line (imports the server to build its local app)
 //   src/server/*.ts                           the composition root: app.ts lists the areas and wires them
 //   src/graphql                               GraphQL, a second front end over the areas (reads them like their routes)
+//   src/web                                   the HTML pages, a third front end over the areas (reads them as GraphQL does)
 //   src/{gists,repos,webhooks,migrations}     the areas: never one another (one exception: migrations -> repos)
 //   src/accounts                              users, organizations, tokens, authentication (areas use it)
 //   src/app                                   the app context and the Area shape (registries built per app)
@@ -86,6 +87,23 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/(graphql|cli)/|^src/server/[^/]+[.]ts$' },
       to: { path: '^src/graphql/' },
+    },
+    {
+      name: 'web-reads-areas-through-their-read-side',
+      comment:
+        'The web pages are a front end over the areas, as GraphQL is: they may use the areas\' services, read functions, ' +
+        'stores and presenters (and accounts, and the layers below), never their routes or internals, so each read and ' +
+        'visibility rule stays the area\'s own.',
+      severity: 'error',
+      from: { path: '^src/web/' },
+      to: { path: `^src/${AREAS}/`, pathNot: `^src/${AREAS}/(service|reads|store|present)[.]ts$` },
+    },
+    {
+      name: 'nothing-below-imports-web',
+      comment: 'Only the composition root (src/server/*.ts) registers the web pages; no area, GraphQL or lower layer imports them.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(web|cli)/|^src/server/[^/]+[.]ts$' },
+      to: { path: '^src/web/' },
     },
     {
       name: 'below-accounts-never-imports-accounts',

@@ -78,6 +78,18 @@ export async function singleView(ctx: ServiceContext, gist: GistRow): Promise<Si
   };
 }
 
+/** A gist's files as they were at one of its revisions (a commit SHA of its history), read from git, in name order. */
+export async function filesAtRevision(ctx: ServiceContext, gist: GistRow, version: string): Promise<FileWithContent[]> {
+  const dir = gistRepoDir(ctx.config, gist.id);
+  const cache = {};
+  const files: FileWithContent[] = [];
+  for (const e of await readTreeEntries(dir, version, cache)) {
+    const content = await readBlob(dir, e.oid, cache);
+    if (content) files.push(await fileRow(gist.id, e.filename, content, e.oid));
+  }
+  return files;
+}
+
 /** The gist as it was at one revision: that commit's files (read from git) and the history up to it. */
 export async function revisionView(ctx: ServiceContext, id: string, sha: string): Promise<SingleGist> {
   const gist = await requireGist(ctx, id);
@@ -86,14 +98,7 @@ export async function revisionView(ctx: ServiceContext, id: string, sha: string)
   }
   const revision = await findRevision(ctx.db, gist.id, sha);
   if (!revision) throw new NotFound();
-  const dir = gistRepoDir(ctx.config, gist.id);
-  const cache = {};
-  const entries = await readTreeEntries(dir, revision.version, cache);
-  const files: FileWithContent[] = [];
-  for (const e of entries) {
-    const content = await readBlob(dir, e.oid, cache);
-    if (content) files.push(await fileRow(gist.id, e.filename, content, e.oid));
-  }
+  const files = await filesAtRevision(ctx, gist, revision.version);
   const view = await singleView(ctx, gist);
   const history = await historyViews(ctx, await listRevisions(ctx.db, gist.id, undefined, revision.position));
   return { ...view, files, history };

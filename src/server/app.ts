@@ -16,6 +16,7 @@ import { JobWorker } from '../jobs/worker.js';
 import { migrationsArea } from '../migrations/area.js';
 import { repositoriesArea } from '../repos/area.js';
 import { webhooksArea } from '../webhooks/area.js';
+import { webArea } from '../web/area.js';
 import { registerAuth, ScopeHeaders } from './http/auth.js';
 import { registerJsonBody } from './http/body.js';
 import { BodyTags, registerConditional } from './http/conditional.js';
@@ -64,7 +65,7 @@ export interface BuildOptions {
  * Every area of the app, each declared by its folder's one export and wired the same way (routes registered in this
  * order; queues, event listeners, account contributions and lifecycle collected on the app's context).
  */
-export const AREAS: readonly Area[] = [accountsArea, repositoriesArea, webhooksArea, migrationsArea, gistsArea, graphqlArea];
+export const AREAS: readonly Area[] = [accountsArea, repositoriesArea, webhooksArea, migrationsArea, gistsArea, graphqlArea, webArea];
 
 /**
  * Stops the app: no new connections, idle keep-alive sockets closed, requests in flight finish, jobs stop claiming.

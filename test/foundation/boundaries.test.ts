@@ -12,6 +12,7 @@ import * as graphql from '../../src/graphql/area.js';
 import * as migrations from '../../src/migrations/area.js';
 import * as repos from '../../src/repos/area.js';
 import { AREAS } from '../../src/server/app.js';
+import * as web from '../../src/web/area.js';
 import * as webhooks from '../../src/webhooks/area.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -19,7 +20,7 @@ const run = promisify(execFile);
 
 describe('areas', () => {
   it('each area folder exports one area, and the app wires every one of them', async () => {
-    const folders: Record<string, Record<string, unknown>> = { accounts, repos, webhooks, migrations, gists, graphql };
+    const folders: Record<string, Record<string, unknown>> = { accounts, repos, webhooks, migrations, gists, graphql, web };
     for (const [folder, mod] of Object.entries(folders)) {
       const exported = Object.entries(mod).filter(([name]) => name.endsWith('Area'));
       expect(exported, folder).toHaveLength(1);
@@ -66,6 +67,8 @@ describe('dependency rules (make deps)', () => {
       'src/migrations/queues.ts': "import { webhooksArea } from '../webhooks/area.js'; export const c = webhooksArea;",
       'src/server/http/ids.ts': "import { accountsArea } from '../../accounts/area.js'; export const d = accountsArea;",
       'src/accounts/logins.ts': "import { AREAS } from '../server/app.js'; export const e = AREAS;",
+      'src/web/links.ts': "import { gistRepoDir } from '../gists/git.js'; export const f = gistRepoDir;",
+      'src/graphql/links.ts': "import { webArea } from '../web/area.js'; export const g = webArea;",
     });
     expect(r.failed).toBe(true);
     const found = (rule: string, from: string, to: string) => new RegExp(`${rule}: ${from.replaceAll('.', '[.]')} → ${to.replaceAll('.', '[.]')}`).test(r.output);
@@ -74,6 +77,8 @@ describe('dependency rules (make deps)', () => {
     expect(found('migrations-imports-only-repos', 'src/migrations/queues.ts', 'src/webhooks/area.ts'), r.output).toBe(true);
     expect(found('below-accounts-never-imports-accounts', 'src/server/http/ids.ts', 'src/accounts/area.ts'), r.output).toBe(true);
     expect(found('only-the-cli-imports-the-composition-root', 'src/accounts/logins.ts', 'src/server/app.ts'), r.output).toBe(true);
+    expect(found('web-reads-areas-through-their-read-side', 'src/web/links.ts', 'src/gists/git.ts'), r.output).toBe(true);
+    expect(found('nothing-below-imports-web', 'src/graphql/links.ts', 'src/web/area.ts'), r.output).toBe(true);
   }, 60_000);
 
   it('refuse a cycle between files, and one between folders', async () => {

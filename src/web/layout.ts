@@ -1,0 +1,60 @@
+// The page shell every web page shares (head, site header, footer) and the not-found page; the security headers every
+// web response carries (a Content-Security-Policy without inline scripts, nosniff, no framing).
+import type { FastifyReply } from 'fastify';
+import { html, type Html } from './html.js';
+import { pageStylesheet } from './styles.js';
+
+/** No inline script or style anywhere, nothing from other hosts, no plugins, no framing by other sites. */
+const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; " +
+  "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/** Sets the headers every web response carries. */
+export function securityHeaders(reply: FastifyReply): void {
+  reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('x-frame-options', 'DENY');
+  reply.header('referrer-policy', 'same-origin');
+}
+
+export interface PageOptions {
+  title: string;
+  /** Links are absolute, built from the public base URL. */
+  base: string;
+  /** Secret gists: search engines must not index them. */
+  noindex?: boolean;
+  body: Html;
+}
+
+/** A whole HTML document around a page's body. */
+export function page(options: PageOptions): Html {
+  const { base } = options;
+  return html`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+${options.noindex ? html`<meta name="robots" content="noindex">\n` : ''}<title>${options.title}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${base}/-/web.css?v=${pageStylesheet.version}">
+</head>
+<body>
+<header class="site"><a class="home" href="${base}/gist/discover">hublet gists</a><nav aria-label="Site"><a href="${base}/gist/discover">Discover</a></nav></header>
+<main id="main">
+${options.body}
+</main>
+<footer>Served by hublet. Signing in on the web is not available yet: use the API or the CLI to create and edit.</footer>
+</body>
+</html>
+`;
+}
+
+/** The page for anything that does not exist or that the visitor may not see (the same page for both). */
+export function notFoundPage(base: string): Html {
+  return page({
+    title: 'Page not found · hublet',
+    base,
+    noindex: true,
+    body: html`<h1>Page not found</h1><p>There is nothing here, or it is not yours to see.</p><p><a href="${base}/gist/discover">Discover gists</a></p>`,
+  });
+}

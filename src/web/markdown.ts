@@ -1,0 +1,100 @@
+// GitHub-flavored Markdown to safe HTML: markdown-it (tables, strikethrough, autolinks, raw HTML) with task lists and
+// highlighted fenced code, then sanitize-html with an allow-list like GitHub's: no scripts, event handlers, forms,
+// frames, `javascript:` URLs or styles (table cell alignment becomes a class); images only as the caller allows them.
+import MarkdownIt from 'markdown-it';
+import sanitizeHtml from 'sanitize-html';
+import { grammarFor, highlightCode } from './highlight.js';
+import { trustedHtml, type Html } from './html.js';
+
+type StateCore = Parameters<MarkdownIt['core']['ruler']['push']>[1] extends (state: infer S) => unknown ? S : never;
+
+/** GFM task list items: a list item whose text starts with `[ ] ` or `[x] ` gets a disabled checkbox. */
+function taskLists(state: StateCore): void {
+  const tokens = state.tokens;
+  for (let i = 2; i < tokens.length; i++) {
+    const inline = tokens[i];
+    if (inline.type !== 'inline' || tokens[i - 1].type !== 'paragraph_open' || tokens[i - 2].type !== 'list_item_open') continue;
+    const m = /^\[([ xX])\][ \t]/.exec(inline.content);
+    const first = inline.children?.[0];
+    if (!m || !first || first.type !== 'text' || !first.content.startsWith(m[0])) continue;
+    first.content = first.content.slice(m[0].length);
+    const box = new state.Token('html_inline', '', 0);
+    box.content = `<input type="checkbox" disabled${m[1] === ' ' ? '' : ' checked'}> `;
+    inline.children!.unshift(box);
+    tokens[i - 2].attrJoin('class', 'task-list-item');
+  }
+}
+
+const markdown = new MarkdownIt({
+  html: true,
+  linkify: true,
+  highlight: (code, lang) => {
+    const grammar = grammarFor(lang || null, '');
+    return grammar ? highlightCode(code, grammar).text : '';
+  },
+});
+markdown.core.ruler.push('task_lists', taskLists);
+
+const ALLOWED_TAGS = [
+  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'a', 'img', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code', 'em', 'strong',
+  'b', 'i', 'del', 's', 'ins', 'sup', 'sub', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'details', 'summary', 'kbd', 'samp',
+  'var', 'dl', 'dt', 'dd', 'input', 'span', 'div', 'abbr', 'q', 'mark', 'small', 'tt', 'caption',
+];
+
+const ALIGNMENTS = ['align-left', 'align-center', 'align-right'];
+
+/** A table cell's alignment (markdown-it writes `style="text-align:…"`) as a class: the pages' CSP allows no style attribute. */
+function aligned(tagName: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag {
+  const align = /text-align:\s*(left|center|right)/.exec(attribs.style ?? '')?.[1] ?? attribs.align;
+  return { tagName, attribs: align ? { class: `align-${align}` } : {} };
+}
+
+/**
+ * What a Markdown image may show: a `data:` URL the caller built (a gist's own image file), or null, and the image
+ * becomes a plain link to its address (the pages' Content-Security-Policy loads no image from another host).
+ */
+export type ImageSource = (src: string) => string | null;
+
+function sanitizeOptions(image: ImageSource): sanitizeHtml.IOptions {
+  return {
+    allowedTags: ALLOWED_TAGS,
+    allowedAttributes: {
+      a: ['href', 'title', 'rel'],
+      img: ['src', 'alt', 'title', 'width', 'height'],
+      input: ['type', 'checked', 'disabled', 'aria-label'],
+      th: ['class'],
+      td: ['class'],
+      ol: ['start'],
+      li: ['class'],
+      code: ['class'],
+      span: ['class'],
+      details: ['open'],
+      abbr: ['title'],
+    },
+    allowedClasses: { code: ['language-*', 'hljs'], span: ['hljs-*'], li: ['task-list-item'], th: ALIGNMENTS, td: ALIGNMENTS },
+    allowedSchemes: ['http', 'https', 'mailto'],
+    allowedSchemesByTag: { img: ['data'] },
+    allowProtocolRelative: false,
+    transformTags: {
+      th: aligned,
+      td: aligned,
+      a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: 'nofollow noopener' } }),
+      // Only the task lists' checkboxes, disabled, named for screen readers by their state.
+      input: (tagName, attribs) => ({
+        tagName,
+        attribs: { type: 'checkbox', disabled: '', 'aria-label': 'checked' in attribs ? 'done' : 'to do', ...('checked' in attribs ? { checked: '' } : {}) },
+      }),
+      img: (tagName, attribs): sanitizeHtml.Tag => {
+        const shown = attribs.src ? image(attribs.src) : null;
+        if (shown) return { tagName, attribs: { ...attribs, src: shown, alt: attribs.alt ?? '' } };
+        return { tagName: 'a', attribs: { href: attribs.src ?? '', rel: 'nofollow noopener' }, text: attribs.alt || attribs.src || 'image' };
+      },
+    },
+    nonTextTags: ['style', 'script', 'textarea', 'option', 'noscript', 'title', 'iframe', 'template', 'xmp', 'noembed', 'noframes', 'plaintext'],
+  };
+}
+
+/** Markdown source as sanitized HTML. */
+export function renderMarkdown(source: string, image: ImageSource = () => null): Html {
+  return trustedHtml(sanitizeHtml(markdown.render(source), sanitizeOptions(image)));
+}

@@ -4,6 +4,7 @@ import { RemoteClient } from '../../client.js';
 import { writeCredentials } from '../../credentials.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { globals, type Factory } from '../factory.js';
 
 interface LoginOptions {
@@ -26,10 +27,17 @@ async function runLogin(opts: LoginOptions, io: IO): Promise<void> {
 
 export function registerLogin(auth: Command, f: Factory): void {
   // --server and --token are the program's own options (they may stand before or after `auth login`).
-  auth
-    .command('login')
-    .description('check a token against a server and save both (hublet auth login --server URL --token T)')
-    .action(async (_flags: unknown, command: Command) => {
+  withExamples(
+    auth
+      .command('login')
+      .description('check a token against a server and save both, for remote mode: give the server with --server URL and the token with --token T (the program options below)'),
+    [
+      '# the admin token the first hublet serve printed',
+      'hublet auth login --server http://127.0.0.1:3000 --token hlp_…',
+      '# a token from a file, not from the shell history',
+      'hublet auth login --server https://hublet.example.com --token "$(cat ~/.hublet-token)"',
+    ],
+  ).action(async (_flags: unknown, command: Command) => {
       const g = globals(command);
       await runLogin({ server: g.server, token: g.token, json: Boolean(g.json), env: f.env }, f.io);
     });

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { credentialsPath, removeCredentials } from '../../credentials.js';
 import type { IO } from '../../io.js';
+import { withExamples } from '../examples.js';
 import type { Factory } from '../factory.js';
 
 interface LogoutOptions {
@@ -15,8 +16,7 @@ async function runLogout(opts: LogoutOptions, io: IO): Promise<void> {
 }
 
 export function registerLogout(auth: Command, f: Factory): void {
-  auth
-    .command('logout')
-    .description('forget the saved server and token')
-    .action(() => runLogout({ env: f.env }, f.io));
+  withExamples(auth.command('logout').description('forget the saved server and token (the next command without --server or HUBLET_SERVER runs in local mode)'), [
+    'hublet auth logout',
+  ]).action(() => runLogout({ env: f.env }, f.io));
 }

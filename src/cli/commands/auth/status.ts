@@ -7,6 +7,7 @@ import { openClient, RemoteClient, type GlobalOptions } from '../../client.js';
 import type { IO } from '../../io.js';
 import { chooseMode, type LocalChoice, type RemoteChoice, type Sourced } from '../../mode.js';
 import { CliExit, EXIT, printJson } from '../../output.js';
+import { withExamples } from '../examples.js';
 import { globals, type Factory } from '../factory.js';
 
 interface StatusOptions {
@@ -76,10 +77,10 @@ async function runStatus(opts: StatusOptions, io: IO): Promise<void> {
 }
 
 export function registerStatus(auth: Command, f: Factory): void {
-  auth
-    .command('status')
-    .description('show the mode, server or data dir, and user the next command would use, and where each came from')
-    .action(async (_flags: unknown, command: Command) => {
+  withExamples(
+    auth.command('status').description('show the mode, server or data dir, and user the next command would use, and where each came from (exit 4 when that user is unknown)'),
+    ['hublet auth status', '# what a command with these options would use', 'hublet --data ./data --as alice auth status', 'hublet --json auth status'],
+  ).action(async (_flags: unknown, command: Command) => {
       const g = globals(command);
       await runStatus({ globals: g, json: Boolean(g.json), env: f.env }, f.io);
     });

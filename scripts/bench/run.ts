@@ -12,12 +12,13 @@ import { gistCases } from './cases/gists.js';
 import { hookCases } from './cases/hooks.js';
 import { migrationCases } from './cases/migrations.js';
 import { startupCases } from './cases/startup.js';
+import { webCases } from './cases/web.js';
 import { hubletCommand, startHublet, type HubletServer } from './processes.js';
 import { spreadOf } from './stats.js';
 import { markdownTable } from './table.js';
 import type { BenchCase, BenchContext, CaseResult } from './types.js';
 
-const CASES: BenchCase[] = [...startupCases, ...accountCases, ...gistCases, ...hookCases, ...migrationCases];
+const CASES: BenchCase[] = [...startupCases, ...accountCases, ...gistCases, ...hookCases, ...migrationCases, ...webCases];
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);

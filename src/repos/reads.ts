@@ -1,11 +1,14 @@
-// Repository reads for GraphQL beyond resolveRepository: an account's repositories under the REST lists' own rules
-// (listing.ts), and the state a repository object shows that its row does not hold (its git refs, migration locks).
+// Repository reads for GraphQL and the web pages beyond resolveRepository: an account's repositories under the REST
+// lists' own rules (listing.ts), the state a repository object shows that its row does not hold (its git refs,
+// migration locks), and its files at a ref (directories and file bytes, read from git).
+import fs from 'node:fs';
+import git from 'isomorphic-git';
 import type { ServiceContext } from '../app/context.js';
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
 import type { RepositoryRow } from '../db/tables/repos.js';
 import { readRefs } from '../git/bare.js';
-import { repositoryDir } from './git-data.js';
+import { peelToCommit, repositoryDir } from './git-data.js';
 import { listForAuthenticatedUser, listForOrg, listForUser, type ListResult } from './listing.js';
 import type { SortKey } from './store.js';
 
@@ -59,4 +62,58 @@ export async function lockedAmong(db: Db, repoIds: readonly number[]): Promise<S
   if (repoIds.length === 0) return new Set();
   const rows = await db.selectFrom('repository_locks').select('repository_id').where('repository_id', 'in', [...repoIds]).execute();
   return new Set(rows.map((r) => r.repository_id));
+}
+
+/**
+ * The commit a ref names in a repository: a branch, then a tag (peeled), then a full commit SHA; null when none. Read
+ * rules are the caller's: resolve the repository with resolveRepository first.
+ */
+export async function commitAt(ctx: ServiceContext, repo: RepositoryRow, ref: string): Promise<string | null> {
+  const dir = repositoryDir(ctx.config.dataDir, repo.id);
+  const cache = {};
+  if (!ref || ref.includes('\0') || ref.split('/').some((part) => part === '' || part === '.' || part === '..')) return null;
+  for (const name of [`refs/heads/${ref}`, `refs/tags/${ref}`]) {
+    const oid = await git.resolveRef({ fs, gitdir: dir, ref: name }).catch(() => null);
+    if (oid) return peelToCommit(dir, oid, cache);
+  }
+  return /^[0-9a-f]{40}$/.test(ref) ? peelToCommit(dir, ref, cache) : null;
+}
+
+/** One entry of a directory in a repository. */
+export interface TreeItem {
+  name: string;
+  type: 'blob' | 'tree' | 'commit';
+  oid: string;
+}
+
+/** A path inside a tree: segments without empty, `.` or `..` ones (none can name a tree entry). */
+function treePath(path: string): string | null {
+  const parts = path.split('/').filter((p) => p !== '');
+  return parts.some((p) => p === '.' || p === '..' || p.includes('\0')) ? null : parts.join('/');
+}
+
+/** The entries of the directory at `path` ('' for the root) in a commit, or null when there is no such directory. */
+export async function treeAt(ctx: ServiceContext, repo: RepositoryRow, commit: string, path: string): Promise<TreeItem[] | null> {
+  const filepath = treePath(path);
+  if (filepath === null) return null;
+  const dir = repositoryDir(ctx.config.dataDir, repo.id);
+  try {
+    const { tree } = await git.readTree({ fs, gitdir: dir, oid: commit, filepath: filepath || undefined });
+    return tree.map((e) => ({ name: e.path, type: e.type, oid: e.oid }));
+  } catch {
+    return null;
+  }
+}
+
+/** The bytes of the file at `path` in a commit, or null when there is no such file. */
+export async function fileAt(ctx: ServiceContext, repo: RepositoryRow, commit: string, path: string): Promise<Buffer | null> {
+  const filepath = treePath(path);
+  if (!filepath) return null;
+  const dir = repositoryDir(ctx.config.dataDir, repo.id);
+  try {
+    const { blob } = await git.readBlob({ fs, gitdir: dir, oid: commit, filepath });
+    return Buffer.from(blob);
+  } catch {
+    return null;
+  }
 }

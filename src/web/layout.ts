@@ -9,9 +9,9 @@ const CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; " +
   "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-/** Sets the headers every web response carries. */
+/** Sets the headers every web response carries (a response that set its own CSP, raw bytes in a sandbox, keeps it). */
 export function securityHeaders(reply: FastifyReply): void {
-  reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+  if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
   reply.header('x-content-type-options', 'nosniff');
   reply.header('x-frame-options', 'DENY');
   reply.header('referrer-policy', 'same-origin');
@@ -39,7 +39,7 @@ ${options.noindex ? html`<meta name="robots" content="noindex">\n` : ''}<title>$
 <link rel="stylesheet" href="${base}/-/web.css?v=${pageStylesheet.version}">
 </head>
 <body>
-<header class="site"><a class="home" href="${base}/gist/discover">hublet gists</a><nav aria-label="Site"><a href="${base}/gist/discover">Discover</a></nav></header>
+<header class="site"><a class="home" href="${base}/gist/discover">hublet</a><nav aria-label="Site"><a href="${base}/gist/discover">Discover gists</a></nav></header>
 <main id="main">
 ${options.body}
 </main>

@@ -40,3 +40,26 @@ export function shownTime(iso: string): string {
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
+
+export interface RepositoryLinks {
+  home: string;
+  tree(ref: string, path: string): string;
+  blob(ref: string, path: string): string;
+  raw(ref: string, path: string): string;
+}
+
+/** A path in a URL: each segment encoded, the slashes kept. */
+function pathSegments(path: string): string {
+  return path
+    .split('/')
+    .filter((p) => p !== '')
+    .map(encodeURIComponent)
+    .join('/');
+}
+
+/** A repository's pages (the html_url `/<owner>/<name>`, and its tree, blob and raw views at a ref). */
+export function repositoryLinks(urls: Urls, ownerLogin: string, name: string): RepositoryLinks {
+  const home = urls.html(`/${encodeURIComponent(ownerLogin)}/${encodeURIComponent(name)}`);
+  const at = (view: string) => (ref: string, path: string) => `${home}/${view}/${pathSegments(ref)}${path ? `/${pathSegments(path)}` : ''}`;
+  return { home, tree: at('tree'), blob: at('blob'), raw: at('raw') };
+}

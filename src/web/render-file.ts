@@ -37,7 +37,7 @@ function isMarkdown(f: ShownFile): boolean {
 }
 
 /** Whether the bytes are text we can show (valid UTF-8 without NUL). */
-function isText(content: Buffer): boolean {
+export function isText(content: Buffer): boolean {
   if (content.includes(0)) return false;
   try {
     new TextDecoder('utf-8', { fatal: true }).decode(content);

@@ -1,5 +1,5 @@
 // The web pages' routes: the gist page, its revisions and past revisions, its archives and embed script, a user's gists,
-// the public gists, and the stylesheets. Pages are anonymous (a token changes nothing they show), outside the API's rate
+// the public gists, a user's or organization's page, a repository's pages (home, tree, blob, raw), and the stylesheets. Pages are anonymous (a token changes nothing they show), outside the API's rate
 // limit, cached by the change stamp, and carry a CSP without inline scripts. A browser (Accept: text/html) that asks for
 // what does not exist, or that it may not see, gets the not-found page; every other client gets the API's 404 JSON.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -7,6 +7,8 @@ import type { ServiceContext } from '../app/context.js';
 import { requireAnyAccount } from '../accounts/service.js';
 import { filesAtRevision, listCommits, listForUser, listPublic, revisionView, singleView } from '../gists/reads.js';
 import { findGist, starCounts } from '../gists/store.js';
+import { commitAt, fileAt, listForOwner, treeAt } from '../repos/reads.js';
+import { resolveRepository } from '../repos/service.js';
 import { HttpError, NotFound } from '../server/http/errors.js';
 import { PUBLIC } from '../server/http/grants.js';
 import { parsePaging, type Paging } from '../server/http/pagination.js';
@@ -18,6 +20,10 @@ import { discoverPage, LIST_PAGE_SIZE, userGistsPage } from './gist-lists.js';
 import type { Html } from './html.js';
 import { notFoundPage, securityHeaders } from './layout.js';
 import { PageCache, type BuiltPage } from './page-cache.js';
+import { profilePage } from './profile-page.js';
+import { blobPage, readmeIn, repositoryPage, treePage, type RepositoryView } from './repo-pages.js';
+import { repositoryLinks } from './links.js';
+import { isText } from './render-file.js';
 import { REVISIONS_PAGE_SIZE, revisionsPage, type RevisionChange } from './revisions-page.js';
 import { embedStylesheet, pageStylesheet, type Stylesheet } from './styles.js';
 
@@ -184,4 +190,96 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
       return reply.type(format === 'zip' ? 'application/zip' : 'application/gzip').send(body);
     });
   }
+
+  // A user's or an organization's page: the html_url of accounts.
+  app.get('/:owner', { config }, async (request: Params<'owner'>, reply) => {
+    const ctx = anonymous(request);
+    const login = request.params.owner;
+    return send(reply, await cache.get(ctx.db, `profile ${login.toLowerCase()}`, async () => {
+      const account = await orNotFound(requireAnyAccount(ctx, login));
+      const [repos, gists] = await Promise.all([
+        listForOwner(ctx, account, { affiliations: ['owner'], sort: 'pushed', direction: 'desc', offset: 0, limit: LIST_PAGE_SIZE }),
+        account.type === 'User' ? listForUser(ctx, account.login, { page: 1, perPage: 10, offset: 0 }) : null,
+      ]);
+      return htmlPage(profilePage({ account, repos, gists }, ctx.urls));
+    }));
+  });
+
+  // A repository's home: the html_url of repositories (private ones, like anything the visitor may not see, are 404).
+  app.get('/:owner/:repo', { config }, async (request: Params<'owner' | 'repo'>, reply) => {
+    const ctx = anonymous(request);
+    const { owner, repo: name } = request.params;
+    return send(reply, await cache.get(ctx.db, `repository ${owner.toLowerCase()}/${name.toLowerCase()}`, async () => {
+      const view = await repositoryView(ctx, owner, name);
+      const commit = await commitAt(ctx, view.repo, view.repo.default_branch);
+      const root = commit ? await treeAt(ctx, view.repo, commit, '') : null;
+      const readme = commit && root ? await readmeOf(ctx, view, commit, '', root) : null;
+      return htmlPage(repositoryPage(view, root, readme, ctx.urls));
+    }));
+  });
+
+  // A directory, a file and a file's bytes at a ref: `…/tree/<ref>/<path>`, `…/blob/<ref>/<path>`, `…/raw/<ref>/<path>`.
+  for (const view of ['tree', 'blob', 'raw'] as const) {
+    app.get(`/:owner/:repo/${view}/*`, { config }, async (request: Params<'owner' | 'repo' | '*'>, reply) => {
+      const ctx = anonymous(request);
+      const { owner, repo: name } = request.params;
+      const rest = request.params['*'];
+      if (view === 'raw') {
+        const found = await repositoryView(ctx, owner, name);
+        const at = await refAndPath(ctx, found, rest);
+        const bytes = at?.path ? await fileAt(ctx, found.repo, at.commit, at.path) : null;
+        if (!bytes) throw new NotFound();
+        // Bytes as the gists' raw URLs serve them: never rendered by the browser as a page of this origin.
+        reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+        reply.header('access-control-allow-origin', '*');
+        return reply.type(isText(bytes) ? 'text/plain; charset=utf-8' : 'application/octet-stream').send(bytes);
+      }
+      const built = await cache.get(ctx.db, `${view} ${owner.toLowerCase()}/${name.toLowerCase()} ${rest}`, async () => {
+        const found = await repositoryView(ctx, owner, name);
+        const at = await refAndPath(ctx, found, rest);
+        if (!at) throw new NotFound();
+        const links = repositoryLinks(ctx.urls, found.owner.login, found.repo.name);
+        const items = await treeAt(ctx, found.repo, at.commit, at.path);
+        if (items) {
+          if (view === 'blob') return redirect(links.tree(at.ref, at.path));
+          return htmlPage(treePage(found, at.ref, at.path, items, await readmeOf(ctx, found, at.commit, at.path, items), ctx.urls));
+        }
+        const bytes = at.path ? await fileAt(ctx, found.repo, at.commit, at.path) : null;
+        if (!bytes) throw new NotFound();
+        if (view === 'tree') return redirect(links.blob(at.ref, at.path));
+        return htmlPage(blobPage(found, at.ref, at.path, bytes, ctx.urls));
+      });
+      return send(reply, built);
+    });
+  }
+}
+
+/** A redirect, kept in the page cache like a page (a path's kind changes only with a push). */
+function redirect(location: string): BuiltPage {
+  return { status: 302, body: Buffer.alloc(0), type: HTML_TYPE, headers: { location } };
+}
+
+/** The repository as an anonymous visitor may see it: a private one, or a missing one, is not here. */
+async function repositoryView(ctx: ServiceContext, owner: string, name: string): Promise<RepositoryView> {
+  const resolved = await orNotFound(resolveRepository(ctx, owner, name));
+  return { repo: resolved.repo, owner: resolved.owner };
+}
+
+/** The README of a directory with its bytes, when it has one. */
+async function readmeOf(ctx: ServiceContext, view: RepositoryView, commit: string, dir: string, items: Parameters<typeof readmeIn>[0]) {
+  const entry = readmeIn(items);
+  if (!entry) return null;
+  const content = await fileAt(ctx, view.repo, commit, dir ? `${dir}/${entry.name}` : entry.name);
+  return content ? { name: entry.name, content } : null;
+}
+
+/** Splits `<ref>/<path>` where the ref may hold slashes: the shortest leading segments that name a branch, tag or commit. */
+async function refAndPath(ctx: ServiceContext, view: RepositoryView, rest: string): Promise<{ ref: string; commit: string; path: string } | null> {
+  const parts = rest.split('/');
+  for (let n = 1; n <= Math.min(parts.length, 10); n++) {
+    const ref = parts.slice(0, n).join('/');
+    const commit = await commitAt(ctx, view.repo, ref);
+    if (commit) return { ref, commit, path: parts.slice(n).filter(Boolean).join('/') };
+  }
+  return null;
 }

@@ -91,6 +91,13 @@ h2 { font-size: 16px; margin: 24px 0 8px; }
 .revision { margin: 0 0 32px; }
 .revision h2 { font-weight: 400; }
 .empty { color: var(--muted); }
+.muted { color: var(--muted); font-weight: 400; }
+.facts { list-style: none; margin: 0 0 16px; padding: 0; display: flex; flex-wrap: wrap; gap: 4px 16px; color: var(--muted); }
+.topics { display: flex; flex-wrap: wrap; gap: 6px; list-style: none; margin: 0 0 12px; padding: 0; }
+.topics li { font-size: 12px; border-radius: 2em; padding: 0 10px; background: var(--hunk); color: var(--fg); }
+.tree { width: 100%; border-collapse: collapse; margin: 0 0 16px; border: 1px solid var(--border); }
+.tree td { padding: 6px 12px; border-top: 1px solid var(--border); }
+.crumbs { font-size: 16px; margin: 0 0 12px; overflow-wrap: anywhere; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .notice-bar { padding: 8px 12px; border: 1px solid var(--border); border-radius: 6px; background: var(--badge); }
 footer { max-width: 1012px; margin: 0 auto; padding: 16px; color: var(--muted); font-size: 12px; border-top: 1px solid var(--border); }

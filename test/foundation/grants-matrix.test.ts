@@ -186,7 +186,9 @@ function pathOf(route: DeclaredRoute): string {
     if (value === undefined) throw new Error(`no value for :${name} in ${route.url}`);
     return value;
   });
-  return filled.endsWith('/info/refs') ? `${filled}?service=git-upload-pack` : filled;
+  if (filled.endsWith('/info/refs')) return `${filled}?service=git-upload-pack`;
+  // The web's repository views take `<ref>/<path>` as their wildcard: the repository's README on its default branch.
+  return filled.endsWith('/*') ? `${filled.slice(0, -1)}main/README.md` : filled;
 }
 
 async function call(base: string, method: string, path: string, token: string | undefined) {

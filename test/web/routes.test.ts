@@ -174,3 +174,17 @@ describe('files that are not plain text', () => {
     expect(r.text).toMatch(/Binary file not shown: <a href="[^"]+\/raw\/[0-9a-f]{40}\/blob\.bin">view the raw file<\/a>/);
   });
 });
+
+describe('images in Markdown', () => {
+  it("shows the gist's own image files inline and turns images from other hosts into links (the CSP loads none)", async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>\n';
+    const created = await s.api('POST', '/gists', {
+      token: alice.token,
+      body: { public: true, files: { 'README.md': { content: '![the logo](logo.svg) and ![remote](https://example.com/x.png)\n' }, 'logo.svg': { content: svg } } },
+    });
+    expect(created.status).toBe(201);
+    const r = await page(created.body.html_url);
+    expect(r.text).toContain(`<img src="data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}" alt="the logo" />`);
+    expect(r.text).toContain('<a href="https://example.com/x.png" rel="nofollow noopener">remote</a>');
+  });
+});

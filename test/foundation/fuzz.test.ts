@@ -77,13 +77,22 @@ function describeRequest(req: Sent): string {
 }
 
 /** The properties every answer has, whatever was asked. */
+/** A request header by name in any case ('' when not sent). */
+function headerOf(req: Sent, name: string): string {
+  return Object.entries(req.headers).find(([k]) => k.toLowerCase() === name)?.[1] ?? '';
+}
+
 function check(req: Sent, res: Answer): void {
   const what = `${describeRequest(req)} → ${res.status} ${cut(res.body, 300)}`;
   expect(res.status, what).toBeGreaterThanOrEqual(200);
   expect(res.status, what).toBeLessThan(500);
   // Git's smart HTTP answers git clients in text as GitHub does (git prints "Repository not found."), and raw file URLs
-  // answer `404: Not Found` as GitHub's raw host does: there, only no 5xx. Every API answer is JSON in GitHub's shape.
-  if (res.status >= 400 && req.method !== 'HEAD' && !NOT_THE_API.test(req.path)) {
+  // answer `404: Not Found` as GitHub's raw host does: there, only no 5xx. A browser's request (Accept: text/html) to
+  // a web page's path gets an HTML error page (src/web), checked below for what it says. Every API answer is JSON in
+  // GitHub's shape.
+  const htmlPage = /text\/html/.test(headerOf(req, 'accept')) && res.contentType.startsWith('text/html');
+  if (htmlPage && res.status >= 400 && req.method !== 'HEAD') expect(res.body, what).toMatch(/<!doctype html>/i);
+  if (res.status >= 400 && req.method !== 'HEAD' && !NOT_THE_API.test(req.path) && !htmlPage) {
     expect(res.contentType, what).toMatch(/^application\/json/);
     const body = JSON.parse(res.body) as Record<string, unknown>;
     expect(typeof body.message, what).toBe('string');

@@ -72,6 +72,28 @@ function dosTime(at: Date): { time: number; date: number } {
   };
 }
 
+interface EntryFields {
+  time: number;
+  date: number;
+  crc: number;
+  size: number;
+  nameLength: number;
+}
+
+/** The 26 bytes a zip local header and its central directory record share (version needed .. extra length), at `at`. */
+function writeEntryFields(buf: Buffer, at: number, f: EntryFields): void {
+  buf.writeUInt16LE(20, at);
+  buf.writeUInt16LE(0x0800, at + 2);
+  buf.writeUInt16LE(0, at + 4);
+  buf.writeUInt16LE(f.time, at + 6);
+  buf.writeUInt16LE(f.date, at + 8);
+  buf.writeUInt32LE(f.crc, at + 10);
+  buf.writeUInt32LE(f.size, at + 14);
+  buf.writeUInt32LE(f.size, at + 18);
+  buf.writeUInt16LE(f.nameLength, at + 22);
+  buf.writeUInt16LE(0, at + 24);
+}
+
 /** A zip of the files under `folder/`, stored (not compressed), names flagged UTF-8. */
 export function zip(folder: string, files: readonly ArchiveFile[], mtime: Date): Buffer {
   const { time, date } = dosTime(mtime);
@@ -82,30 +104,14 @@ export function zip(folder: string, files: readonly ArchiveFile[], mtime: Date):
   for (const e of entries) {
     const name = Buffer.from(e.name, 'utf8');
     const crc = zlib.crc32(e.content) >>> 0;
+    const fields = { time, date, crc, size: e.content.length, nameLength: name.length };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6);
-    local.writeUInt16LE(0, 8);
-    local.writeUInt16LE(time, 10);
-    local.writeUInt16LE(date, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(e.content.length, 18);
-    local.writeUInt32LE(e.content.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28);
+    writeEntryFields(local, 4, fields);
     const record = Buffer.alloc(46);
     record.writeUInt32LE(0x02014b50, 0);
     record.writeUInt16LE(0x031e, 4);
-    record.writeUInt16LE(20, 6);
-    record.writeUInt16LE(0x0800, 8);
-    record.writeUInt16LE(0, 10);
-    record.writeUInt16LE(time, 12);
-    record.writeUInt16LE(date, 14);
-    record.writeUInt32LE(crc, 16);
-    record.writeUInt32LE(e.content.length, 20);
-    record.writeUInt32LE(e.content.length, 24);
-    record.writeUInt16LE(name.length, 28);
+    writeEntryFields(record, 6, fields);
     record.writeUInt32LE(((e.name.endsWith('/') ? 0o40755 : 0o100644) << 16) >>> 0, 38);
     record.writeUInt32LE(offset, 42);
     locals.push(local, name, e.content);

@@ -7,9 +7,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { editorCommand } from '../../src/cli/commands/gist/editor.js';
 import { fuzzyAgo, timeCell } from '../../src/cli/relative-time.js';
-import { ok, pool, withoutHints, type CliResult, type CliServer, type Env, type Sandbox } from '../helpers/cli.js';
+import { failed, ok, pool, withoutHints, type CliResult, type CliServer, type Env, type Sandbox } from '../helpers/cli.js';
 import { type FakeIOOptions, runInProcess, startInProcessCliServer } from '../helpers/cli-inprocess.js';
 import type { TestServer } from '../helpers/server.js';
+import { contentsOf, gistApi } from './gist-api.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -37,25 +38,7 @@ const remote = (token: string | null, args: string[], o: Opts = {}) =>
 const local = (login: string, args: string[], o: Opts = {}) =>
   runInProcess(['--data', s.dataDir, '--database', s.databaseUrl, '--as', login, ...args], { env: cli.localEnv, ...o });
 
-const failed = (r: CliResult, code: number) => {
-  expect(r.code, r.stderr).toBe(code);
-  expect(r.stdout).toBe('');
-  return r;
-};
-
-async function newGist(token: string, contents: Record<string, string>, extra: { public?: boolean; description?: string } = {}): Promise<any> {
-  const r = await s.api('POST', '/gists', { token, body: { ...extra, files: Object.fromEntries(Object.entries(contents).map(([k, v]) => [k, { content: v }])) } });
-  expect(r.status, r.text).toBe(201);
-  return r.body;
-}
-
-async function getGist(id: string): Promise<any> {
-  const r = await s.api('GET', `/gists/${id}`);
-  expect(r.status, r.text).toBe(200);
-  return r.body;
-}
-
-const contentsOf = (g: any) => Object.fromEntries(Object.entries(g.files).map(([k, f]: [string, any]) => [k, f.content]));
+const { newGist, getGist } = gistApi(() => s);
 
 /** An executable script in the sandbox (an editor for `gist edit`). */
 function script(name: string, body: string): string {

@@ -5,11 +5,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ok, pool, runCli as spawnCli, type CliResult, type CliServer, type RunOptions, type Sandbox, withoutHints } from '../helpers/cli.js';
+import { failed, ok, pool, runCli as spawnCli, type CliResult, type CliServer, type RunOptions, type Sandbox, withoutHints } from '../helpers/cli.js';
 import { openClient, type Client } from '../../src/cli/client.js';
 import { runClone } from '../../src/cli/commands/gist/clone.js';
 import { fakeIO, runInProcess as runCli, startInProcessCliServer } from '../helpers/cli-inprocess.js';
 import type { TestServer } from '../helpers/server.js';
+import { contentsOf, gistApi } from './gist-api.js';
 
 // git clones, 105 gists, and a process of the executable (~1 s of tsx start-up, far more on a busy machine): room for that.
 vi.setConfig({ testTimeout: 240_000 });
@@ -46,12 +47,6 @@ const remote =
   (args, opts = {}) =>
     cli.remote(token, args, opts);
 
-const failed = (r: CliResult, code: number) => {
-  expect(r.code, r.stderr).toBe(code);
-  expect(r.stdout).toBe('');
-  return r;
-};
-
 function write(name: string, content: string | Buffer, dir = files): string {
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, name);
@@ -59,19 +54,7 @@ function write(name: string, content: string | Buffer, dir = files): string {
   return file;
 }
 
-async function newGist(token: string, contents: Record<string, string>, extra: { public?: boolean; description?: string } = {}): Promise<any> {
-  const r = await s.api('POST', '/gists', { token, body: { ...extra, files: Object.fromEntries(Object.entries(contents).map(([k, v]) => [k, { content: v }])) } });
-  expect(r.status, r.text).toBe(201);
-  return r.body;
-}
-
-async function getGist(id: string): Promise<any> {
-  const r = await s.api('GET', `/gists/${id}`);
-  expect(r.status, r.text).toBe(200);
-  return r.body;
-}
-
-const contentsOf = (g: any) => Object.fromEntries(Object.entries(g.files).map(([k, f]: [string, any]) => [k, f.content]));
+const { newGist, getGist } = gistApi(() => s);
 const GIST_ID = /^[0-9a-f]{32}\n$/;
 /** What `gist create` prints, as gh: the gist's html_url. */
 const gistUrl = () => new RegExp(`^${s.url}/gist/[0-9a-f]{32}\n$`);

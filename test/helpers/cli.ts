@@ -191,6 +191,13 @@ export function ok(r: CliResult): CliResult {
   return r;
 }
 
+/** A run that failed with `code` and printed nothing on stdout. */
+export function failed(r: CliResult, code: number): CliResult {
+  expect(r.code, r.stderr).toBe(code);
+  expect(r.stdout).toBe('');
+  return r;
+}
+
 export type RunOptions = { stdin?: string; extraEnv?: Env };
 
 /** A test server, a sandbox, and hublet run against both ways: in local mode and in remote mode. */

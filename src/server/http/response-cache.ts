@@ -5,6 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { changeStamp } from '../../db/change-stamp.js';
 import type { Grant } from './grants.js';
+import { StampedCache } from './stamped-cache.js';
 
 /** Headers a cached response carries besides its body (set by the handler while building it). */
 const KEPT_HEADERS = ['link', 'last-modified'] as const;
@@ -24,33 +25,22 @@ export interface CachedResponse {
   route: CachedRoute;
 }
 
-/** A build in progress: requests for the same key at the same stamp wait for it instead of building their own. */
-interface Building {
-  stamp: string;
-  done: Promise<CachedResponse>;
-}
-
 export class ResponseCache {
-  private readonly entries = new Map<string, CachedResponse>();
-  private readonly building = new Map<string, Building>();
-  private bytes = 0;
+  private readonly cache: StampedCache<CachedResponse>;
 
   /** @param maxBytes memory for bodies and keys; 0 keeps nothing (every request builds its response). */
-  constructor(private readonly maxBytes = 32 * 1024 * 1024) {}
+  constructor(private readonly maxBytes = 32 * 1024 * 1024) {
+    this.cache = new StampedCache(maxBytes, (entry) => entry.body.length);
+  }
 
   /** Whether an entry exists for the key, current or not (a cheap first look, before anything is read). */
   has(key: string): boolean {
-    return this.entries.has(key);
+    return this.cache.has(key);
   }
 
   /** The entry for the key if it was built at `stamp` (counted as used), else undefined. */
   current(key: string, stamp: string): CachedResponse | undefined {
-    const entry = this.entries.get(key);
-    if (!entry || entry.stamp !== stamp) return undefined;
-    // Most recently used last: eviction takes from the front.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry;
+    return this.cache.current(key, stamp);
   }
 
   /**
@@ -62,29 +52,9 @@ export class ResponseCache {
   async respond(request: FastifyRequest, reply: FastifyReply, key: string, build: () => Promise<unknown>): Promise<FastifyReply> {
     if (this.maxBytes === 0) return reply.type(JSON_TYPE).send(Buffer.from(JSON.stringify(await build())));
     const stamp = await changeStamp(request.ctx.db);
-    const entry = this.current(key, stamp) ?? (await this.built(request, reply, key, stamp, build));
+    const entry = await this.cache.obtain(key, stamp, () => this.build(request, reply, stamp, build));
     reply.headers(entry.headers);
     return reply.type(JSON_TYPE).send(entry.body);
-  }
-
-  /** The entry a build in progress for this key and stamp gives, or this request's own build. */
-  private async built(request: FastifyRequest, reply: FastifyReply, key: string, stamp: string, build: () => Promise<unknown>): Promise<CachedResponse> {
-    const running = this.building.get(key);
-    if (running && running.stamp === stamp) {
-      // Its failure is its own request's answer (errors are never shared): this one then builds for itself.
-      const shared = await running.done.catch(() => undefined);
-      if (shared) return shared;
-    }
-    const done = this.build(request, reply, stamp, build);
-    const mine = { stamp, done };
-    this.building.set(key, mine);
-    try {
-      const entry = await done;
-      this.store(key, entry);
-      return entry;
-    } finally {
-      if (this.building.get(key) === mine) this.building.delete(key);
-    }
   }
 
   private async build(request: FastifyRequest, reply: FastifyReply, stamp: string, build: () => Promise<unknown>): Promise<CachedResponse> {
@@ -97,24 +67,6 @@ export class ResponseCache {
     const { url, config } = request.routeOptions;
     const route: CachedRoute = { url: url ?? '', grant: config.grant!, ...(config.rateLimit === false ? { rateLimit: false } : {}) };
     return { stamp, body: Buffer.from(JSON.stringify(payload)), headers, route };
-  }
-
-  private store(key: string, entry: CachedResponse): void {
-    this.drop(key);
-    if (entry.body.length > this.maxBytes / 4) return; // one huge response must not flush everything else
-    this.entries.set(key, entry);
-    this.bytes += entry.body.length + key.length;
-    for (const oldest of this.entries.keys()) {
-      if (this.bytes <= this.maxBytes) break;
-      this.drop(oldest);
-    }
-  }
-
-  private drop(key: string): void {
-    const old = this.entries.get(key);
-    if (!old) return;
-    this.entries.delete(key);
-    this.bytes -= old.body.length + key.length;
   }
 }
 

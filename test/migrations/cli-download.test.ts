@@ -12,9 +12,10 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/program.js';
 import type { CliResult, Sandbox } from '../helpers/cli.js';
-import { fakeIO, runInProcess, startInProcessCliServer, type InProcessCliServer } from '../helpers/cli-inprocess.js';
+import { fakeIO, runInProcess, type InProcessCliServer } from '../helpers/cli-inprocess.js';
 import type { TestServer } from '../helpers/server.js';
-import { authedUrl, git, repoWithHistory, tar, tempDir, waitForState } from './support.js';
+import { cliServerWithMonasRepos } from './cli-server.js';
+import { authedUrl, git, tar, tempDir, waitForState } from './support.js';
 
 let cli: InProcessCliServer;
 let s: TestServer;
@@ -125,12 +126,8 @@ async function startProxy(upstream: string): Promise<Proxy> {
 }
 
 beforeAll(async () => {
-  cli = await startInProcessCliServer();
+  ({ cli, mona } = await cliServerWithMonasRepos());
   ({ server: s, sandbox: sb } = cli);
-  mona = await s.userWithToken('mona', ['repo', 'admin:org', 'user']);
-  await s.createOrg('octo-org', 'mona');
-  await repoWithHistory(s, mona.token, { org: 'octo-org' }, 'alpha');
-  await repoWithHistory(s, mona.token, {}, 'mine');
   await repoWithBigFile('big', 1024 * 1024);
   org = await exported('/orgs/octo-org/migrations', { repositories: ['alpha'], lock_repositories: true });
   big = await exported('/user/migrations', { repositories: ['big'] });

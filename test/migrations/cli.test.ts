@@ -7,9 +7,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, type CliServer, type Sandbox } from '../helpers/cli.js';
-import { runInProcess as runCli, startInProcessCliServer } from '../helpers/cli-inprocess.js';
+import { runInProcess as runCli } from '../helpers/cli-inprocess.js';
 import type { TestServer } from '../helpers/server.js';
-import { repoWithHistory, tar } from './support.js';
+import { cliServerWithMonasRepos } from './cli-server.js';
+import { tar } from './support.js';
 
 let cli: CliServer;
 let s: TestServer;
@@ -17,12 +18,8 @@ let sb: Sandbox;
 let mona: { token: string };
 
 beforeAll(async () => {
-  cli = await startInProcessCliServer();
+  ({ cli, mona } = await cliServerWithMonasRepos());
   ({ server: s, sandbox: sb } = cli);
-  mona = await s.userWithToken('mona', ['repo', 'admin:org', 'user']);
-  await s.createOrg('octo-org', 'mona');
-  await repoWithHistory(s, mona.token, { org: 'octo-org' }, 'alpha');
-  await repoWithHistory(s, mona.token, {}, 'mine');
 });
 afterAll(async () => {
   await cli?.close();

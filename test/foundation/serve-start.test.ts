@@ -10,40 +10,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ok, ROOT, runCli, runServe, sandbox, startServe, type CliResult, type Env, type Sandbox, type ServeProcess } from '../helpers/cli.js';
+import { BIN, ok, ROOT, runCli, runServe, type CliResult, type Env, } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/cli-inprocess.js';
-import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.js';
+import { onPostgres, } from '../helpers/database.js';
+import { serveProcesses } from '../helpers/serve-process.js';
 import { makeTestCertificates } from '../helpers/tls.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
 
 const execGit = promisify(execFile);
 
-let sb: Sandbox;
-const databases: TestDatabase[] = [];
-const running: ServeProcess[] = [];
+const serving = serveProcesses();
+const { serve } = serving;
 
-beforeAll(() => {
-  sb = sandbox();
-});
-afterAll(async () => {
-  await Promise.all(running.map((p) => p.stop('SIGKILL')));
-  for (const d of databases) await d.drop();
-  sb?.cleanup();
-});
-
-/** A fresh data dir and its database: its options, with --database on PostgreSQL. */
+/** A fresh data dir and its database: its options (--data, and --database on PostgreSQL). */
 async function freshDataDir(name: string): Promise<{ dir: string; args: string[] }> {
-  const dir = path.join(sb.root, name);
-  fs.mkdirSync(dir);
-  const db = await createTestDatabase(dir);
-  databases.push(db);
-  return { dir, args: ['--data', dir, ...(onPostgres ? ['--database', db.url] : [])] };
-}
-
-async function serve(args: string[], extraEnv: Env = {}): Promise<ServeProcess> {
-  const p = await startServe(args, { env: sb.env, extraEnv });
-  running.push(p);
-  return p;
+  const fresh = await serving.freshDataDir(name);
+  return { dir: fresh.dir, args: ['--data', fresh.dir, ...fresh.args] };
 }
 
 async function whoAmI(url: string, token: string): Promise<{ status: number; login?: string; scopes: string | null }> {
@@ -62,7 +44,7 @@ describe('serve start problems', { timeout: 120_000 }, () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as net.AddressInfo).port;
     try {
-      const failed = await runServe(['--host', '127.0.0.1', '--port', String(port), ...fresh.args], { env: sb.env });
+      const failed = await runServe(['--host', '127.0.0.1', '--port', String(port), ...fresh.args], { env: serving.sandbox.env });
       expect(failed.code).toBe(1);
       expect(failed.stderr).toBe(`hublet: port ${port} on 127.0.0.1 is in use (another server? choose another with --port, or 0 for a free one)\n`);
       expect(failed.stdout).toBe('');
@@ -85,7 +67,7 @@ describe('serve start problems', { timeout: 120_000 }, () => {
     expect(command.slice(0, 4)).toEqual(['admin', 'token', 'create', 'admin']);
     expect(command).toContain(fresh.dir);
     if (onPostgres) expect(command).toContain('--database');
-    const made = await runCli(command, { env: sb.env });
+    const made = await runCli(command, { env: serving.sandbox.env });
     const second = ok(made).stdout.trim();
     expect(await whoAmI(again.url, second)).toMatchObject({ status: 200, login: 'admin', scopes: expect.stringContaining('site_admin') });
     expect(await whoAmI(again.url, token)).toMatchObject({ status: 200, login: 'admin' });
@@ -93,9 +75,9 @@ describe('serve start problems', { timeout: 120_000 }, () => {
   });
 
   it('a data dir that cannot be created or written: one line naming the path, exit 1', async () => {
-    const file = path.join(sb.root, 'a-file');
+    const file = path.join(serving.sandbox.root, 'a-file');
     fs.writeFileSync(file, 'not a directory\n');
-    const under = await runServe(['--port', '0', '--data', path.join(file, 'data')], { env: sb.env });
+    const under = await runServe(['--port', '0', '--data', path.join(file, 'data')], { env: serving.sandbox.env });
     expect(under.code).toBe(1);
     expect(under.stderr).toBe(`hublet: cannot create data dir ${path.join(file, 'data')}: a part of the path is a file, not a directory\n`);
     noStack(under);
@@ -108,7 +90,7 @@ describe('serve start problems', { timeout: 120_000 }, () => {
       fs.mkdirSync(readOnly, { mode: 0o555 });
       fs.chmodSync(readOnly, 0o555);
       const asUser = process.getuid?.() === 0 ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', BIN] : [BIN];
-      const r = await runAs(asUser, ['serve', '--port', '0', '--data', readOnly], sb.env);
+      const r = await runAs(asUser, ['serve', '--port', '0', '--data', readOnly], serving.sandbox.env);
       expect(r.stderr).toBe(`hublet: data dir ${readOnly} is not writable: permission denied\n`);
       expect(r.code).toBe(1);
       expect(fs.readdirSync(readOnly)).toEqual([]);
@@ -119,7 +101,7 @@ describe('serve start problems', { timeout: 120_000 }, () => {
 
   it('serves a data dir made by `hublet init`: the token init printed works, and serve prints none', async () => {
     const fresh = await freshDataDir('from-init');
-    const init = ok(await runInProcess(['init', ...fresh.args], { env: sb.env }));
+    const init = ok(await runInProcess(['init', ...fresh.args], { env: serving.sandbox.env }));
     const token = tokenIn(init.stdout)!;
     expect(token).toBeTruthy();
     const p = await serve(['--port', '0', ...fresh.args, '--log-level', 'silent']);
@@ -162,7 +144,7 @@ describe('local mode links follow the URL serve records in the data dir', { time
     const p = await serve(['--port', '0', ...fresh.args, '--log-level', 'silent']);
     expect(p.port).not.toBe(3000);
     // Local mode, in-process, with no HUBLET_BASE_URL: what serve recorded is all it knows of the server.
-    const local = (args: string[], stdin?: string) => runInProcess([...fresh.args, ...args], { env: sb.env, stdin });
+    const local = (args: string[], stdin?: string) => runInProcess([...fresh.args, ...args], { env: serving.sandbox.env, stdin });
 
     const repo = ok(await local(['repo', 'create', 'admin/app']));
     expect(repo.stdout).toContain(`clone with: git clone ${p.url}/admin/app.git\n`);
@@ -173,7 +155,7 @@ describe('local mode links follow the URL serve records in the data dir', { time
     expect(status.stdout).toMatch(new RegExp(`^links: ${p.url.replace(/\./g, '\\.')} \\(recorded by hublet serve at \\S+\\)$`, 'm'));
 
     const id = ok(await local(['gist', 'create', '--public', '--filename', 'hello.txt', '-'], 'hello\n')).stdout.trim().split('\n').pop()!.replace(/^.*\//, '');
-    const dir = path.join(sb.root, 'gist-clone');
+    const dir = path.join(serving.sandbox.root, 'gist-clone');
     ok(await local(['gist', 'clone', id, dir]));
     const origin = (await execGit('git', ['-C', dir, 'remote', 'get-url', 'origin'])).stdout.trim();
     expect(origin).toBe(`${p.url}/gist/${id}.git`);
@@ -191,10 +173,10 @@ describe('local mode links follow the URL serve records in the data dir', { time
 
   it('with TLS the recorded URL is https', async () => {
     const fresh = await freshDataDir('links-tls');
-    const certs = await makeTestCertificates(path.join(sb.root, 'certs'));
+    const certs = await makeTestCertificates(path.join(serving.sandbox.root, 'certs'));
     const p = await serve(['--port', '0', ...fresh.args, '--tls-cert', certs.certFile, '--tls-key', certs.keyFile, '--log-level', 'silent']);
     expect(p.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
-    const repo = ok(await runInProcess([...fresh.args, 'repo', 'create', 'admin/secure'], { env: sb.env }));
+    const repo = ok(await runInProcess([...fresh.args, 'repo', 'create', 'admin/secure'], { env: serving.sandbox.env }));
     expect(repo.stdout).toContain(`clone with: git clone ${p.url}/admin/secure.git\n`);
     expect(JSON.parse(fs.readFileSync(path.join(fresh.dir, 'server.json'), 'utf8'))).toMatchObject({ base_url: p.url });
     expect(await p.stop()).toEqual({ code: 0, signal: null });

@@ -3,39 +3,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connect } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { runServe, sandbox, startServe, type Sandbox, type ServeProcess } from '../helpers/cli.js';
-import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.js';
+import { runServe } from '../helpers/cli.js';
+import { onPostgres } from '../helpers/database.js';
+import { type FreshDataDir, serveProcesses } from '../helpers/serve-process.js';
 
-let sb: Sandbox;
-const databases: TestDatabase[] = [];
-const running: ServeProcess[] = [];
-
-beforeAll(() => {
-  sb = sandbox();
-});
-afterAll(async () => {
-  await Promise.all(running.map((p) => p.stop('SIGKILL')));
-  for (const d of databases) await d.drop();
-  sb?.cleanup();
-});
-
-/** A fresh data dir; on PostgreSQL also a fresh database, named with --database (SQLite uses the data dir's default file). */
-async function freshDataDir(name: string): Promise<{ dir: string; args: string[]; db: TestDatabase }> {
-  const dir = path.join(sb.root, name);
-  fs.mkdirSync(dir);
-  const db = await createTestDatabase(dir);
-  databases.push(db);
-  return { dir, db, args: onPostgres ? ['--database', db.url] : [] };
-}
-
-async function serve(args: string[], extraEnv: Record<string, string> = {}): Promise<ServeProcess> {
-  const p = await startServe(args, { env: sb.env, extraEnv });
-  running.push(p);
-  return p;
-}
+const serving = serveProcesses();
+const { freshDataDir, serve } = serving;
 
 async function get(url: string, headers: Record<string, string> = {}) {
   const res = await fetch(url, { headers });
@@ -51,7 +27,7 @@ const logLines = (out: string) =>
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('hublet serve', () => {
-  let first: { dir: string; args: string[]; db: TestDatabase };
+  let first: FreshDataDir;
   let adminToken: string;
 
   it('starts on an empty data dir: one listening line with the real port, a one-time admin token, request logs without credentials, exit 0 on SIGTERM', async () => {
@@ -153,7 +129,7 @@ describe('hublet serve', () => {
     } finally {
       await db.destroy();
     }
-    const r = await runServe(['--port', '0', '--data', fresh.dir, '--database', fresh.db.url], { env: sb.env });
+    const r = await runServe(['--port', '0', '--data', fresh.dir, '--database', fresh.db.url], { env: serving.sandbox.env });
     expect(r.code).not.toBe(0);
     expect(r.code).not.toBeNull();
     expect(r.stderr).toMatch(/newer version of hublet/);
@@ -162,13 +138,13 @@ describe('hublet serve', () => {
   });
 
   it('lists every configuration problem at once and exits 2', async () => {
-    const r = await runServe(['--port', '99999', '--log-level', 'chatty', '--base-url', 'ftp://x'], { env: sb.env, extraEnv: { HUBLET_DATA: path.join(sb.root, 'never') } });
+    const r = await runServe(['--port', '99999', '--log-level', 'chatty', '--base-url', 'ftp://x'], { env: serving.sandbox.env, extraEnv: { HUBLET_DATA: path.join(serving.sandbox.root, 'never') } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('invalid configuration');
     expect(r.stderr).toContain('port (HUBLET_PORT)');
     expect(r.stderr).toContain('logLevel (HUBLET_LOG_LEVEL)');
     expect(r.stderr).toContain('baseUrl (HUBLET_BASE_URL)');
     expect(r.stdout).toBe('');
-    expect(fs.existsSync(path.join(sb.root, 'never'))).toBe(false);
+    expect(fs.existsSync(path.join(serving.sandbox.root, 'never'))).toBe(false);
   });
 });

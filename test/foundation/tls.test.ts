@@ -14,46 +14,26 @@ import { connect } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { buildApp, closeApp } from '../../src/server/app.js';
 import { makeUrls } from '../../src/server/http/urls.js';
-import { pool, runServe, sandbox, startServe, type Sandbox, type ServeProcess } from '../helpers/cli.js';
-import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.js';
+import { pool, runServe, type ServeProcess } from '../helpers/cli.js';
+import { serveProcesses } from '../helpers/serve-process.js';
 import { makeTestCertificates, type TestCertificates } from '../helpers/tls.js';
 
 const run = promisify(execFile);
 /** Each of these tests starts hublet processes (several at once on two cores): room beyond the default 30 s. */
 const PROCESSES = 120_000;
 
-let sb: Sandbox;
+const serving = serveProcesses();
+const { freshDataDir, serve } = serving;
 let certs: TestCertificates;
 let trusting: Agent;
-const databases: TestDatabase[] = [];
-const running: ServeProcess[] = [];
 
 beforeAll(async () => {
-  sb = sandbox();
-  certs = await makeTestCertificates(path.join(sb.root, 'tls'));
+  certs = await makeTestCertificates(path.join(serving.sandbox.root, 'tls'));
   trusting = new Agent({ connect: { ca: fs.readFileSync(certs.caFile) } });
 });
 afterAll(async () => {
-  await Promise.all(running.map((p) => p.stop('SIGKILL')));
   await trusting?.close();
-  for (const d of databases) await d.drop();
-  sb?.cleanup();
 });
-
-/** A fresh data dir; on PostgreSQL also a fresh database, named with --database. */
-async function freshDataDir(name: string): Promise<{ dir: string; args: string[] }> {
-  const dir = path.join(sb.root, name);
-  fs.mkdirSync(dir);
-  const db = await createTestDatabase(dir);
-  databases.push(db);
-  return { dir, args: onPostgres ? ['--database', db.url] : [] };
-}
-
-async function serve(args: string[], extraEnv: Record<string, string> = {}): Promise<ServeProcess> {
-  const p = await startServe(args, { env: sb.env, extraEnv });
-  running.push(p);
-  return p;
-}
 
 async function adminTokenOf(p: ServeProcess): Promise<string> {
   await p.waitFor(/its token \(shown once\): hlp_\w+\n/);
@@ -135,7 +115,7 @@ describe('hublet serve over TLS', () => {
     // Nor does a client that does not trust the certificate.
     await expect(fetch(`${p.url}/`)).rejects.toThrow();
 
-    const work = path.join(sb.root, 'work');
+    const work = path.join(serving.sandbox.root, 'work');
     fs.mkdirSync(work);
     await git(['clone', '-q', gist.git_pull_url, 'gist'], work);
     expect(fs.readFileSync(path.join(work, 'gist', 'hello.txt'), 'utf8')).toBe('hello\n');
@@ -175,7 +155,7 @@ describe('hublet serve over TLS', () => {
   }, PROCESSES);
 
   it('refuses to start with one of the two settings, or with a file that is missing, not a certificate, not a key or not its key', async () => {
-    const dir = path.join(sb.root, 'bad');
+    const dir = path.join(serving.sandbox.root, 'bad');
     fs.mkdirSync(dir);
     const garbage = path.join(dir, 'garbage.pem');
     fs.writeFileSync(garbage, 'not a pem file\n');
@@ -184,12 +164,12 @@ describe('hublet serve over TLS', () => {
     const missing = path.join(dir, 'missing.pem');
     const data = ['--port', '0', '--data', path.join(dir, 'data')];
     const starts = await pool([
-      () => runServe([...data, '--tls-cert', certs.certFile], { env: sb.env }),
-      () => runServe(data, { env: sb.env, extraEnv: { HUBLET_TLS_KEY: certs.keyFile } }),
-      () => runServe([...data, '--tls-cert', certs.certFile, '--tls-key', garbage], { env: sb.env }),
-      () => runServe([...data, '--tls-cert', certs.certFile, '--tls-key', otherKey], { env: sb.env }),
-      () => runServe([...data, '--tls-cert', garbage, '--tls-key', certs.keyFile], { env: sb.env }),
-      () => runServe([...data, '--tls-cert', missing, '--tls-key', certs.keyFile], { env: sb.env }),
+      () => runServe([...data, '--tls-cert', certs.certFile], { env: serving.sandbox.env }),
+      () => runServe(data, { env: serving.sandbox.env, extraEnv: { HUBLET_TLS_KEY: certs.keyFile } }),
+      () => runServe([...data, '--tls-cert', certs.certFile, '--tls-key', garbage], { env: serving.sandbox.env }),
+      () => runServe([...data, '--tls-cert', certs.certFile, '--tls-key', otherKey], { env: serving.sandbox.env }),
+      () => runServe([...data, '--tls-cert', garbage, '--tls-key', certs.keyFile], { env: serving.sandbox.env }),
+      () => runServe([...data, '--tls-cert', missing, '--tls-key', certs.keyFile], { env: serving.sandbox.env }),
     ]);
     const expected = [
       'tlsKey (HUBLET_TLS_KEY): required with tlsCert (HUBLET_TLS_CERT)',
@@ -212,23 +192,20 @@ describe('hublet serve over TLS', () => {
 
   it('reads the TLS files flag first, then HUBLET_TLS_*; its default base URL says https, also once port 0 is known', () => {
     const env = { HUBLET_TLS_CERT: '/env/cert.pem', HUBLET_TLS_KEY: '/env/key.pem' };
-    const fromFlags = loadConfig({ dataDir: sb.root, port: 0, tlsCert: 'cert.pem', tlsKey: '/flag/key.pem' }, env);
+    const fromFlags = loadConfig({ dataDir: serving.sandbox.root, port: 0, tlsCert: 'cert.pem', tlsKey: '/flag/key.pem' }, env);
     expect(fromFlags).toMatchObject({ tlsCert: path.resolve('cert.pem'), tlsKey: '/flag/key.pem', baseUrl: 'https://127.0.0.1:0' });
     expect(withListeningPort(fromFlags, 8443, {}, env).baseUrl).toBe('https://127.0.0.1:8443');
-    const fromEnv = loadConfig({ dataDir: sb.root, host: '::1', port: 443 }, env);
+    const fromEnv = loadConfig({ dataDir: serving.sandbox.root, host: '::1', port: 443 }, env);
     expect(fromEnv).toMatchObject({ tlsCert: '/env/cert.pem', tlsKey: '/env/key.pem', baseUrl: 'https://[::1]:443' });
-    const plain = loadConfig({ dataDir: sb.root, port: 0 }, {});
+    const plain = loadConfig({ dataDir: serving.sandbox.root, port: 0 }, {});
     expect(plain.tlsCert).toBeUndefined();
     expect(withListeningPort(plain, 3001, {}, {}).baseUrl).toBe('http://127.0.0.1:3001');
-    const proxied = loadConfig({ dataDir: sb.root, port: 0, baseUrl: 'http://hub.example.test' }, env);
+    const proxied = loadConfig({ dataDir: serving.sandbox.root, port: 0, baseUrl: 'http://hub.example.test' }, env);
     expect(withListeningPort(proxied, 8443, { baseUrl: 'http://hub.example.test' }, env).baseUrl).toBe('http://hub.example.test');
   });
 
   it('answers cached reads through the fast path on an https server, as the route does', async () => {
-    const dataDir = path.join(sb.root, 'in-process');
-    fs.mkdirSync(dataDir);
-    const database = await createTestDatabase(dataDir);
-    databases.push(database);
+    const { dir: dataDir, db: database } = await freshDataDir('in-process');
     const config = loadConfig({ dataDir, databaseUrl: database.url, port: 0, logLevel: 'silent', tlsCert: certs.certFile, tlsKey: certs.keyFile }, {});
     const db = connect(config.databaseUrl);
     await migrateToLatest(db);

@@ -1,16 +1,16 @@
 // The embed script in Debian's Chromium: a page on another origin includes `<script src="…/gist/<id>.js">` and shows
 // the rendered gist with its stylesheet (whose rules stay inside the embed's box), or one file of it with `?file=`.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { BrowserSession, hostPage, seen, seriousViolations } from './browser.js';
+import { describe, expect, it } from 'vitest';
+import type { TestServer } from '../helpers/server.js';
+import { browserAndServer } from './browser-and-server.js';
+import { type BrowserSession, hostPage, seen, seriousViolations } from './browser.js';
 
 let s: TestServer;
 let browser: BrowserSession;
 let gist: any;
 
-beforeAll(async () => {
-  browser = await BrowserSession.start();
-  s = await startServer();
+browserAndServer(async (started) => {
+  ({ browser, s } = started);
   const alice = await s.userWithToken('alice', ['gist']);
   const r = await s.api('POST', '/gists', {
     token: alice.token,
@@ -18,10 +18,6 @@ beforeAll(async () => {
   });
   if (r.status !== 201) throw new Error(`gist: ${r.status} ${r.text}`);
   gist = r.body;
-});
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
 });
 
 describe('GET /gist/:id.js', () => {

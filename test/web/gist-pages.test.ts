@@ -1,9 +1,10 @@
 // The gist pages in Debian's Chromium: the gist page (Markdown, highlighted code, an SVG image, links that match the
 // API's), a secret gist's noindex, the not-found page, revisions with diffs, a past revision, a user's gists and the
 // public gists with paging. Every page: no console error, no failed request, no serious axe violation.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { BrowserSession, screenshot, seen, seriousViolations, type Visit } from './browser.js';
+import { describe, expect, it } from 'vitest';
+import type { TestServer } from '../helpers/server.js';
+import { browserAndServer } from './browser-and-server.js';
+import { type BrowserSession, screenshot, seen, seriousViolations, type Visit } from './browser.js';
 
 let s: TestServer;
 let browser: BrowserSession;
@@ -46,9 +47,8 @@ async function cleanVisit(url: string, opts: { colorScheme?: 'light' | 'dark'; a
   return v;
 }
 
-beforeAll(async () => {
-  browser = await BrowserSession.start();
-  s = await startServer();
+browserAndServer(async (started) => {
+  ({ browser, s } = started);
   alice = await s.userWithToken('alice', ['gist']);
   bob = await s.userWithToken('bob', ['gist']);
   const created = await s.api('POST', '/gists', {
@@ -64,10 +64,6 @@ beforeAll(async () => {
   const hidden = await s.api('POST', '/gists', { token: alice.token, body: { description: 'not for everyone', public: false, files: { 'secret.txt': { content: 'hush\n' } } } });
   await ok(hidden, 201, 'secret gist');
   secret = hidden.body;
-});
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
 });
 
 describe('GET /gist/:id (a browser)', () => {

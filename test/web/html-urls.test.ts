@@ -1,19 +1,19 @@
 // Every html_url the API hands out opens a page: a walk over the JSON answers of every GET route (its parameters naming
 // seeded resources, as the owner asks) collects each `html_url`, and Debian's Chromium opens each one anonymously: a
 // page (200) for what anyone may see, the not-found page (404) for a private repository; never an error or JSON.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listRoutes } from '../helpers/routes.js';
 import { seed, type Seeded } from '../helpers/seed.js';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { BrowserSession, seen } from './browser.js';
+import type { TestServer } from '../helpers/server.js';
+import { browserAndServer } from './browser-and-server.js';
+import { type BrowserSession, seen } from './browser.js';
 
 let s: TestServer;
 let d: Seeded;
 let browser: BrowserSession;
 
-beforeAll(async () => {
-  browser = await BrowserSession.start();
-  s = await startServer();
+browserAndServer(async (started) => {
+  ({ browser, s } = started);
   d = await seed(s);
   // A private repository, a secret gist, a fork and a second account, so their html_urls are in the answers too.
   const token = d.user.token;
@@ -24,10 +24,6 @@ beforeAll(async () => {
   const other = await s.userWithToken('hubot', ['gist']);
   made.push(await s.api('POST', `/gists/${d.gistId}/forks`, { token: other.token }));
   for (const r of made) if (r.status !== 201) throw new Error(`seed: ${r.status} ${r.text}`);
-});
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
 });
 
 /** The value a seeded resource has for a path parameter of this name. */

@@ -2,9 +2,10 @@
 // page that shows them (the gist, its revisions, the lists, an embedding page): nothing executes (the `window.__xss`
 // flag stays unset, no dialog opens), the sanitizer left no script, handler, `javascript:` URL, style or frame, and the
 // CSP had nothing to refuse (no console error).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { BrowserSession, hostPage, type Visit } from './browser.js';
+import { describe, expect, it } from 'vitest';
+import type { TestServer } from '../helpers/server.js';
+import { browserAndServer } from './browser-and-server.js';
+import { type BrowserSession, hostPage, type Visit } from './browser.js';
 
 const FLAG = (where: string) => `window.__xss='${where}';alert('${where}')`;
 
@@ -42,9 +43,8 @@ let s: TestServer;
 let browser: BrowserSession;
 let gist: any;
 
-beforeAll(async () => {
-  browser = await BrowserSession.start();
-  s = await startServer();
+browserAndServer(async (started) => {
+  ({ browser, s } = started);
   const mallory = await s.userWithToken('mallory', ['gist']);
   const files: Record<string, { content: string }> = {
     'payloads.md': { content: MARKDOWN },
@@ -58,10 +58,6 @@ beforeAll(async () => {
   const updated = await s.api('PATCH', `/gists/${created.body.id}`, { token: mallory.token, body: { files: { 'payloads.md': { content: `${MARKDOWN}\n<img src=y onerror="${FLAG('md-v2')}">\n` } } } });
   if (updated.status !== 200) throw new Error(`update: ${updated.status} ${updated.text}`);
   gist = updated.body;
-});
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
 });
 
 /** Everything that would show a payload got through, on the page as the browser built it. */

@@ -25,6 +25,9 @@ import {
 import type { GistRevisionRow, GistRow } from '../db/tables/gists.js';
 import { fileRow } from './write.js';
 
+/** Whether a file's bytes are binary (not UTF-8 text, or holding a NUL): the rule the raw route's type and `binary` follow. */
+export { isBinary } from './language.js';
+
 /** How deep `GET /gists/public` (and anonymous `GET /gists`) may page, as GitHub limits it. */
 const PUBLIC_LISTING_DEPTH = 3000;
 const PAGINATION_LIMITED =

@@ -1,5 +1,6 @@
 // One gist file as markup: Markdown rendered (GFM, sanitized), code highlighted by its language, images shown (inline
 // as data: URLs, which the pages' CSP allows), binary files and very large ones replaced by a notice and a raw link.
+import { isBinary } from '../gists/reads.js';
 import { grammarFor, highlightCode } from './highlight.js';
 import { html, type Html } from './html.js';
 import { renderMarkdown } from './markdown.js';
@@ -34,17 +35,6 @@ function imageType(filename: string, content: Buffer): string | null {
 
 function isMarkdown(f: ShownFile): boolean {
   return f.language === 'Markdown' || /\.(md|markdown|mdown|mkdn|mkd)$/i.test(f.filename);
-}
-
-/** Whether the bytes are text we can show (valid UTF-8 without NUL). */
-export function isText(content: Buffer): boolean {
-  if (content.includes(0)) return false;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(content);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The first `limit` bytes as text, ending at a line break when there is one (never inside a character). */
@@ -100,7 +90,7 @@ function fileBody(f: ShownFile, siblings: readonly ShownFile[]): Html {
     if (f.size > IMAGE_LIMIT_BYTES) return html`<p class="notice">This image is too large to show here: ${raw}.</p>`;
     return html`<div class="image"><img src="${dataUrl(type, f.content)}" alt="${f.filename}"></div>`;
   }
-  if (!isText(f.content)) return html`<p class="notice">Binary file not shown: ${raw}.</p>`;
+  if (isBinary(f.content)) return html`<p class="notice">Binary file not shown: ${raw}.</p>`;
   const cut = f.content.length > TEXT_LIMIT_BYTES;
   const text = textPrefix(f.content, TEXT_LIMIT_BYTES);
   const notice = cut ? html`<p class="notice">This file is ${humanSize(f.size)}; only its beginning is shown: ${raw}.</p>` : '';

@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../app/context.js';
 import { requireAnyAccount } from '../accounts/service.js';
-import { filesAtRevision, listCommits, listForUser, listPublic, revisionView, singleView } from '../gists/reads.js';
+import { filesAtRevision, isBinary, listCommits, listForUser, listPublic, revisionView, singleView } from '../gists/reads.js';
 import { findGist, starCounts } from '../gists/store.js';
 import { commitAt, fileAt, listForOwner, treeAt } from '../repos/reads.js';
 import { resolveRepository } from '../repos/service.js';
@@ -23,7 +23,6 @@ import { PageCache, type BuiltPage } from './page-cache.js';
 import { profilePage } from './profile-page.js';
 import { blobPage, readmeIn, repositoryPage, treePage, type RepositoryView } from './repo-pages.js';
 import { repositoryLinks } from './links.js';
-import { isText } from './render-file.js';
 import { REVISIONS_PAGE_SIZE, revisionsPage, type RevisionChange } from './revisions-page.js';
 import { embedStylesheet, pageStylesheet, type Stylesheet } from './styles.js';
 
@@ -232,7 +231,7 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
         // Bytes as the gists' raw URLs serve them: never rendered by the browser as a page of this origin.
         reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
         reply.header('access-control-allow-origin', '*');
-        return reply.type(isText(bytes) ? 'text/plain; charset=utf-8' : 'application/octet-stream').send(bytes);
+        return reply.type(isBinary(bytes) ? 'application/octet-stream' : 'text/plain; charset=utf-8').send(bytes);
       }
       const built = await cache.get(ctx.db, `${view} ${owner.toLowerCase()}/${name.toLowerCase()} ${rest}`, async () => {
         const found = await repositoryView(ctx, owner, name);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { LOCAL_ACTOR_HEADER } from '../server/http/auth.js';
 import type { Gateway } from './local-gateway.js';
-import { chooseMode, type LocalChoice } from './mode.js';
+import { chooseMode, type LocalChoice, type ModeFlags } from './mode.js';
 import { CliExit, EXIT } from './output.js';
 import type { Runtime } from './runtime.js';
 
@@ -50,14 +50,7 @@ export interface Client {
 }
 
 /** Options every command understands (set on the root program). */
-export interface GlobalOptions {
-  data?: string;
-  database?: string;
-  as?: string;
-  server?: string;
-  token?: string;
-  /** Local mode: the public URL for links (else what `serve` recorded in the data dir). */
-  baseUrl?: string;
+export interface GlobalOptions extends ModeFlags {
   json?: boolean;
 }
 

@@ -22,13 +22,14 @@ export interface Sourced {
   name: string;
 }
 
-/** The program's options this rule reads (a subset of GlobalOptions). */
+/** The program's options this rule reads (GlobalOptions adds --json). */
 export interface ModeFlags {
   data?: string;
   database?: string;
   as?: string;
   server?: string;
   token?: string;
+  /** Local mode: the public URL for links (else what `serve` recorded in the data dir). */
   baseUrl?: string;
 }
 

@@ -136,3 +136,40 @@ export async function pendingCount(db: Db, queues?: string[], dueBy?: Date): Pro
   if (dueBy) q = q.where('run_at', '<=', dueBy.toISOString());
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
+
+/**
+ * Puts claimed jobs back, unstarted, as pending jobs of another queue (a queue nobody claims from until `moveWaiting`
+ * brings them back): their claim is undone and not counted as an attempt. Pass the handler's transaction.
+ */
+export async function holdIn(db: Db, ids: number[], queue: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('jobs')
+    .set({ queue, locked_until: null, locked_by: null, attempts: sql<number>`case when attempts > 0 then attempts - 1 else 0 end` })
+    .where('id', 'in', ids)
+    .where('state', '=', 'pending')
+    .execute();
+}
+
+/**
+ * Moves up to `limit` pending jobs of queue `from` to queue `to`, oldest first (they keep their `run_at`, so they are
+ * claimed before jobs enqueued after them); returns how many moved. Rows another claimer holds are passed over.
+ */
+export async function moveWaiting(db: Db, from: string, to: string, limit: number): Promise<number> {
+  if (limit <= 0) return 0;
+  const oldest = db.selectFrom('jobs').select('id').where('state', '=', 'pending').where('queue', '=', from).orderBy('run_at').orderBy('id').limit(limit);
+  const rows = await db.updateTable('jobs').set({ queue: to }).where('id', 'in', claimSkippingLocked(db, oldest)).returning('id').execute();
+  return rows.length;
+}
+
+/** The queues named `<prefix>…` (a prefix without `%` or `_`) that hold pending jobs: held jobs, whoever held them. */
+export async function waitingQueues(db: Db, prefix: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select('queue')
+    .distinct()
+    .where('state', '=', 'pending')
+    .where('queue', 'like', `${prefix}%`)
+    .execute();
+  return rows.map((r) => r.queue);
+}

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connect.js';
 import type { JobRow } from '../db/schema.js';
-import { claim, complete, completeMany, enqueue, enqueueMany, fail, pendingCount, renewLease, type EnqueueInput } from './queue.js';
+import { claim, complete, completeMany, enqueue, enqueueMany, fail, holdIn, pendingCount, renewLease, type EnqueueInput } from './queue.js';
 
 /** What the worker needs of its app. */
 export interface WorkerContext {
@@ -25,6 +25,12 @@ export interface JobRun {
    * the job over while this one is alive; call the returned function when the work is done.
    */
   keepLeased(): () => void;
+  /**
+   * Stops counting this run against its queue's concurrency while it goes on (a webhook delivery hanging on a slow
+   * receiver beyond its destination's share): the worker claims another job in its place. The run still finishes as
+   * usual, and stop() still waits for it. Once only; a no-op where slots are not counted (drain).
+   */
+  releaseSlot(): void;
 }
 
 class Run implements JobRun {
@@ -34,7 +40,12 @@ class Run implements JobRun {
     private readonly workerId: string,
     private readonly leaseMs: number,
     private readonly ctx: WorkerContext,
+    private readonly onRelease: () => void = () => {},
   ) {}
+
+  releaseSlot(): void {
+    this.onRelease();
+  }
 
   async completeIn(trx: Db): Promise<void> {
     await complete(trx, this.jobId, this.ctx.clock.now());
@@ -50,6 +61,15 @@ class Run implements JobRun {
     timer.unref?.();
     return () => clearInterval(timer);
   }
+}
+
+/**
+ * Puts several claimed runs back, unstarted, as pending jobs of `queue` (a holding queue their handler brings them back
+ * from with queue.ts moveWaiting), inside the handler's transaction; the worker then neither completes nor fails them.
+ */
+export async function holdRunsIn(trx: Db, runs: JobRun[], queue: string): Promise<void> {
+  await holdIn(trx, runs.map((r) => r.jobId), queue);
+  for (const r of runs) if (r instanceof Run) r.completed = true;
 }
 
 /** Completes several runs with one statement inside one transaction (handlers that batch their writes). */
@@ -89,6 +109,8 @@ const HOT_POLL_MS = 10;
 export class JobWorker {
   private readonly registrations = new Map<string, Registration>();
   private readonly running = new Map<string, Set<Promise<void>>>();
+  /** Runs that released their slot (JobRun.releaseSlot) and go on: stop() and idle() still wait for them. */
+  private readonly released = new Set<Promise<void>>();
   private readonly workerId = `${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
   /** Queues worth a claim at the next poll: woken by an enqueue, a finished job, or the periodic tick. */
   private readonly dirty = new Set<string>();
@@ -153,7 +175,7 @@ export class JobWorker {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     await this.currentPoll;
-    await Promise.allSettled([...this.running.values()].flatMap((s) => [...s]));
+    await Promise.allSettled([...[...this.running.values()].flatMap((s) => [...s]), ...this.released]);
   }
 
   /** Asks for a poll now (after a request enqueued work), instead of at the next tick. */
@@ -218,20 +240,30 @@ export class JobWorker {
       // A full batch may mean more are waiting.
       if (jobs.length === free) this.dirty.add(queue);
       for (const job of jobs) {
-        const p = this.runOne(job, reg).finally(() => {
-          busy.delete(p);
+        let p: Promise<void> | undefined;
+        const freeSlot = () => {
+          if (!p || !busy.delete(p)) return;
           // Claim again once half the slots are free: one claim per batch, not one per finished job.
           if (busy.size <= reg.concurrency / 2) this.wake(queue);
           else this.dirty.add(queue);
+        };
+        const release = () => {
+          if (p && busy.has(p)) this.released.add(p);
+          freeSlot();
+        };
+        const run = this.runOne(job, reg, release).finally(() => {
+          this.released.delete(run);
+          freeSlot();
         });
-        busy.add(p);
+        p = run;
+        busy.add(run);
       }
     }
     return claimed;
   }
 
-  private async runOne(job: JobRow, reg: Registration): Promise<void> {
-    const run = new Run(job.id, this.workerId, reg.leaseMs, this.ctx);
+  private async runOne(job: JobRow, reg: Registration, release?: () => void): Promise<void> {
+    const run = new Run(job.id, this.workerId, reg.leaseMs, this.ctx, release);
     try {
       await reg.handler(JSON.parse(job.payload), job, run);
       if (!run.completed) await complete(this.ctx.db, job.id, this.ctx.clock.now());
@@ -266,7 +298,7 @@ export class JobWorker {
   async idle(queues?: string[], timeoutMs = 20_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const busy = [...this.running.entries()].some(([q, s]) => s.size > 0 && (!queues || queues.includes(q)));
+      const busy = [...this.running.entries()].some(([q, s]) => s.size > 0 && (!queues || queues.includes(q))) || this.released.size > 0;
       if (!busy && (await pendingCount(this.ctx.db, queues, this.ctx.clock.now())) === 0) return;
       if (Date.now() > deadline) throw new Error('jobs did not finish in time');
       await new Promise((r) => setTimeout(r, 25));

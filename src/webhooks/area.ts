@@ -3,6 +3,7 @@
 // in the instance's statistics.
 import type { Area } from '../app/area.js';
 import { Deliverer } from './deliver.js';
+import { Fairness } from './fairness.js';
 import { DELIVER_QUEUE, fanOut } from './outbox.js';
 import { resealHookSecrets } from './reseal.js';
 import { PRUNE_QUEUE, pruneHandler, schedulePrune } from './retention.js';
@@ -16,7 +17,8 @@ export const webhooksArea: Area = {
   enterpriseStats: hookStats,
   setup(ctx) {
     const transport = new Transport({ allowedHosts: ctx.config.hookAllowedHosts, timeoutMs: ctx.config.hookTimeoutMs, connections: ctx.config.hookConcurrency });
-    const deliverer = new Deliverer(ctx, transport);
+    const fairness = new Fairness(ctx, { slots: ctx.config.hookConcurrency, timeoutMs: ctx.config.hookTimeoutMs });
+    const deliverer = new Deliverer(ctx, transport, fairness);
     return {
       queues: [
         { queue: DELIVER_QUEUE, handler: deliverer.handle, concurrency: ctx.config.hookConcurrency, leaseMs: ctx.config.hookLeaseMs },
@@ -27,9 +29,13 @@ export const webhooksArea: Area = {
         // Before anything is delivered: configs sealed with the current key (a start with the wrong key stops here).
         await resealHookSecrets(ctx);
         await schedulePrune(ctx);
+        fairness.start();
       },
       // Called once running deliveries finished: only then do the connection pools close.
-      onClose: () => transport.close(),
+      onClose: () => {
+        fairness.stop();
+        return transport.close();
+      },
     };
   },
 };

@@ -16,6 +16,7 @@ import { eventsByIds } from '../events/store.js';
 import { deleteFarewell, deliveriesSince, findFarewell, hooksByIds, insertDeliveries, lockExistingHooks, recentDeliveries, updateHook } from './store.js';
 import type { HookRow } from '../db/tables/webhooks.js';
 import type { Attempt, Transport } from './transport.js';
+import type { Fairness } from './fairness.js';
 
 /** GitHub does not send payloads over 25 MB; such a delivery is recorded as failed. */
 const MAX_PAYLOAD_BYTES = 25 * 1024 * 1024;
@@ -102,7 +103,11 @@ export class Deliverer {
   /** Hook configs are opened at each delivery; AES-GCM once per sealed value is enough. */
   private readonly secrets: OpenedCache;
 
-  constructor(private readonly ctx: AppContext, private readonly transport: Transport) {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly transport: Transport,
+    private readonly fairness: Fairness,
+  ) {
     this.hooks = new Batcher(async (ids) => byId(await hooksByIds(ctx.db, ids), ids));
     this.events = new Batcher(async (ids) => byId(await eventsByIds(ctx.db, ids), ids));
     this.recorder = new Batcher((entries) => this.record(entries));
@@ -121,7 +126,10 @@ export class Deliverer {
 
     if (await this.throttled(job, hook.id, run)) return;
 
-    const sent = await this.send(job, event, openConfig(this.secrets, hook));
+    // A slow destination beyond its share of the slots holds the job back instead (fairness.ts).
+    const admission = await this.fairness.enter(hook.url, run);
+    if (!admission) return;
+    const sent = await this.send(job, event, openConfig(this.secrets, hook)).finally(() => this.fairness.leave(admission));
     await this.recorder.add({ job, run, hookId: hook.id, event, ...sent });
   };
 

@@ -9,9 +9,11 @@ import { findAccountById, membersOf } from '../accounts/store.js';
 import type { BlobStore } from '../blob/store.js';
 import type { UserRow } from '../db/schema.js';
 import type { AppContext } from '../app/context.js';
+import { mergeSettings } from '../repos/present.js';
 import { loadRepositories, repositoryGitDir, type LoadedRepository } from './repositories.js';
 import { migrationRepositories } from './store.js';
 import type { MigrationRow } from '../db/tables/migrations.js';
+import type { RepositoryRow } from '../db/tables/repos.js';
 
 const run = promisify(execFile);
 
@@ -69,15 +71,19 @@ interface Records {
 }
 
 function userRecord(u: UserRow, r: Records) {
+  // GitHub's field order; `billing_plan` is GitHub's (null on exports of GitHub.com user accounts, as here).
   return {
     type: 'user',
     url: r.html(`/${u.login}`),
+    avatar_url: r.html(`/avatars/${u.login}`),
     login: u.login,
     name: u.name,
+    bio: u.bio,
     company: u.company,
     website: u.blog || null,
     location: u.location,
-    emails: u.email ? [{ address: u.email, primary: true }] : [],
+    emails: u.email ? [{ address: u.email, primary: true, verified: true }] : [],
+    billing_plan: null,
     created_at: archiveTime(u.created_at),
   };
 }
@@ -94,6 +100,23 @@ function organizationRecord(org: UserRow, members: { user: UserRow; role: string
     email: org.email,
     members: members.map((m) => ({ user: r.html(`/${m.user.login}`), role: m.role === 'admin' ? 'admin' : 'direct_member', state: 'active' })),
     created_at: archiveTime(org.created_at),
+  };
+}
+
+/** The repository settings GitHub's record carries under `general_settings`, from what hublet stores. */
+function generalSettings(row: RepositoryRow) {
+  const merge = mergeSettings(row);
+  return {
+    template: Boolean(row.is_template),
+    allow_forking: Boolean(row.allow_forking),
+    projects: Boolean(row.has_projects),
+    discussions: Boolean(row.has_discussions),
+    merge_commit: merge.allow_merge_commit,
+    squash_merge: merge.allow_squash_merge,
+    rebase_merge: merge.allow_rebase_merge,
+    auto_merge: merge.allow_auto_merge,
+    delete_branch_heads: merge.delete_branch_on_merge,
+    update_branch: merge.allow_update_branch,
   };
 }
 
@@ -114,7 +137,12 @@ function repositoryRecord(repo: LoadedRepository, m: MigrationRow, r: Records) {
     is_archived: Boolean(row.archived),
     created_at: archiveTime(row.created_at),
     git_url: `tarball://root/${gitPath(owner.login, row.name)}`,
+    // hublet has no wikis: null, never absent or "" (GitHub's importer refuses an empty tarball URL).
+    wiki_url: null,
     default_branch: row.default_branch,
+    // No GitHub Pages site.
+    page: null,
+    general_settings: generalSettings(row),
   };
   // Metadata beyond the repository itself; `exclude_metadata` leaves it out ("only git source").
   if (!m.exclude_metadata) {
@@ -123,6 +151,7 @@ function repositoryRecord(repo: LoadedRepository, m: MigrationRow, r: Records) {
       collaborators: [],
       webhooks: [],
       public_keys: [],
+      autolinks: [],
       repository_topics: (JSON.parse(row.topics) as string[]).map((name) => ({ name, repository: url })),
     });
   }
@@ -162,6 +191,22 @@ async function copyGitData(source: string, dest: string): Promise<void> {
   }
   await run('git', ['clone', '--quiet', '--mirror', '--template=', '--', source, dest], { env: gitEnv(), maxBuffer: 16 * 1024 * 1024 });
   await run('git', ['--git-dir', dest, 'remote', 'remove', 'origin'], { env: gitEnv() });
+}
+
+/** `info/last-sync`'s time: UTC, to the second, without a zone (the form archives GitHub's importer accepts carry). */
+function lastSyncTime(at: Date): string {
+  return at.toISOString().slice(0, 19);
+}
+
+/**
+ * The files GitHub's own bare repositories carry in `info/`, which its importer reads: `nwo` ("name with owner",
+ * `owner/name` and a newline) and `last-sync` (when the copy was taken).
+ */
+async function writeInfoFiles(dest: string, nwo: string, at: Date): Promise<void> {
+  const info = path.join(dest, 'info');
+  await fs.promises.mkdir(info, { recursive: true });
+  await fs.promises.writeFile(path.join(info, 'nwo'), `${nwo}\n`);
+  await fs.promises.writeFile(path.join(info, 'last-sync'), lastSyncTime(at));
 }
 
 /** Where exports assemble their files before packing: beside the git data, so clones can hardlink. */
@@ -206,9 +251,11 @@ async function stage(ctx: AppContext, m: MigrationRow, dir: string): Promise<str
   if (!m.exclude_git_data && repos.length) {
     for (const repo of repos) {
       const fullName = `${repo.owner.login}/${repo.row.name}`;
-      await copyGitData(repositoryGitDir(ctx.config.dataDir, repo.row.id), path.join(dir, gitPath(repo.owner.login, repo.row.name))).catch((err: unknown) => {
+      const dest = path.join(dir, gitPath(repo.owner.login, repo.row.name));
+      await copyGitData(repositoryGitDir(ctx.config.dataDir, repo.row.id), dest).catch((err: unknown) => {
         throw gitFailure(fullName, err, ctx.config.dataDir);
       });
+      await writeInfoFiles(dest, fullName, ctx.clock.now());
     }
     entries.push('repositories');
   }

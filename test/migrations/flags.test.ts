@@ -61,7 +61,7 @@ describe('start flags', () => {
   it('exclude_metadata keeps only the git source and the repository itself; attachments, releases and projects never appear', async () => {
     const { dir } = await exportAndExtract('no-meta', { repositories: ['tagged'], exclude_metadata: true, exclude_attachments: true, exclude_releases: true, exclude_owner_projects: true });
     const record = readJson(dir, 'repositories_000001.json')[0];
-    expect(Object.keys(record).sort()).toEqual(['created_at', 'default_branch', 'description', 'git_url', 'has_downloads', 'has_issues', 'has_wiki', 'is_archived', 'name', 'owner', 'private', 'type', 'url', 'website']);
+    expect(Object.keys(record).sort()).toEqual(['created_at', 'default_branch', 'description', 'general_settings', 'git_url', 'has_downloads', 'has_issues', 'has_wiki', 'is_archived', 'name', 'owner', 'page', 'private', 'type', 'url', 'website', 'wiki_url']);
     expect(fs.existsSync(path.join(dir, 'repositories', 'octo-org', 'tagged.git', 'HEAD'))).toBe(true);
     expect(listFiles(dir).filter((f) => /attachments|releases|projects/.test(f))).toEqual([]);
     const { dir: withMeta } = await exportAndExtract('with-meta', { repositories: ['tagged'] });

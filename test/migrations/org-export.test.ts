@@ -123,11 +123,15 @@ describe('POST /orgs/{org}/migrations → archive', () => {
       is_archived: false,
       created_at: expect.stringMatching(/\+00:00$/),
       git_url: 'tarball://root/repositories/octo-org/alpha.git',
+      wiki_url: null,
       default_branch: 'main',
+      page: null,
+      general_settings: expect.objectContaining({ template: false, allow_forking: true }),
       labels: [],
       collaborators: [],
       webhooks: [],
       public_keys: [],
+      autolinks: [],
       repository_topics: [],
     });
     expect(repos[1]).toMatchObject({ name: 'beta', private: true, git_url: 'tarball://root/repositories/octo-org/beta.git' });

@@ -61,12 +61,15 @@ describe('POST /user/migrations → archive', () => {
       {
         type: 'user',
         url: `${server.url}/octocat`,
+        avatar_url: `${server.url}/avatars/octocat`,
         login: 'octocat',
         name: null,
+        bio: null,
         company: null,
         website: null,
         location: null,
-        emails: [{ address: 'octocat@example.com', primary: true }],
+        emails: [{ address: 'octocat@example.com', primary: true, verified: true }],
+        billing_plan: null,
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/),
       },
     ]);

@@ -6,7 +6,7 @@ import { expectOk, printJson } from '../../output.js';
 import { withExamples } from '../examples.js';
 import { commaList as csv } from '../option-values.js';
 import { withClient, type Factory } from '../factory.js';
-import { contentTypeOption, DELIVER_QUEUE, hookOwner, hooksPath, orgOption, type Hook, type HookOwner, type OwnerFlags } from './shared.js';
+import { contentTypeOption, DELIVER_QUEUE, hookOwner, hooksPath, orgOption, ownerName, repoOption, type Hook, type HookOwner, type OwnerFlags } from './shared.js';
 
 /** The command line's flags. */
 interface CreateFlags extends OwnerFlags {
@@ -35,7 +35,7 @@ async function runCreate(opts: CreateOptions, io: IO): Promise<void> {
   await opts.client.settle([DELIVER_QUEUE]);
   const created = res.body as Hook;
   if (opts.json) return printJson(io.stdout, created);
-  io.stdout.write(`created hook ${created.id} on ${opts.owner.org} for ${created.events.join(', ')} → ${created.config.url}\n`);
+  io.stdout.write(`created hook ${created.id} on ${ownerName(opts.owner)} for ${created.events.join(', ')} → ${created.config.url}\n`);
 }
 
 export function registerCreate(hook: Command, f: Factory): void {
@@ -46,6 +46,7 @@ export function registerCreate(hook: Command, f: Factory): void {
     "hublet hook create --org acme --url https://example.com/all --events '*' --inactive",
   ])
     .addOption(orgOption())
+    .addOption(repoOption())
     .requiredOption('--url <url>', 'where deliveries are posted')
     .addOption(contentTypeOption().default('form'))
     .option('--secret <secret>', 'HMAC key for the X-Hub-Signature headers')

@@ -5,7 +5,7 @@ import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
 import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
-import { DELIVER_QUEUE, hookOwner, hooksPath, orgOption, type HookOwner, type OwnerFlags } from './shared.js';
+import { DELIVER_QUEUE, hookOwner, hooksPath, orgOption, repoOption, type HookOwner, type OwnerFlags } from './shared.js';
 
 interface DeleteOptions {
   client: Client;
@@ -25,6 +25,7 @@ export function registerDelete(hook: Command, f: Factory): void {
   withExamples(hook.command('delete').description('delete a webhook (an active one is sent a meta event first)'), ['hublet hook delete --org acme 12'])
     .argument('<id>', 'hook id')
     .addOption(orgOption())
+    .addOption(repoOption())
     .action(async (_id: string, flags: OwnerFlags, command: Command) => {
       const { owner, ids } = hookOwner(command, flags, ['id'], f.io);
       return withClient(command, f, (client, g) => runDelete({ client, owner, id: ids[0], json: Boolean(g.json) }, f.io));

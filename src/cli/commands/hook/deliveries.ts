@@ -6,7 +6,7 @@ import type { IO } from '../../io.js';
 import { expectOk, printJson, printTable } from '../../output.js';
 import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
-import { hookOwner, hooksPath, orgOption, type Delivery, type HookOwner, type OwnerFlags } from './shared.js';
+import { hookOwner, hooksPath, orgOption, repoOption, type Delivery, type HookOwner, type OwnerFlags } from './shared.js';
 
 interface DeliveriesOptions {
   client: Client;
@@ -40,6 +40,7 @@ export function registerDeliveries(hook: Command, f: Factory): void {
     .argument('<id>', 'hook id')
     .allowExcessArguments() // `hook deliveries ORG ID`, deprecated (hookOwner)
     .addOption(orgOption())
+    .addOption(repoOption())
     .addOption(new Option('--status <status>', 'only successes or failures').choices(['success', 'failure']))
     .option('--limit <n>', 'at most this many (up to 100)', '30')
     .action(async (_id: string, flags: OwnerFlags & { status?: string; limit: string }, command: Command) => {

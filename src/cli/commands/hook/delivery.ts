@@ -6,7 +6,7 @@ import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
 import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
-import { deliveryLine, hookOwner, hooksPath, orgOption, type Delivery, type HookOwner, type OwnerFlags } from './shared.js';
+import { deliveryLine, hookOwner, hooksPath, orgOption, repoOption, type Delivery, type HookOwner, type OwnerFlags } from './shared.js';
 
 interface DeliveryOptions {
   client: Client;
@@ -38,6 +38,7 @@ export function registerDelivery(hook: Command, f: Factory): void {
     .argument('<delivery_id>', 'delivery id (hublet hook deliveries shows them)')
     .allowExcessArguments() // `hook delivery ORG ID DELIVERY_ID`, deprecated (hookOwner)
     .addOption(orgOption())
+    .addOption(repoOption())
     .action(async (_id: string, _deliveryId: string, flags: OwnerFlags, command: Command) => {
       const { owner, ids } = hookOwner(command, flags, ['id', 'delivery_id'], { stderr: f.io.stderr, positionalOrg: true });
       const [id, deliveryId] = ids;

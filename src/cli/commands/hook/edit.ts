@@ -6,7 +6,7 @@ import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
 import { withExamples } from '../examples.js';
 import { commaList as csv } from '../option-values.js';
 import { withClient, type Factory } from '../factory.js';
-import { contentTypeOption, hookOwner, hooksPath, orgOption, printHook, type Hook, type HookOwner, type OwnerFlags } from './shared.js';
+import { contentTypeOption, hookOwner, hooksPath, orgOption, repoOption, printHook, type Hook, type HookOwner, type OwnerFlags } from './shared.js';
 
 /** The command line's flags. */
 interface EditFlags extends OwnerFlags {
@@ -58,6 +58,7 @@ export function registerEdit(hook: Command, f: Factory): void {
   ])
     .argument('<id>', 'hook id')
     .addOption(orgOption())
+    .addOption(repoOption())
     .option('--url <url>', 'new delivery URL')
     .addOption(contentTypeOption())
     .option('--secret <secret>', 'new secret')

@@ -1,11 +1,11 @@
-// `hublet hook list --org ORG`: an organization's webhooks, as a table (or the API's JSON).
+// `hublet hook list --org ORG` (or `--repo OWNER/REPO`): an organization's or a repository's webhooks, as a table (or the API's JSON).
 import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk, printJson, printTable } from '../../output.js';
 import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
-import { hookOwner, hooksPath, orgOption, type Hook, type HookOwner, type OwnerFlags } from './shared.js';
+import { hookOwner, hooksPath, orgOption, repoOption, type Hook, type HookOwner, type OwnerFlags } from './shared.js';
 
 interface ListOptions {
   client: Client;
@@ -25,11 +25,13 @@ async function runList(opts: ListOptions, io: IO): Promise<void> {
 }
 
 export function registerList(hook: Command, f: Factory): void {
-  withExamples(hook.command('list').description("list an organization's webhooks: id, URL, events, whether active, the last response"), [
+  withExamples(hook.command('list').description("list an organization's or a repository's webhooks: id, URL, events, whether active, the last response"), [
     'hublet hook list --org acme',
+    'hublet hook list --repo octo/app',
     'hublet --json hook list --org acme',
   ])
     .addOption(orgOption())
+    .addOption(repoOption())
     .action(async (flags: OwnerFlags, command: Command) => {
       const { owner } = hookOwner(command, flags, [], f.io);
       return withClient(command, f, (client, g) => runList({ client, owner, json: Boolean(g.json) }, f.io));

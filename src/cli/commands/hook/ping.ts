@@ -6,7 +6,7 @@ import type { IO } from '../../io.js';
 import { expectOk } from '../../output.js';
 import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
-import { awaitDelivery, hookOwner, hooksPath, newestDeliveryId, orgOption, reportDelivery, waitOption, type HookOwner, type OwnerFlags } from './shared.js';
+import { awaitDelivery, hookOwner, hooksPath, newestDeliveryId, orgOption, repoOption, reportDelivery, waitOption, type HookOwner, type OwnerFlags } from './shared.js';
 
 interface PingOptions {
   client: Client;
@@ -34,6 +34,7 @@ export function registerPing(hook: Command, f: Factory): void {
     .argument('<id>', 'hook id')
     .allowExcessArguments() // `hook ping ORG ID`, deprecated (hookOwner)
     .addOption(orgOption())
+    .addOption(repoOption())
     .addOption(waitOption())
     .action(async (_id: string, flags: OwnerFlags & { wait: string }, command: Command) => {
       const { owner, ids } = hookOwner(command, flags, ['id'], { stderr: f.io.stderr, positionalOrg: true });

@@ -1,5 +1,6 @@
-// What the `hook` commands share: the API's hook and delivery shapes, whose hooks a command acts on (`--org ORG`, and
-// the deprecated `ORG ID` positional form), their paths and options, and how a delivery is awaited and shown.
+// What the `hook` commands share: the API's hook and delivery shapes, whose hooks a command acts on (`--org ORG` or
+// `--repo OWNER/REPO`, and the deprecated `ORG ID` positional form), their paths and options, and how a delivery is
+// awaited and shown.
 import { type Command, Option } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
@@ -34,30 +35,31 @@ export interface Delivery {
 /** The queue of webhook deliveries: locally the command runs it before returning (Client.settle). */
 export const DELIVER_QUEUE = 'hooks.deliver';
 
-/**
- * Whose webhooks a command acts on: an organization's (`--org ORG`). Repository webhooks would be a second kind here
- * (`--repo OWNER/REPO`, `/repos/OWNER/REPO/hooks`): every command takes its owner from `hookOwner` and its paths
- * from `hooksPath`, so adding one touches only this file.
- */
-export interface HookOwner {
-  org: string;
-}
+/** Whose webhooks a command acts on: an organization's (`--org ORG`) or a repository's (`--repo OWNER/REPO`). */
+export type HookOwner = { org: string } | { repo: { owner: string; name: string } };
 
-/** What `--org` gives a command (commander's parsed flags). */
+/** What `--org` and `--repo` give a command (commander's parsed flags). */
 export interface OwnerFlags {
   org?: string;
+  repo?: string;
 }
 
-export const hooksPath = (owner: HookOwner) => `/orgs/${encodeURIComponent(owner.org)}/hooks`;
+/** The API path of the owner's hooks: GitHub's `/orgs/{org}/hooks` or `/repos/{owner}/{repo}/hooks`. */
+export const hooksPath = (owner: HookOwner) =>
+  'org' in owner ? `/orgs/${encodeURIComponent(owner.org)}/hooks` : `/repos/${encodeURIComponent(owner.repo.owner)}/${encodeURIComponent(owner.repo.name)}/hooks`;
 
-/** The owner flag every hook command takes. Required, checked by `hookOwner` (so another kind of owner can stand in its place). */
-export const orgOption = () => new Option('--org <org>', 'the organization whose webhooks these are (required)');
+/** How a message names the owner: `acme` or `octo/app`. */
+export const ownerName = (owner: HookOwner) => ('org' in owner ? owner.org : `${owner.repo.owner}/${owner.repo.name}`);
+
+/** The owner flags every hook command takes: one of the two is required, checked by `hookOwner`. */
+export const orgOption = () => new Option('--org <org>', "the organization whose webhooks these are (this or --repo is required)");
+export const repoOption = () => new Option('--repo <owner/repo>', "the repository whose webhooks these are (this or --org is required)");
 export const contentTypeOption = () => new Option('--content-type <type>', 'payload format').choices(['json', 'form']);
 /** ping and redeliver: how long to wait for the delivery to show up. */
 export const waitOption = () => new Option('--wait <seconds>', 'how long to wait for the delivery before saying it is not delivered yet').default('15');
 
 /** A usage error as commander reports its own (`error: …`, exit 2, the help after it). */
-function usageError(command: Command, message: string): never {
+export function usageError(command: Command, message: string): never {
   command.error(`error: ${message}`, { exitCode: 2, code: 'hublet.usage' });
 }
 
@@ -76,12 +78,12 @@ export function hookOwner(
   const args = command.args;
   let org = flags.org;
   let ids = args;
-  if (opts.positionalOrg && org === undefined && args.length === names.length + 1) {
+  if (opts.positionalOrg && org === undefined && flags.repo === undefined && args.length === names.length + 1) {
     const placeholders = names.map((n) => n.toUpperCase()).join(' ');
     opts.stderr.write(`hublet: \`hook ${command.name()} ORG ${placeholders}\` is deprecated; use \`hook ${command.name()} --org ORG ${placeholders}\`\n`);
     [org, ...ids] = args;
   }
-  if (org === undefined || org === '') usageError(command, "required option '--org <org>' not specified");
+  const owner = ownerOf(command, org, flags.repo);
   if (ids.length > names.length) usageError(command, `too many arguments for '${command.name()}'. Expected ${names.length} but got ${ids.length}.`);
   names.forEach((name, i) => {
     if (ids[i] === undefined) usageError(command, `missing required argument '${name}'`);
@@ -91,7 +93,19 @@ export function hookOwner(
       usageError(command, `command-argument value '${ids[i]}' is invalid for argument '${name}'. ${(err as Error).message}`);
     }
   });
-  return { owner: { org }, ids };
+  return { owner, ids };
+}
+
+/** The owner the flags name: exactly one of `--org ORG` and `--repo OWNER/REPO`. */
+function ownerOf(command: Command, org: string | undefined, repo: string | undefined): HookOwner {
+  if (org !== undefined && repo !== undefined) usageError(command, "options '--org <org>' and '--repo <owner/repo>' cannot be used together");
+  if (repo !== undefined) {
+    const m = /^([^/\s]+)\/([^/\s]+)$/.exec(repo);
+    if (!m) usageError(command, `option '--repo <owner/repo>' argument '${repo}' is invalid. Expected OWNER/REPO.`);
+    return { repo: { owner: m[1], name: m[2] } };
+  }
+  if (org === undefined || org === '') usageError(command, "required option '--org <org>' not specified (or --repo <owner/repo> for a repository's webhooks)");
+  return { org };
 }
 
 async function newestDeliveries(client: Client, owner: HookOwner, id: string): Promise<Delivery[]> {

@@ -5,7 +5,7 @@ import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
 import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
-import { hookOwner, hooksPath, orgOption, printHook, type Hook, type HookOwner, type OwnerFlags } from './shared.js';
+import { hookOwner, hooksPath, orgOption, repoOption, printHook, type Hook, type HookOwner, type OwnerFlags } from './shared.js';
 
 interface ViewOptions {
   client: Client;
@@ -27,6 +27,7 @@ export function registerView(hook: Command, f: Factory): void {
   ])
     .argument('<id>', 'hook id (hublet hook list shows them)')
     .addOption(orgOption())
+    .addOption(repoOption())
     .action(async (_id: string, flags: OwnerFlags, command: Command) => {
       const { owner, ids } = hookOwner(command, flags, ['id'], f.io);
       return withClient(command, f, (client, g) => runView({ client, owner, id: ids[0], json: Boolean(g.json) }, f.io));

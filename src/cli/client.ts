@@ -4,6 +4,7 @@
 // The server, the database drivers and undici are imported when a client opens, not when the program starts: `--help`,
 // usage errors and remote commands stay quick to start.
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { LOCAL_ACTOR_HEADER } from '../server/http/auth.js';
 import type { Gateway } from './local-gateway.js';
@@ -21,6 +22,8 @@ export interface ApiResponse {
 interface RequestOptions {
   body?: unknown;
   headers?: Record<string, string>;
+  /** A body streamed as it is (a file upload), instead of `body`; its Content-Type goes in `headers`. */
+  upload?: Readable;
 }
 
 /** Where a URL the API handed out can be fetched from this process, and the token to send there (if any). */
@@ -97,7 +100,7 @@ class LocalClient implements Client {
       method: method as 'GET',
       url: path,
       headers: { [LOCAL_ACTOR_HEADER]: this.as, accept: 'application/vnd.service+json', ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers },
-      payload: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+      payload: options.upload ?? (options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body)),
     });
     const headers = flatHeaders(res.headers);
     return { status: res.statusCode, headers, text: res.body, body: parseBody(res.body, headers['content-type']) };
@@ -151,7 +154,7 @@ export class RemoteClient implements Client {
     const { request: httpRequest } = await import('undici');
     let res: Awaited<ReturnType<typeof httpRequest>>;
     try {
-      res = await httpRequest(url, { method: method as 'GET', headers, body: payload });
+      res = await httpRequest(url, { method: method as 'GET', headers, body: options.upload ?? payload });
     } catch (err) {
       throw new CliExit(EXIT.error, `hublet: cannot reach ${this.server}: ${err instanceof Error ? err.message : String(err)}`);
     }

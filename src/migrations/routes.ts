@@ -6,6 +6,7 @@ import { parseId } from '../server/http/ids.js';
 import { pagingQuery, parsePaging, setPageLinks } from '../server/http/pagination.js';
 import { typed } from '../server/http/typed.js';
 import { archiveDownloadRoutes } from './download.js';
+import { migrationImportRoutes } from './import/routes.js';
 import { migration } from './present.js';
 import { presentRepository, type LoadedRepository } from './repositories.js';
 import {
@@ -148,5 +149,6 @@ export async function migrationRoutes(app: FastifyInstance): Promise<void> {
   );
   await app.register(routesFor('/user/migrations', USER_GRANT, async (request) => userScope(request.ctx)));
   await app.register(archiveDownloadRoutes);
+  await app.register(migrationImportRoutes);
 }
 

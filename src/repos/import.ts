@@ -41,30 +41,52 @@ export async function importRepository(ctx: ServiceContext, input: ImportBody): 
   if (!path.isAbsolute(source) || /[\0\n\r]/.test(source)) throw invalid('path', 'path must be an absolute path on the server');
   if (!fs.existsSync(source) || !fs.statSync(source).isDirectory()) throw invalid('path', `${source} is not a directory on the server`);
 
-  const staging = path.join(ctx.config.dataDir, 'git', 'repos', `.import-${crypto.randomUUID()}`);
+  const staged = await stageGitData(ctx.config.dataDir, source);
+  try {
+    return await createRepository(ctx, null, { name: input.name, private: input.private, description: input.description }, { imported: { owner, ...staged } });
+  } finally {
+    removeRepo(staged.stagingDir); // gone already when the import moved it into place
+  }
+}
+
+/** A repository's git data fetched into a staging directory beside the repositories, for `createRepository`'s `imported`. */
+interface StagedGitData {
+  stagingDir: string;
+  defaultBranch: string;
+  language: string | null;
+}
+
+/**
+ * Fetches every branch and tag of the git repository at `source` into a new bare repository under
+ * `<data>/git/repos/.import-*` (the same file system, so the import renames it into place in its transaction). The
+ * default branch is `preferred` when the source has it, else the source's HEAD branch, else the usual pick. No `source`:
+ * an empty repository. A source git cannot read is the 422 of field `path`; the staging directory is then gone, and
+ * otherwise it is the caller's to remove (`removeRepo`) once the import is done either way.
+ */
+export async function stageGitData(dataDir: string, source: string | null, preferred?: string | null): Promise<StagedGitData> {
+  const staging = path.join(dataDir, 'git', 'repos', `.import-${crypto.randomUUID()}`);
   try {
     await initBare(staging);
     let head: string | undefined;
-    try {
-      const symref = await git(['ls-remote', '--symref', source, 'HEAD']);
-      head = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(symref.stdout)?.[1];
-      await git(['--git-dir', staging, 'fetch', '--quiet', '--no-tags', source, '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*']);
-    } catch (err) {
-      const stderr = String((err as { stderr?: string }).stderr ?? '').trim();
-      throw invalid('path', `${source} is not a readable git repository${stderr ? `: ${stderr.split('\n')[0]}` : ''}`);
+    if (source) {
+      try {
+        const symref = await git(['ls-remote', '--symref', source, 'HEAD']);
+        head = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(symref.stdout)?.[1];
+        await git(['--git-dir', staging, 'fetch', '--quiet', '--no-tags', source, '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*']);
+      } catch (err) {
+        const stderr = String((err as { stderr?: string }).stderr ?? '').trim();
+        throw invalid('path', `${source} is not a readable git repository${stderr ? `: ${stderr.split('\n')[0]}` : ''}`);
+      }
     }
     const refs = await readRefs(staging);
-    const defaultBranch = head && refs[`refs/heads/${head}`] ? head : pickDefaultBranch(Object.keys(refs), 'main');
+    const has = (b: string | null | undefined): b is string => Boolean(b && refs[`refs/heads/${b}`]);
+    const defaultBranch = has(preferred) ? preferred : has(head) ? head : pickDefaultBranch(Object.keys(refs), preferred || 'main');
     await setHead(staging, defaultBranch);
     const tip = refs[`refs/heads/${defaultBranch}`];
     const language = tip ? await primaryLanguage(staging, tip, {}).catch(() => null) : null;
-    return await createRepository(
-      ctx,
-      null,
-      { name: input.name, private: input.private, description: input.description },
-      { imported: { owner, stagingDir: staging, defaultBranch, language } },
-    );
-  } finally {
-    removeRepo(staging); // gone already when the import moved it into place
+    return { stagingDir: staging, defaultBranch, language };
+  } catch (err) {
+    removeRepo(staging);
+    throw err;
   }
 }

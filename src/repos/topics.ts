@@ -19,7 +19,7 @@ const TOO_MANY = `A repository cannot have more than ${MAX_TOPICS} topics.`;
  * The names as GitHub saves them: lowercased, each once, in the order given. Anything else is GitHub's 422 with its
  * messages as plain strings (the `validation-error-simple` shape).
  */
-function normalizedTopics(names: readonly string[]): string[] {
+export function normalizedTopics(names: readonly string[]): string[] {
   const topics = [...new Set(names.map((n) => n.toLowerCase()))];
   const problems: string[] = [];
   if (topics.some((t) => !TOPIC.test(t))) problems.push(INVALID_NAME);

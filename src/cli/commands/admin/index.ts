@@ -1,9 +1,10 @@
-// `hublet admin …`: site administration, one command per file (fsck; user create/delete; token create/revoke; org create/add-member; repo import).
+// `hublet admin …`: site administration, one command per file (fsck; user create/delete; token create/revoke; org create/add-member; repo import; migration import).
 // Locally it acts as the site admin over the data dir, no server needed; remotely through the admin API.
 import type { Command } from 'commander';
 import { withExamples } from '../examples.js';
 import type { Factory } from '../factory.js';
 import { registerFsck } from './fsck.js';
+import { registerMigrationImport } from './migration-import.js';
 import { registerOrgAddMember } from './org-add-member.js';
 import { registerOrgCreate } from './org-create.js';
 import { registerRepoImport } from './repo-import.js';
@@ -41,4 +42,7 @@ export function registerAdmin(program: Command, f: Factory): void {
 
   const repo = admin.command('repo').description('import existing git repositories as a site admin');
   registerRepoImport(repo, f);
+
+  const migration = admin.command('migration').description('import migration archives as a site admin');
+  registerMigrationImport(migration, f);
 }

@@ -3,11 +3,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../app/context.js';
 import { absentBodyIsEmpty } from '../server/http/body.js';
-import type { Grant } from '../server/http/grants.js';
+import { SITE_ADMIN, type Grant } from '../server/http/grants.js';
 import { pagingQuery, parsePaging, requestUrlWith, setPageLinks } from '../server/http/pagination.js';
 import { delivery, deliveryItem, hook, hookConfig } from './present.js';
 import { configPatchBody, createHookBody, updateHookBody, type ConfigPatchBody, type CreateHookBody, type UpdateHookBody } from './schemas.js';
-import { organizationScope, repositoryScope, type HookScope } from './scope.js';
+import { globalScope, organizationScope, repositoryScope, type HookScope } from './scope.js';
 import {
   createScopeHook,
   deleteScopeHook,
@@ -60,6 +60,13 @@ const SCOPES: ScopeRoutes[] = [
     grants: { read: repoGrant('read'), write: repoGrant('write'), admin: repoGrant('admin') },
     resolve: (ctx, p, level) => repositoryScope(ctx, p.owner, p.repo, level),
     full: true,
+  },
+  {
+    base: '/admin/hooks',
+    params: [],
+    grants: { read: SITE_ADMIN, write: SITE_ADMIN, admin: SITE_ADMIN },
+    resolve: (ctx) => globalScope(ctx),
+    full: false,
   },
 ];
 

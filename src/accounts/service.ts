@@ -1,5 +1,6 @@
 // Account operations: users, organizations, memberships, tokens and the first site admin.
 import fs from 'node:fs';
+import { lockForTransaction } from '../db/advisory-lock.js';
 import type { Db } from '../db/connect.js';
 import { isUniqueViolation, lockRows } from '../db/dialect.js';
 import type { TokenRow, UserRow } from '../db/schema.js';
@@ -306,10 +307,11 @@ export async function ensureAdmin(db: Db, now: Date): Promise<UserRow> {
  * every scope is issued only while the admin has never had one (a one-time token on a fresh data dir).
  */
 export async function bootstrapAdminToken(db: Db, now: Date, fixed?: string): Promise<string | undefined> {
-  const admin = await ensureAdmin(db, now);
   return db.transaction().execute(async (trx) => {
-    // Servers starting together on one database take turns, so the token is registered (or issued) once.
-    await lockRows(trx, 'users', [admin.id]);
+    // Servers starting together on one database take turns (an advisory lock, as the row may not exist yet), so the
+    // admin is made, and the token registered (or issued), once; the one after finds them.
+    await lockForTransaction(trx, 'site-admin');
+    const admin = (await findAccount(trx, ADMIN_LOGIN)) ?? (await insertAccount(trx, { login: ADMIN_LOGIN, type: 'User', siteAdmin: true }, now));
     if (fixed) {
       const known = await trx.selectFrom('tokens').select('id').where('token_hash', '=', hashToken(fixed)).executeTakeFirst();
       if (!known) await createToken(trx, { userId: admin.id, kind: 'classic', scopes: ADMIN_SCOPES, note: 'HUBLET_ADMIN_TOKEN', now, token: fixed });

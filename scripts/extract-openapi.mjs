@@ -59,7 +59,7 @@ const OPERATIONS = [
   'POST /orgs/{org}/repos', 'POST /user/repos',
   'GET /repos/{owner}/{repo}', 'PATCH /repos/{owner}/{repo}', 'DELETE /repos/{owner}/{repo}',
   'GET /orgs/{org}/repos', 'GET /user/repos', 'GET /users/{username}/repos',
-  'GET /repositories', 'GET /repos/{owner}/{repo}/topics', 'PUT /repos/{owner}/{repo}/topics',
+  'GET /repositories', 'GET /repos/{owner}/{repo}/topics', 'PUT /repos/{owner}/{repo}/topics', 'POST /repos/{owner}/{repo}/transfer',
   // accounts and service
   'GET /user', 'GET /users/{username}', 'GET /orgs/{org}',
   'GET /orgs/{org}/memberships/{username}', 'PUT /orgs/{org}/memberships/{username}', 'DELETE /orgs/{org}/memberships/{username}',

@@ -116,7 +116,7 @@ export async function createGist(ctx: ServiceContext, body: CreateBody, alsoReco
  */
 export async function updateGist(ctx: ServiceContext, id: string, body: UpdateBody): Promise<GistRow> {
   const { gist: first, actor } = await requireOwnGist(ctx, id);
-  return withGistLock(first.id, () =>
+  return withGistLock(ctx.db, first.id, () =>
     untilHeadHolds<GistRow>(async () => {
       const gist = await findGist(ctx.db, first.id);
       if (!gist) throw new NotFound();
@@ -153,7 +153,7 @@ export async function updateGist(ctx: ServiceContext, id: string, body: UpdateBo
 /** Deletes a gist, its rows and its repository. */
 export async function deleteGist(ctx: ServiceContext, id: string): Promise<void> {
   const { gist } = await requireOwnGist(ctx, id);
-  await withGistLock(gist.id, async () => {
+  await withGistLock(ctx.db, gist.id, async () => {
     // Rows first: once they are gone nothing refers to the repository, so removing it cannot leave a half-gist behind.
     await deleteGistRow(ctx.db, gist.id);
     removeRepo(gistRepoDir(ctx.config, gist.id));

@@ -10,6 +10,7 @@ import * as hookSecrets from './2026-11-23T00-00-hook-secrets.js';
 import * as suspendedUsers from './2026-11-24T00-00-suspended-users.js';
 import * as hookScopes from './2026-11-25T00-00-hook-scopes.js';
 import * as gistImports from './2026-11-25T02-00-gist-imports.js';
+import * as rateLimits from './2026-11-25T03-00-rate-limits.js';
 
 export const schemaMigrations: Record<string, Migration> = {
   '2026-11-22T00-00-accounts': accounts,
@@ -22,6 +23,7 @@ export const schemaMigrations: Record<string, Migration> = {
   '2026-11-24T00-00-suspended-users': suspendedUsers,
   '2026-11-25T00-00-hook-scopes': hookScopes,
   '2026-11-25T02-00-gist-imports': gistImports,
+  '2026-11-25T03-00-rate-limits': rateLimits,
 };
 
 export const schemaMigrationProvider: MigrationProvider = {

@@ -32,6 +32,8 @@ export interface Config {
   hookThrottlePerMinute: number;
   hookDisableAfterFailures: number;
   hookDisableWindowMinutes: number;
+  /** Deliveries carry GitHub's header names too (`X-GitHub-Event`, `X-GitHub-Delivery`, …) beside the `X-Service-*` ones. */
+  hookGithubHeaders: boolean;
   /** Where migration archives are kept: `filesystem` (under archiveDir), `s3` (a bucket) or `none` (migrations are refused). */
   archiveStorage: 'filesystem' | 's3' | 'none';
   archiveDir: string;
@@ -96,6 +98,7 @@ const ENV: Record<keyof Config, string> = {
   hookThrottlePerMinute: 'HUBLET_HOOK_THROTTLE_PER_MINUTE',
   hookDisableAfterFailures: 'HUBLET_HOOK_DISABLE_AFTER_FAILURES',
   hookDisableWindowMinutes: 'HUBLET_HOOK_DISABLE_WINDOW_MINUTES',
+  hookGithubHeaders: 'HUBLET_HOOK_GITHUB_HEADERS',
   archiveStorage: 'HUBLET_ARCHIVE_STORAGE',
   archiveDir: 'HUBLET_ARCHIVE_DIR',
   s3Bucket: 'HUBLET_S3_BUCKET',
@@ -197,7 +200,7 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
   return Object.freeze(config);
 }
 
-type HookSettings = Pick<Config, 'hookAllowedHosts' | 'hookLimitPerEvent' | 'deliveryRetentionDays' | 'hookTimeoutMs' | 'hookLeaseMs' | 'hookConcurrency' | 'hookRetries' | 'hookRetryBaseMs' | 'hookThrottlePerMinute' | 'hookDisableAfterFailures' | 'hookDisableWindowMinutes'>;
+type HookSettings = Pick<Config, 'hookAllowedHosts' | 'hookLimitPerEvent' | 'deliveryRetentionDays' | 'hookTimeoutMs' | 'hookLeaseMs' | 'hookConcurrency' | 'hookRetries' | 'hookRetryBaseMs' | 'hookThrottlePerMinute' | 'hookDisableAfterFailures' | 'hookDisableWindowMinutes' | 'hookGithubHeaders'>;
 
 /** Webhook delivery settings (see notes/hooks-readme.md); the lease must outlast the delivery timeout. */
 function hookSettings(pick: (key: keyof Config) => string | undefined, integer: (key: keyof Config, fallback: number, min: number, max: number) => number, problems: string[]): HookSettings {
@@ -207,6 +210,8 @@ function hookSettings(pick: (key: keyof Config) => string | undefined, integer: 
   const hookTimeoutMs = integer('hookTimeoutMs', 10_000, 100, 600_000);
   const hookLeaseMs = integer('hookLeaseMs', Math.max(30_000, hookTimeoutMs * 3), 200, 3_600_000);
   if (hookLeaseMs <= hookTimeoutMs) problems.push(`hookLeaseMs (${ENV.hookLeaseMs}): must be longer than hookTimeoutMs (${hookTimeoutMs})`);
+  const githubHeaders = pick('hookGithubHeaders') ?? '0';
+  if (!['0', '1', 'true', 'false'].includes(githubHeaders)) problems.push(`hookGithubHeaders (${ENV.hookGithubHeaders}): expected 1 or 0`);
   return {
     hookAllowedHosts,
     hookLimitPerEvent: integer('hookLimitPerEvent', 20, 1, 10_000),
@@ -219,6 +224,7 @@ function hookSettings(pick: (key: keyof Config) => string | undefined, integer: 
     hookThrottlePerMinute: integer('hookThrottlePerMinute', 0, 0, 1_000_000),
     hookDisableAfterFailures: integer('hookDisableAfterFailures', 0, 0, 1_000_000),
     hookDisableWindowMinutes: integer('hookDisableWindowMinutes', 0, 0, 525_600),
+    hookGithubHeaders: githubHeaders === '1' || githubHeaders === 'true',
   };
 }
 

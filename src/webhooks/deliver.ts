@@ -11,6 +11,7 @@ import { Batcher } from '../db/batch.js';
 import { enqueueDelivery, type DeliverJob, type Destination } from './outbox.js';
 import { OpenedCache } from '../secrets/opened-cache.js';
 import { openConfig } from './sealed-config.js';
+import { withGithubNames } from './github-headers.js';
 import { signatureHeaders } from './sign.js';
 import { eventsByIds } from '../events/store.js';
 import { deleteFarewell, deliveriesSince, findFarewell, hooksByIds, insertDeliveries, lockExistingHooks, recentDeliveries, updateHook } from './store.js';
@@ -138,7 +139,10 @@ export class Deliverer {
   /** Signs and posts one event with a hook's config (opened just now, dropped after). */
   private async send(job: DeliverJob, event: EventRow, destination: Destination, target: HookTarget): Promise<Pick<Recording, 'deliveredAt' | 'attempt' | 'headers' | 'url'>> {
     const body = requestBody(destination.contentType, event.payload);
-    const headers = deliveryHeaders({ guid: event.guid, event: event.name, hookId: job.hookId, target: installationTarget(target), destination, body });
+    const headers = withGithubNames(
+      deliveryHeaders({ guid: event.guid, event: event.name, hookId: job.hookId, target: installationTarget(target), destination, body }),
+      this.ctx.config.hookGithubHeaders,
+    );
     const { url, authorization } = splitCredentials(destination);
     const deliveredAt = this.ctx.clock.now();
     const attempt: Attempt =

@@ -10,6 +10,7 @@ import { startReceiver } from '../receiver.js';
 import { withDb } from '../seed.js';
 import { rowOf, type Round } from '../stats.js';
 import type { BenchCase } from '../types.js';
+import { fairHookCases } from './fair-hooks.js';
 
 const HOOKS = 100;
 const GOALS = [atLeast('value', 2000, ' deliveries/s recorded'), atMost('p99', 100, ' ms', 'event-to-receipt p99 ')];
@@ -115,4 +116,6 @@ export const hookCases: BenchCase[] = [
       }
     },
   },
+  // Fair delivery across destinations, next to the throughput case it must not slow down.
+  ...fairHookCases,
 ];

@@ -1,6 +1,6 @@
 // `hublet hook redeliver --failed [--since …]` against a real server and a receiver that fails, then succeeds: one attempt
 // per failed event, events delivered since left alone, --since as a cut, --json, exit 1 when attempts are refused;
-// the single redelivery beside it; the usage errors of `--repo OWNER/REPO` and `--failed`.
+// the single redelivery beside it; `--repo OWNER/REPO` on the hook commands and its usage errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandbox, type CliResult, type Sandbox } from '../helpers/cli.js';
 import { runInProcess as runCli } from '../helpers/cli-inprocess.js';
@@ -155,5 +155,33 @@ describe('hublet hook redeliver --failed', { timeout: 120_000 }, () => {
     expect(badSince.stderr).toContain("argument 'yesterday' is invalid");
     expect(badRepo.stderr).toContain("option '--repo <owner/repo>' argument 'octo' is invalid. Expected OWNER/REPO.");
     expect(neither.stderr).toContain("required option '--org <org>' not specified (or --repo <owner/repo>");
+  });
+});
+
+describe('hublet hook --repo OWNER/REPO', { timeout: 120_000 }, () => {
+  const repo = '/repos/octo/app/hooks';
+
+  it("creates, lists, pings and redelivers a repository's webhooks at GitHub's /repos/{owner}/{repo}/hooks paths", async () => {
+    expect((await s.api('POST', '/user/repos', { token, body: { name: 'app' } })).status).toBe(201);
+    rcv.answer((r) => (r.path === '/repo' ? { status: 500 } : { status: 200 }));
+    const created = JSON.parse(ok(await remote(['--json', 'hook', 'create', '--repo', 'octo/app', '--url', `${rcv.url}/repo`, '--content-type', 'json'])));
+    const [failed] = await recorded(repo, created.id, 1);
+    expect(failed.status_code).toBe(500);
+
+    const list = ok(await remote(['hook', 'list', '--repo', 'octo/app']));
+    expect(list).toMatch(new RegExp(`^${created.id}\\s+${rcv.url}/repo\\s+push\\s+yes\\s`, 'm'));
+    expect(JSON.parse(ok(await remote(['--json', 'hook', 'view', '--repo', 'octo/app', String(created.id)])))).toMatchObject({ id: created.id, config: { url: `${rcv.url}/repo` } });
+
+    rcv.answer({ status: 200 });
+    expect(ok(await remote(['hook', 'ping', '--repo', 'octo/app', String(created.id)]))).toMatch(/^delivery \d+ \(ping\): 200 OK/);
+    expect(ok(await remote(['hook', 'redeliver', '--repo', 'octo/app', String(created.id), '--failed']))).toBe(
+      `redelivered ${failed.id}  ping  (was 500 Invalid HTTP Response: 500, ${failed.delivered_at})\n1 failed delivery of hook ${created.id} redelivered\n`,
+    );
+    const after = await recorded(repo, created.id, 3);
+    expect(after.filter((d) => d.guid === failed.guid && d.redelivery && d.status_code === 200)).toHaveLength(1);
+    expect(rcv.received.filter((r) => r.path === '/repo').every((r) => r.headers['x-service-hook-id'] === String(created.id))).toBe(true);
+
+    expect(ok(await remote(['hook', 'delete', '--repo', 'octo/app', String(created.id)]))).toBe(`deleted hook ${created.id}\n`);
+    expect((await s.api('GET', `${repo}/${created.id}`, { token })).status).toBe(404);
   });
 });

@@ -1,6 +1,6 @@
-// The organization webhooks area: routes, the event listener that turns events into delivery jobs (the outbox), the
-// delivery and retention queues, hook secrets resealed with the current key before anything is delivered; hook counts
-// in the instance's statistics.
+// The webhooks area (organization, repository and global hooks): routes, the event listener that turns events into
+// delivery jobs (the outbox), the delivery and retention queues, hook secrets resealed with the current key before
+// anything is delivered; hook counts in the instance's statistics.
 import type { Area } from '../app/area.js';
 import { Deliverer } from './deliver.js';
 import { Fairness } from './fairness.js';

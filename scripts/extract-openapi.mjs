@@ -41,6 +41,13 @@ const OPERATIONS = [
   'GET /orgs/{org}/hooks/{hook_id}/config', 'PATCH /orgs/{org}/hooks/{hook_id}/config',
   'GET /orgs/{org}/hooks/{hook_id}/deliveries', 'GET /orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id}',
   'POST /orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id}/attempts', 'POST /orgs/{org}/hooks/{hook_id}/pings',
+  // repository webhooks
+  'GET /repos/{owner}/{repo}/hooks', 'POST /repos/{owner}/{repo}/hooks',
+  'GET /repos/{owner}/{repo}/hooks/{hook_id}', 'PATCH /repos/{owner}/{repo}/hooks/{hook_id}', 'DELETE /repos/{owner}/{repo}/hooks/{hook_id}',
+  'GET /repos/{owner}/{repo}/hooks/{hook_id}/config', 'PATCH /repos/{owner}/{repo}/hooks/{hook_id}/config',
+  'GET /repos/{owner}/{repo}/hooks/{hook_id}/deliveries', 'GET /repos/{owner}/{repo}/hooks/{hook_id}/deliveries/{delivery_id}',
+  'POST /repos/{owner}/{repo}/hooks/{hook_id}/deliveries/{delivery_id}/attempts', 'POST /repos/{owner}/{repo}/hooks/{hook_id}/pings',
+  'POST /repos/{owner}/{repo}/hooks/{hook_id}/tests',
   // migrations
   'GET /orgs/{org}/migrations', 'POST /orgs/{org}/migrations', 'GET /orgs/{org}/migrations/{migration_id}',
   'GET /orgs/{org}/migrations/{migration_id}/archive', 'DELETE /orgs/{org}/migrations/{migration_id}/archive',
@@ -52,7 +59,7 @@ const OPERATIONS = [
   'POST /orgs/{org}/repos', 'POST /user/repos',
   'GET /repos/{owner}/{repo}', 'PATCH /repos/{owner}/{repo}', 'DELETE /repos/{owner}/{repo}',
   'GET /orgs/{org}/repos', 'GET /user/repos', 'GET /users/{username}/repos',
-  'GET /repositories', 'GET /repos/{owner}/{repo}/topics', 'PUT /repos/{owner}/{repo}/topics',
+  'GET /repositories', 'GET /repos/{owner}/{repo}/topics', 'PUT /repos/{owner}/{repo}/topics', 'POST /repos/{owner}/{repo}/transfer',
   // accounts and service
   'GET /user', 'GET /users/{username}', 'GET /orgs/{org}',
   'GET /orgs/{org}/memberships/{username}', 'PUT /orgs/{org}/memberships/{username}', 'DELETE /orgs/{org}/memberships/{username}',
@@ -71,6 +78,8 @@ const OPERATIONS = [
   'GET /enterprise/stats/all', 'GET /enterprise/stats/repos', 'GET /enterprise/stats/hooks', 'GET /enterprise/stats/pages',
   'GET /enterprise/stats/orgs', 'GET /enterprise/stats/users', 'GET /enterprise/stats/pulls', 'GET /enterprise/stats/issues',
   'GET /enterprise/stats/milestones', 'GET /enterprise/stats/gists', 'GET /enterprise/stats/comments',
+  'GET /admin/hooks', 'POST /admin/hooks', 'GET /admin/hooks/{hook_id}', 'PATCH /admin/hooks/{hook_id}', 'DELETE /admin/hooks/{hook_id}',
+  'POST /admin/hooks/{hook_id}/pings',
 ];
 
 /** Operations described from GitHub Enterprise Server's description besides /admin/* and /enterprise/*. */

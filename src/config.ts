@@ -32,9 +32,24 @@ export interface Config {
   hookThrottlePerMinute: number;
   hookDisableAfterFailures: number;
   hookDisableWindowMinutes: number;
-  /** Where migration archives are kept: `filesystem` (under archiveDir) or `none` (migrations are refused). */
-  archiveStorage: 'filesystem' | 'none';
+  /** Deliveries carry GitHub's header names too (`X-GitHub-Event`, `X-GitHub-Delivery`, …) beside the `X-Service-*` ones. */
+  hookGithubHeaders: boolean;
+  /** Where migration archives are kept: `filesystem` (under archiveDir), `s3` (a bucket) or `none` (migrations are refused). */
+  archiveStorage: 'filesystem' | 's3' | 'none';
   archiveDir: string;
+  /** The bucket of `archiveStorage: s3` (required then). */
+  s3Bucket?: string;
+  /** An S3-compatible endpoint (MinIO, Ceph, R2 …); unset: AWS's own for the region. */
+  s3Endpoint?: string;
+  /** The bucket's region: HUBLET_S3_REGION, else AWS_REGION, else us-east-1. */
+  s3Region: string;
+  /** Key prefix inside the bucket (segments of letters, digits, `.`, `-`, `_`), without slashes at either end; may be empty. */
+  s3Prefix: string;
+  /** Path-style addressing (`<endpoint>/<bucket>/<key>`), which most self-hosted stores need. */
+  s3ForcePathStyle: boolean;
+  /** Credentials for the bucket, both or neither; unset: the AWS SDK's default chain (AWS_ACCESS_KEY_ID, profiles, instance roles …). */
+  s3AccessKeyId?: string;
+  s3SecretAccessKey?: string;
   /** Days an exported migration archive is kept before it is deleted automatically. */
   archiveLifetimeDays: number;
   /** Seconds a signed archive download URL stays valid. */
@@ -83,8 +98,16 @@ const ENV: Record<keyof Config, string> = {
   hookThrottlePerMinute: 'HUBLET_HOOK_THROTTLE_PER_MINUTE',
   hookDisableAfterFailures: 'HUBLET_HOOK_DISABLE_AFTER_FAILURES',
   hookDisableWindowMinutes: 'HUBLET_HOOK_DISABLE_WINDOW_MINUTES',
+  hookGithubHeaders: 'HUBLET_HOOK_GITHUB_HEADERS',
   archiveStorage: 'HUBLET_ARCHIVE_STORAGE',
   archiveDir: 'HUBLET_ARCHIVE_DIR',
+  s3Bucket: 'HUBLET_S3_BUCKET',
+  s3Endpoint: 'HUBLET_S3_ENDPOINT',
+  s3Region: 'HUBLET_S3_REGION',
+  s3Prefix: 'HUBLET_S3_PREFIX',
+  s3ForcePathStyle: 'HUBLET_S3_FORCE_PATH_STYLE',
+  s3AccessKeyId: 'HUBLET_S3_ACCESS_KEY_ID',
+  s3SecretAccessKey: 'HUBLET_S3_SECRET_ACCESS_KEY',
   archiveLifetimeDays: 'HUBLET_ARCHIVE_LIFETIME_DAYS',
   archiveUrlTtlSeconds: 'HUBLET_ARCHIVE_URL_TTL',
   gistMaxFileBytes: 'HUBLET_GIST_MAX_FILE_SIZE',
@@ -162,6 +185,7 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     ...hookSettings(pick, integer, problems),
     archiveStorage: archiveStorage(pick('archiveStorage'), problems),
     archiveDir: path.resolve(pick('archiveDir') ?? path.join(dataDir, 'archives')),
+    ...s3Settings(pick, env, problems),
     archiveLifetimeDays: integer('archiveLifetimeDays', 7, 1, 3650),
     archiveUrlTtlSeconds: integer('archiveUrlTtlSeconds', 300, 10, 7 * 86_400),
     gistMaxFileBytes: integer('gistMaxFileBytes', 10 * 1024 * 1024, 1, 1024 * 1024 * 1024),
@@ -171,11 +195,12 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     responseCacheMiB: integer('responseCacheMiB', 32, 0, 65_536),
     ...secretKeys(pick, problems),
   };
+  if (config.archiveStorage === 's3' && config.s3Bucket === undefined) problems.push(`s3Bucket (${ENV.s3Bucket}): required with archiveStorage s3`);
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze(config);
 }
 
-type HookSettings = Pick<Config, 'hookAllowedHosts' | 'hookLimitPerEvent' | 'deliveryRetentionDays' | 'hookTimeoutMs' | 'hookLeaseMs' | 'hookConcurrency' | 'hookRetries' | 'hookRetryBaseMs' | 'hookThrottlePerMinute' | 'hookDisableAfterFailures' | 'hookDisableWindowMinutes'>;
+type HookSettings = Pick<Config, 'hookAllowedHosts' | 'hookLimitPerEvent' | 'deliveryRetentionDays' | 'hookTimeoutMs' | 'hookLeaseMs' | 'hookConcurrency' | 'hookRetries' | 'hookRetryBaseMs' | 'hookThrottlePerMinute' | 'hookDisableAfterFailures' | 'hookDisableWindowMinutes' | 'hookGithubHeaders'>;
 
 /** Webhook delivery settings (see notes/hooks-readme.md); the lease must outlast the delivery timeout. */
 function hookSettings(pick: (key: keyof Config) => string | undefined, integer: (key: keyof Config, fallback: number, min: number, max: number) => number, problems: string[]): HookSettings {
@@ -185,6 +210,8 @@ function hookSettings(pick: (key: keyof Config) => string | undefined, integer: 
   const hookTimeoutMs = integer('hookTimeoutMs', 10_000, 100, 600_000);
   const hookLeaseMs = integer('hookLeaseMs', Math.max(30_000, hookTimeoutMs * 3), 200, 3_600_000);
   if (hookLeaseMs <= hookTimeoutMs) problems.push(`hookLeaseMs (${ENV.hookLeaseMs}): must be longer than hookTimeoutMs (${hookTimeoutMs})`);
+  const githubHeaders = pick('hookGithubHeaders') ?? '0';
+  if (!['0', '1', 'true', 'false'].includes(githubHeaders)) problems.push(`hookGithubHeaders (${ENV.hookGithubHeaders}): expected 1 or 0`);
   return {
     hookAllowedHosts,
     hookLimitPerEvent: integer('hookLimitPerEvent', 20, 1, 10_000),
@@ -197,6 +224,7 @@ function hookSettings(pick: (key: keyof Config) => string | undefined, integer: 
     hookThrottlePerMinute: integer('hookThrottlePerMinute', 0, 0, 1_000_000),
     hookDisableAfterFailures: integer('hookDisableAfterFailures', 0, 0, 1_000_000),
     hookDisableWindowMinutes: integer('hookDisableWindowMinutes', 0, 0, 525_600),
+    hookGithubHeaders: githubHeaders === '1' || githubHeaders === 'true',
   };
 }
 
@@ -227,9 +255,54 @@ function origin(tls: boolean, host: string, port: number): string {
 }
 
 function archiveStorage(raw: string | undefined, problems: string[]): Config['archiveStorage'] {
-  if (raw === undefined || raw === 'filesystem' || raw === 'none') return raw ?? 'filesystem';
-  problems.push(`archiveStorage (${ENV.archiveStorage}): expected filesystem or none, got ${JSON.stringify(raw)}`);
+  if (raw === undefined || raw === 'filesystem' || raw === 's3' || raw === 'none') return raw ?? 'filesystem';
+  problems.push(`archiveStorage (${ENV.archiveStorage}): expected filesystem, s3 or none, got ${JSON.stringify(raw)}`);
   return 'filesystem';
+}
+
+type S3Settings = Pick<Config, 's3Bucket' | 's3Endpoint' | 's3Region' | 's3Prefix' | 's3ForcePathStyle' | 's3AccessKeyId' | 's3SecretAccessKey'>;
+
+/**
+ * The S3 archive store's settings, checked whatever the storage (a typo fails at start, not at the first export); the
+ * bucket is required only with `archiveStorage: s3`, checked by the caller. The secret key is never echoed.
+ */
+function s3Settings(pick: (key: keyof Config) => string | undefined, env: NodeJS.ProcessEnv, problems: string[]): S3Settings {
+  const s3Bucket = pick('s3Bucket');
+  if (s3Bucket !== undefined && !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(s3Bucket)) {
+    problems.push(`s3Bucket (${ENV.s3Bucket}): expected an S3 bucket name (3 to 63 lowercase letters, digits, dots and hyphens), got ${JSON.stringify(s3Bucket)}`);
+  }
+  const s3Endpoint = pick('s3Endpoint')?.replace(/\/+$/, '');
+  if (s3Endpoint !== undefined) {
+    let u: URL | undefined;
+    try {
+      u = new URL(s3Endpoint);
+    } catch {
+      // reported below
+    }
+    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.username || u.password || u.search || u.hash) {
+      problems.push(`s3Endpoint (${ENV.s3Endpoint}): expected an http(s) URL without credentials or query, e.g. https://minio.internal:9000`);
+    }
+  }
+  const s3Prefix = (pick('s3Prefix') ?? '').replace(/^\/+|\/+$/g, '');
+  if (s3Prefix !== '' && s3Prefix.split('/').some((p) => !/^[A-Za-z0-9._-]+$/.test(p) || p === '.' || p === '..')) {
+    problems.push(`s3Prefix (${ENV.s3Prefix}): expected segments of letters, digits, '.', '-' and '_' separated by '/', got ${JSON.stringify(s3Prefix)}`);
+  }
+  const style = pick('s3ForcePathStyle') ?? '0';
+  if (!['0', '1', 'true', 'false'].includes(style)) problems.push(`s3ForcePathStyle (${ENV.s3ForcePathStyle}): expected 1 or 0`);
+  const s3AccessKeyId = pick('s3AccessKeyId');
+  const s3SecretAccessKey = pick('s3SecretAccessKey');
+  if ((s3AccessKeyId === undefined) !== (s3SecretAccessKey === undefined)) {
+    problems.push(`s3AccessKeyId (${ENV.s3AccessKeyId}) and s3SecretAccessKey (${ENV.s3SecretAccessKey}): both or neither`);
+  }
+  return {
+    s3Bucket,
+    s3Endpoint,
+    s3Region: pick('s3Region') ?? env.AWS_REGION ?? 'us-east-1',
+    s3Prefix,
+    s3ForcePathStyle: style === '1' || style === 'true',
+    s3AccessKeyId,
+    s3SecretAccessKey,
+  };
 }
 
 /** The base URL once the real port is known (port 0 picks one at listen time). */

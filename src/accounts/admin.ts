@@ -5,16 +5,17 @@ import type { UserRow } from '../db/schema.js';
 import { Forbidden, NotFound, ValidationFailed } from '../server/http/errors.js';
 import { requireSiteAdmin } from '../server/http/grants.js';
 import { loginProblem } from './logins.js';
+import { emitOrganizationEvent } from './org-events.js';
 import { ADMIN_LOGIN, insertingLogin } from './service.js';
 import { findAccount, renameAccount as renameRow, setSiteAdmin, setSuspended } from './store.js';
 
 /**
  * Gives a user or an organization a new login (a change of case only, too). Everything hublet keeps is by id, so URLs
  * under the new login work at once and the old ones answer 404. The built-in `admin` keeps its login: `serve` finds
- * (or recreates) the first site admin by it.
+ * (or recreates) the first site admin by it. An organization's rename is the `organization` `renamed` event.
  */
 export async function renameAccount(ctx: ServiceContext, type: 'User' | 'Organization', login: string, newLogin: string): Promise<UserRow> {
-  requireSiteAdmin(ctx.actor);
+  const actor = requireSiteAdmin(ctx.actor);
   const account = await findAccount(ctx.db, login);
   if (account?.type !== type) throw new NotFound();
   const problem = loginProblem(newLogin, type);
@@ -27,8 +28,12 @@ export async function renameAccount(ctx: ServiceContext, type: 'User' | 'Organiz
     ctx.db.transaction().execute(async (trx) => {
       const holder = await findAccount(trx, newLogin);
       if (holder && holder.id !== account.id) throw taken();
-      const row = await renameRow(trx, account.id, newLogin, ctx.clock.now());
+      const now = ctx.clock.now();
+      const row = await renameRow(trx, account.id, newLogin, now);
       if (!row) throw new NotFound();
+      if (type === 'Organization' && row.login !== account.login) {
+        await emitOrganizationEvent(trx, ctx, { action: 'renamed', org: row, sender: actor.user, previousLogin: account.login }, now);
+      }
       return row;
     }),
   );

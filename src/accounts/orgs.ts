@@ -8,6 +8,7 @@ import type { UserRow } from '../db/schema.js';
 import { NotFound } from '../server/http/errors.js';
 import { requireActor } from '../server/http/grants.js';
 import { filesOwnedBy } from './lifecycle.js';
+import { emitOrganizationEvent } from './org-events.js';
 import { emailProblem, requireOrgOwner, requireOrganization, textProblem, throwProblems } from './service.js';
 import {
   accountsSince,
@@ -101,12 +102,17 @@ export async function updateOrganization(ctx: ServiceContext, orgLogin: string, 
   return row;
 }
 
-/** Owners delete the organization with everything it owns (repositories, hooks, migrations), files included. */
+/**
+ * Owners delete the organization with everything it owns (repositories, hooks, migrations), files included; the
+ * `organization` `deleted` event is recorded in the same transaction.
+ */
 export async function deleteOrganization(ctx: ServiceContext, orgLogin: string): Promise<void> {
   const org = await requireOrgOwner(ctx, orgLogin);
+  const sender = requireActor(ctx.actor).user;
   const files = await ctx.db.transaction().execute(async (trx) => {
     if (!(await lockRows(trx, 'users', [org.id])).has(org.id)) throw new NotFound();
     const owned = await filesOwnedBy(ctx.accounts, trx, ctx.config, org.id);
+    await emitOrganizationEvent(trx, ctx, { action: 'deleted', org, sender }, ctx.clock.now());
     await deleteAccount(trx, org.id);
     return owned;
   });

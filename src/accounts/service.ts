@@ -1,5 +1,6 @@
 // Account operations: users, organizations, memberships, tokens and the first site admin.
 import fs from 'node:fs';
+import { lockForTransaction } from '../db/advisory-lock.js';
 import type { Db } from '../db/connect.js';
 import { isUniqueViolation, lockRows } from '../db/dialect.js';
 import type { TokenRow, UserRow } from '../db/schema.js';
@@ -7,9 +8,12 @@ import { NotFound, Unprocessable, ValidationFailed, Forbidden, type FieldError }
 import type { ServiceContext } from '../app/context.js';
 import { requireActor, requireSiteAdmin, type TokenKind } from '../server/http/grants.js';
 import { filesOwnedBy } from './lifecycle.js';
+import { emitOrganizationEvent } from './org-events.js';
+import { emitUserEvent } from './user-events.js';
 import { loginProblem } from './logins.js';
 import { isKnownScope, isPermissionLevel, FINE_GRAINED_PERMISSIONS, KNOWN_SCOPES } from '../server/http/scopes.js';
 import {
+  allMembershipsOf,
   countOwners,
   deleteAccount,
   findAccount,
@@ -97,19 +101,25 @@ export function throwProblems(problems: (FieldError | null)[]): void {
   if (errors.length) throw new ValidationFailed(errors);
 }
 
-/** Creates a user (site admins only through the API). */
+/** Creates a user (site admins only through the API), with the `user` `created` event. */
 export async function createUser(ctx: ServiceContext, input: { login: string; email?: string | null; siteAdmin?: boolean }): Promise<UserRow> {
-  requireSiteAdmin(ctx.actor);
+  const actor = requireSiteAdmin(ctx.actor);
   throwProblems([emailProblem('User', input.email)]);
   return insertingLogin('User', () =>
     ctx.db.transaction().execute(async (trx) => {
       await assertLoginFree(trx, input.login, 'User');
-      return insertAccount(trx, { login: input.login, type: 'User', email: input.email, siteAdmin: input.siteAdmin }, ctx.clock.now());
+      const now = ctx.clock.now();
+      const user = await insertAccount(trx, { login: input.login, type: 'User', email: input.email, siteAdmin: input.siteAdmin }, now);
+      await emitUserEvent(trx, ctx, 'created', user, actor.user, now);
+      return user;
     }),
   );
 }
 
-/** Deletes a user and everything that cascades from them; refused while they are the only owner of an organization. */
+/**
+ * Deletes a user and everything that cascades from them; refused while they are the only owner of an organization.
+ * Each organization they belonged to gets `organization` `member_removed`, then the site the `user` `deleted` event.
+ */
 export async function deleteUser(ctx: ServiceContext, login: string): Promise<void> {
   const actor = requireSiteAdmin(ctx.actor);
   const user = await requireUser(ctx, login);
@@ -124,6 +134,11 @@ export async function deleteUser(ctx: ServiceContext, login: string): Promise<vo
       throw new Unprocessable(`${user.login} is the only owner of ${orphaned.join(', ')}; make someone else an owner first.`);
     }
     const owned = await filesOwnedBy(ctx.accounts, trx, ctx.config, user.id);
+    const now = ctx.clock.now();
+    for (const m of await allMembershipsOf(trx, user.id)) {
+      await emitOrganizationEvent(trx, ctx, { action: 'member_removed', org: m.org, sender: actor.user, member: { user, role: m.role } }, now);
+    }
+    await emitUserEvent(trx, ctx, 'deleted', user, actor.user, now);
     await deleteAccount(trx, user.id);
     return owned;
   });
@@ -131,9 +146,9 @@ export async function deleteUser(ctx: ServiceContext, login: string): Promise<vo
   for (const dir of files) fs.rmSync(dir, { recursive: true, force: true });
 }
 
-/** Creates an organization whose first owner is `admin`. */
+/** Creates an organization whose first owner is `admin`, with the `organization` `created` event. */
 export async function createOrganization(ctx: ServiceContext, input: { login: string; admin: string; profileName?: string | null }): Promise<UserRow> {
-  requireSiteAdmin(ctx.actor);
+  const actor = requireSiteAdmin(ctx.actor);
   throwProblems([textProblem('Organization', 'profile_name', input.profileName, 255)]);
   const noSuchOwner = () => new ValidationFailed([{ resource: 'Organization', field: 'admin', code: 'invalid', message: `no user named ${input.admin}` }]);
   return insertingLogin('Organization', () =>
@@ -146,6 +161,7 @@ export async function createOrganization(ctx: ServiceContext, input: { login: st
       const now = ctx.clock.now();
       const org = await insertAccount(trx, { login: input.login, type: 'Organization', name: input.profileName ?? null }, now);
       await setMembership(trx, org.id, owner.id, 'admin', now);
+      await emitOrganizationEvent(trx, ctx, { action: 'created', org, sender: actor.user }, now);
       return org;
     }),
   );
@@ -259,29 +275,36 @@ async function lockMembership(trx: Db, ctx: ServiceContext, org: UserRow, user: 
   await requireManagerRole(trx, ctx, org);
 }
 
+/** Adds a member or changes their role; a new member is announced with `organization` `member_added`. */
 export async function putMembership(ctx: ServiceContext, orgLogin: string, login: string, role: 'admin' | 'member') {
   const org = await requireMembershipManager(ctx, orgLogin);
   const user = await requireUser(ctx, login);
+  const sender = requireActor(ctx.actor).user;
   await ctx.db.transaction().execute(async (trx) => {
     await lockMembership(trx, ctx, org, user);
     const current = await membershipRole(trx, org.id, user.id);
     if (current === 'admin' && role === 'member' && (await countOwners(trx, org.id)) <= 1) {
       throw new Unprocessable('You cannot demote the last owner of an organization.');
     }
-    await setMembership(trx, org.id, user.id, role, ctx.clock.now());
+    const now = ctx.clock.now();
+    await setMembership(trx, org.id, user.id, role, now);
+    if (!current) await emitOrganizationEvent(trx, ctx, { action: 'member_added', org, sender, member: { user, role } }, now);
   });
   return { org, user, role };
 }
 
+/** Removes a member (never the last owner), with `organization` `member_removed`. */
 export async function deleteMembership(ctx: ServiceContext, orgLogin: string, login: string): Promise<void> {
   const org = await requireMembershipManager(ctx, orgLogin);
   const user = await requireUser(ctx, login);
+  const sender = requireActor(ctx.actor).user;
   await ctx.db.transaction().execute(async (trx) => {
     await lockMembership(trx, ctx, org, user);
     const current = await membershipRole(trx, org.id, user.id);
     if (!current) throw new NotFound();
     if (current === 'admin' && (await countOwners(trx, org.id)) <= 1) throw new Unprocessable('You cannot remove the last owner of an organization.');
     await removeMembership(trx, org.id, user.id);
+    await emitOrganizationEvent(trx, ctx, { action: 'member_removed', org, sender, member: { user, role: current } }, ctx.clock.now());
   });
 }
 
@@ -306,10 +329,11 @@ export async function ensureAdmin(db: Db, now: Date): Promise<UserRow> {
  * every scope is issued only while the admin has never had one (a one-time token on a fresh data dir).
  */
 export async function bootstrapAdminToken(db: Db, now: Date, fixed?: string): Promise<string | undefined> {
-  const admin = await ensureAdmin(db, now);
   return db.transaction().execute(async (trx) => {
-    // Servers starting together on one database take turns, so the token is registered (or issued) once.
-    await lockRows(trx, 'users', [admin.id]);
+    // Servers starting together on one database take turns (an advisory lock, as the row may not exist yet), so the
+    // admin is made, and the token registered (or issued), once; the one after finds them.
+    await lockForTransaction(trx, 'site-admin');
+    const admin = (await findAccount(trx, ADMIN_LOGIN)) ?? (await insertAccount(trx, { login: ADMIN_LOGIN, type: 'User', siteAdmin: true }, now));
     if (fixed) {
       const known = await trx.selectFrom('tokens').select('id').where('token_hash', '=', hashToken(fixed)).executeTakeFirst();
       if (!known) await createToken(trx, { userId: admin.id, kind: 'classic', scopes: ADMIN_SCOPES, note: 'HUBLET_ADMIN_TOKEN', now, token: fixed });

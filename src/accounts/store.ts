@@ -149,6 +149,19 @@ export async function countOwners(db: Db, orgId: number): Promise<number> {
   return Number(r.n);
 }
 
+/** Every organization this user belongs to, with their role in it (oldest organization first). */
+export async function allMembershipsOf(db: Db, userId: number): Promise<{ org: UserRow; role: 'admin' | 'member' }[]> {
+  const rows = await db
+    .selectFrom('memberships as ms')
+    .innerJoin('users as o', 'o.id', 'ms.org_id')
+    .selectAll('o')
+    .select('ms.role as membership_role')
+    .where('ms.user_id', '=', userId)
+    .orderBy('o.id')
+    .execute();
+  return rows.map(({ membership_role, ...org }) => ({ org: org as UserRow, role: membership_role }));
+}
+
 /** Ids of the organizations this user owns (an admin membership). */
 export async function ownedOrganizationIds(db: Db, userId: number): Promise<number[]> {
   const rows = await db.selectFrom('memberships').select('org_id').where('user_id', '=', userId).where('role', '=', 'admin').execute();

@@ -1,4 +1,5 @@
-// The archive storage interface: whole objects put from a stream, read back whole or by byte range, stat and delete.
+// The archive storage interface: whole objects put from a stream, read back whole or by byte range, stat, delete, and
+// (for stores that serve downloads themselves) a pre-signed download URL.
 import type { Readable } from 'node:stream';
 
 export interface BlobStat {
@@ -27,6 +28,20 @@ export interface BlobStore {
   stat(key: string): Promise<BlobStat | null>;
   /** Removes the object; true when it existed. */
   delete(key: string): Promise<boolean>;
+  /**
+   * A store that serves downloads itself (S3) has this: a pre-signed URL of the object that needs no other credential,
+   * so downloads and Range resumes go straight to the store. Without it the server serves the bytes at its own signed URL.
+   */
+  downloadUrl?(key: string, options: DownloadUrlOptions): Promise<string>;
+}
+
+export interface DownloadUrlOptions {
+  /** The time the URL is signed at (the app's clock); it stops working `expiresInSeconds` later. */
+  now: Date;
+  expiresInSeconds: number;
+  /** The download's file name (Content-Disposition: attachment) and Content-Type. */
+  filename: string;
+  contentType: string;
 }
 
 /** Keys are relative paths of safe segments (letters, digits, `.`, `-`, `_`), so no store can be walked out of. */

@@ -115,6 +115,8 @@ class LocalClient implements Client {
     const gateway = await this.gateway;
     // The app's URLs start with the configured base URL (which may carry a path prefix a proxy strips): keep what follows.
     const base = this.runtime.config.baseUrl;
+    // A URL of another origin (an S3 store's pre-signed archive URL) is reached directly, with no credential of ours.
+    if (new URL(url).origin !== new URL(base).origin) return { url, token: undefined };
     const rest = url.startsWith(`${base}/`) ? url.slice(base.length) : `${new URL(url).pathname}${new URL(url).search}`;
     return { url: gateway.origin + rest, token: gateway.key };
   }

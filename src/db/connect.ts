@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { advisoryLockPool, registerAdvisoryLocks } from './advisory-lock.js';
 import { registerStampHeader } from './change-stamp.js';
 import { Sqlite3Dialect } from './sqlite-dialect.js';
 import type { Database, Db } from './schema.js';
@@ -36,7 +37,14 @@ function open(url: string, versions: WriteVersions): Db {
     // An idle connection the server drops (restart, admin termination) is replaced on next use; without a listener
     // pg would raise it as an uncaught error and take the whole process down.
     pool.on('error', (err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`));
-    return new Kysely<Database>({ dialect: observeWrites(new PostgresDialect({ pool }), versions) });
+    // Advisory locks spanning processes hold connections of their own (advisory-lock.ts), ended with the database.
+    const locks = advisoryLockPool(url);
+    const end = async () => {
+      await Promise.all([pool.end(), locks.end()]);
+    };
+    const db = new Kysely<Database>({ dialect: observeWrites(new PostgresDialect({ pool: { connect: () => pool.connect(), end } }), versions) });
+    registerAdvisoryLocks(db, locks);
+    return db;
   }
   const filename = sqliteFilename(url);
   if (filename !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });

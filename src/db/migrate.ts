@@ -1,11 +1,18 @@
-// Brings the schema up to date at start; refuses a database written by a newer hublet.
+// Brings the schema up to date at start; refuses a database written by a newer hublet. Servers starting together on one
+// PostgreSQL database take turns (an advisory lock), so the schema is migrated once and the others find it done.
 import { Migrator, sql } from 'kysely';
+import { withAdvisoryLock } from './advisory-lock.js';
 import { schemaMigrationProvider, schemaMigrations } from './schema-migrations/index.js';
 import type { Db } from './connect.js';
 
 export class NewerDatabaseError extends Error {}
 
+/** Applies the schema migrations this database lacks, one process at a time (NewerDatabaseError for a newer schema). */
 export async function migrateToLatest(db: Db): Promise<void> {
+  await withAdvisoryLock(db, 'schema-migrations', () => migrateOnce(db));
+}
+
+async function migrateOnce(db: Db): Promise<void> {
   const known = new Set(Object.keys(schemaMigrations));
   const applied = await appliedMigrations(db);
   const unknown = applied.filter((name) => !known.has(name));

@@ -1,5 +1,5 @@
-// The gists area: the REST API, comments, raw file bytes and git clone/push; a deleted account's gist repositories go
-// with it; public and secret gist counts on profiles and in the instance's statistics.
+// The gists area: the REST API, comments, raw file bytes, git clone/push and import records; a deleted account's gist
+// repositories go with it; public and secret gist counts on profiles and in the instance's statistics.
 import type { FastifyInstance } from 'fastify';
 import type { Area } from '../app/area.js';
 import type { AccountFiles } from '../app/contributions.js';
@@ -7,6 +7,7 @@ import { gistCommentRoutes } from './comment-routes.js';
 import { gistProfileCounts, gistStats } from './counts.js';
 import { gistRepoDir } from './git.js';
 import { gistGitRoutes } from './git-routes.js';
+import { gistImportRoutes } from './import-routes.js';
 import { gistRawRoutes } from './raw-routes.js';
 import { gistRoutes } from './routes.js';
 import { gistIdsOwnedBy } from './store.js';
@@ -15,6 +16,7 @@ async function routes(app: FastifyInstance): Promise<void> {
   await app.register(gistRoutes);
   await app.register(gistCommentRoutes);
   await app.register(gistRawRoutes);
+  await app.register(gistImportRoutes);
   // Its own encapsulated context: git's raw-stream body parsers apply to these routes only.
   await app.register(gistGitRoutes);
 }

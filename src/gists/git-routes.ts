@@ -25,7 +25,7 @@ function handler(endpoint: GitEndpoint) {
 
     if (gitOperation(endpoint, request.query) === 'read') {
       // Under the gist's lock, so a repair never moves the branch back past a write that just committed.
-      await withGistLock(gist.id, async () => {
+      await withGistLock(ctx.db, gist.id, async () => {
         const current = await findGist(ctx.db, gist.id);
         if (current) await syncRef(dir, current.head_sha);
       });
@@ -43,7 +43,7 @@ function handler(endpoint: GitEndpoint) {
     }
     if (gist.owner_id !== actor.user.id) return gitRefusal(reply, 403, `Permission to gist ${gist.id} denied to ${actor.user.login}.`);
 
-    return withGistLock(gist.id, async () => {
+    return withGistLock(ctx.db, gist.id, async () => {
       const current = await findGist(ctx.db, gist.id);
       if (!current) return gitRefusal(reply, 404, 'Repository not found.');
       await syncRef(dir, current.head_sha);

@@ -5,7 +5,7 @@ import git from 'isomorphic-git';
 import type { Config } from '../config.js';
 import { gitDir, removeRepo } from '../git/bare.js';
 import { objectId, serializeCommit, serializeFlatTree, writeLooseObject } from '../git/loose-objects.js';
-import { keyedLock, type KeyedLock } from '../git/keyed-lock.js';
+import { spanningLock, type SpanningLock } from '../git/keyed-lock.js';
 import { moveRef } from '../git/refs.js';
 
 /** The one branch a gist has. */
@@ -144,5 +144,5 @@ export async function firstParentChain(dir: string, tip: string, stop: (sha: str
   return chain;
 }
 
-/** Per-gist serialisation of writes in this process (API writes, pushes, deletes); other processes meet the database's check. */
-export const withGistLock: KeyedLock = keyedLock();
+/** Per-gist serialisation of writes (API writes, pushes, deletes, ref repairs), in this process and across the servers on one PostgreSQL database. */
+export const withGistLock: SpanningLock = spanningLock('gist');

@@ -1,5 +1,6 @@
 // Gist writes: create, update, delete, fork and star, with ownership rules and the token checks for writers.
 import crypto from 'node:crypto';
+import type { Db } from '../db/connect.js';
 import type { Actor } from '../server/http/grants.js';
 import { requireActor } from '../server/http/grants.js';
 import { hasPermission } from '../server/http/scopes.js';
@@ -62,8 +63,11 @@ function now(ctx: ServiceContext): Date {
   return new Date(Math.floor(ctx.clock.now().getTime() / 1000) * 1000);
 }
 
-/** Creates a gist with its first revision: a new bare repository, one commit, the rows. */
-export async function createGist(ctx: ServiceContext, body: CreateBody): Promise<GistRow> {
+/**
+ * Creates a gist with its first revision: a new bare repository, one commit, the rows. `alsoRecord` writes rows that
+ * belong with the new gist in the same transaction (an import's record of its source): a failure there creates nothing.
+ */
+export async function createGist(ctx: ServiceContext, body: CreateBody, alsoRecord?: (trx: Db, row: GistRow) => Promise<void>): Promise<GistRow> {
   const actor = requireWriter(ctx);
   const input = parseCreate(body, gistLimits(ctx));
   const id = newGistId();
@@ -94,6 +98,7 @@ export async function createGist(ctx: ServiceContext, body: CreateBody): Promise
           updated_at: at,
         };
         await insertGist(trx, row);
+        await alsoRecord?.(trx, row);
         return true;
       },
     });
@@ -111,7 +116,7 @@ export async function createGist(ctx: ServiceContext, body: CreateBody): Promise
  */
 export async function updateGist(ctx: ServiceContext, id: string, body: UpdateBody): Promise<GistRow> {
   const { gist: first, actor } = await requireOwnGist(ctx, id);
-  return withGistLock(first.id, () =>
+  return withGistLock(ctx.db, first.id, () =>
     untilHeadHolds<GistRow>(async () => {
       const gist = await findGist(ctx.db, first.id);
       if (!gist) throw new NotFound();
@@ -148,7 +153,7 @@ export async function updateGist(ctx: ServiceContext, id: string, body: UpdateBo
 /** Deletes a gist, its rows and its repository. */
 export async function deleteGist(ctx: ServiceContext, id: string): Promise<void> {
   const { gist } = await requireOwnGist(ctx, id);
-  await withGistLock(gist.id, async () => {
+  await withGistLock(ctx.db, gist.id, async () => {
     // Rows first: once they are gone nothing refers to the repository, so removing it cannot leave a half-gist behind.
     await deleteGistRow(ctx.db, gist.id);
     removeRepo(gistRepoDir(ctx.config, gist.id));

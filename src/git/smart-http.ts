@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceUnavailable } from '../server/http/errors.js';
 import { diffRefs, readRefs, type RefUpdate } from './bare.js';
-import { keyedLock } from './keyed-lock.js';
+import { spanningLock } from './keyed-lock.js';
 
 let gitChecked: boolean | undefined;
 
@@ -47,8 +47,11 @@ export function gitRefusal(reply: FastifyReply, status: 401 | 403 | 404, message
   return reply.code(status).header('content-type', 'text/plain; charset=utf-8').send(`${message}\n`);
 }
 
-/** Per-repository push serialisation, so a before/after ref snapshot belongs to exactly one push. */
-const withPushLock = keyedLock();
+/**
+ * Per-repository push serialisation, so a before/after ref snapshot belongs to exactly one push: in this process and
+ * across the servers sharing the data dir and one PostgreSQL database (keyed by the repository's place in the data dir).
+ */
+const withPushLock = spanningLock('push');
 
 export interface ServeGitOptions {
   repoDir: string;
@@ -68,7 +71,7 @@ export async function serveGit(request: FastifyRequest, reply: FastifyReply, opt
   requireGit();
   const isPush = opts.endpoint === 'git-receive-pack';
   if (isPush && opts.onPush) {
-    return withPushLock(opts.repoDir, async () => {
+    return withPushLock(request.ctx.db, path.relative(request.ctx.config.dataDir, opts.repoDir), async () => {
       const before = await readRefs(opts.repoDir);
       try {
         await streamBackend(request, reply, opts);

@@ -8,7 +8,7 @@ import { canRead, tokenSeesPrivate } from '../repos/access.js';
 import { lockRepositories, unlockRepository } from '../repos/locks.js';
 import { NotFound, Unprocessable, ValidationFailed } from '../server/http/errors.js';
 import type { ServiceContext } from '../app/context.js';
-import { EXPORT_MAX_ATTEMPTS, EXPORT_QUEUE } from './queues.js';
+import { EXPIRY_QUEUE, EXPORT_MAX_ATTEMPTS, EXPORT_QUEUE } from './queues.js';
 import { archiveAvailable } from './present.js';
 import { loadRepositories, resolveRepositories, type LoadedRepository } from './repositories.js';
 import { newArchiveSecret, signedArchiveUrl } from './signing.js';
@@ -140,8 +140,10 @@ export async function archiveUrl(ctx: ServiceContext, scope: MigrationScope, id:
   const now = ctx.clock.now();
   const store = archiveStore(ctx.config);
   if (!archiveAvailable(m, now) || !store || !(await store.stat(m.archive_key!))) throw new NotFound();
-  const expires = Math.floor(now.getTime() / 1000) + ctx.config.archiveUrlTtlSeconds;
-  return signedArchiveUrl(ctx.urls, m.guid, m.archive_secret, expires);
+  // A store that serves downloads itself (S3) gets the client there, with a pre-signed URL of the same lifetime.
+  const ttl = ctx.config.archiveUrlTtlSeconds;
+  if (store.downloadUrl) return store.downloadUrl(m.archive_key!, { now, expiresInSeconds: ttl, filename: `${m.guid}.tar.gz`, contentType: 'application/gzip' });
+  return signedArchiveUrl(ctx.urls, m.guid, m.archive_secret, Math.floor(now.getTime() / 1000) + ttl);
 }
 
 /** Deletes the archive now (404 when there is none to delete); URLs handed out before stop working. */
@@ -150,7 +152,14 @@ export async function deleteArchive(ctx: ServiceContext, scope: MigrationScope, 
   const now = ctx.clock.now();
   if (!archiveAvailable(m, now)) throw new NotFound();
   if (!(await markArchiveDeleted(ctx.db, m.id, newArchiveSecret(), now))) throw new NotFound();
-  await archiveStore(ctx.config)?.delete(m.archive_key!);
+  const key = m.archive_key!;
+  await archiveStore(ctx.config)
+    ?.delete(key)
+    .catch(async (err: unknown) => {
+      // The store is down: the archive is gone for the API already, and the expiry job (with its retries) deletes the object.
+      ctx.log.warn({ migration: m.id, err }, 'migration archive not deleted yet; the expiry job will retry');
+      await ctx.jobs.enqueue(ctx.db, { queue: EXPIRY_QUEUE, payload: { migrationId: m.id, key } }, now);
+    });
 }
 
 /** Releases the lock this migration holds on one of its repositories (404 when it is not in the migration or not locked). */

@@ -2,7 +2,7 @@
 import { exemptFromRateLimit } from '../server/http/rate-limit.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PUBLIC } from '../server/http/grants.js';
-import { findAccount } from '../accounts/store.js';
+import { findAccount, findAccountById } from '../accounts/store.js';
 import { gitAvailable, gitOperation, gitRefusal, registerGitBodies, serveGit, type GitEndpoint } from '../git/smart-http.js';
 import type { RefUpdate } from '../git/bare.js';
 import { atLeast, roleOn, tokenAllowsGit } from './access.js';
@@ -44,10 +44,12 @@ function handler(endpoint: GitEndpoint) {
     const repo: RepositoryRow | undefined = await findRepository(ctx.db, owner.id, name);
     if (!repo) {
       const moved = await findRedirect(ctx.db, owner.id, name);
-      if (moved && atLeast(await roleOn(ctx.db, actor?.user ?? null, moved, owner), 'read') && tokenAllowsGit(actor, moved, 'read')) {
+      // A transferred repository lives under its new owner.
+      const movedOwner = moved && moved.owner_id !== owner.id ? await findAccountById(ctx.db, moved.owner_id) : owner;
+      if (moved && movedOwner && atLeast(await roleOn(ctx.db, actor?.user ?? null, moved, movedOwner), 'read') && tokenAllowsGit(actor, moved, 'read')) {
         // git follows the redirect of its first request and uses the new address from then on.
         const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-        return reply.code(301).header('location', `/${owner.login}/${moved.name}.git/${endpoint}${search}`).send();
+        return reply.code(301).header('location', `/${movedOwner.login}/${moved.name}.git/${endpoint}${search}`).send();
       }
       return notFound(request, reply);
     }

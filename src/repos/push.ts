@@ -1,4 +1,5 @@
-// After an accepted push: what it did (commits, files, forced or not), the repository's new git facts, and its `push` events.
+// After an accepted push: what it did (commits, files, forced or not), the repository's new git facts, and its `push`,
+// `create` and `delete` events.
 import { loginOfUser, loginsByEmail } from '../accounts/store.js';
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
@@ -7,6 +8,7 @@ import { readRefs, ZERO_SHA, type RefState, type RefUpdate } from '../git/bare.j
 import type { AppContext } from '../app/context.js';
 import { commitsBetween, diskSizeKb, isAncestor, peelToCommit, primaryLanguage, repositoryDir, setHead, summarizeCommit, type CommitSummary, type GitCache } from './git-data.js';
 import { repositoryUrls } from './present.js';
+import { emitRefEvent, tagsWithoutEvents } from './ref-events.js';
 import { findRepositoryById, updateRepository } from './store.js';
 import type { RepositoryRow } from '../db/tables/repos.js';
 
@@ -156,7 +158,9 @@ export async function preparePush(
 
 /**
  * Writes a prepared push in the caller's transaction: the repository's pushed_at, size, default branch and language,
- * and one `push` event per updated ref (GitHub's payload). Returns the updated repository (undefined if it was deleted).
+ * and per updated ref a `push` event, with `create` before it for a new branch or tag and `delete` after it for a
+ * deleted one (GitHub's payloads); tags pushed more than three at once get none (GitHub's rule, tagsWithoutEvents).
+ * Returns the updated repository (undefined if it was deleted).
  */
 export async function writePush(trx: Db, ctx: Pick<AppContext, 'urls' | 'events'>, push: PreparedPush, now: Date): Promise<RepositoryRow | undefined> {
   const current = await findRepositoryById(trx, push.repoId);
@@ -165,7 +169,11 @@ export async function writePush(trx: Db, ctx: Pick<AppContext, 'urls' | 'events'
   const repo = await updateRepository(trx, current.id, { ...push.facts, pushed_at: at, updated_at: at });
   const html = repositoryUrls(ctx.urls, push.owner.login, repo.name).html_url;
   const present = (c: { summary: CommitSummary; distinct: boolean }): PushCommitObject => pushCommitObject(c.summary, html, c.distinct, push.usernames);
+  const silent = tagsWithoutEvents(push.updates);
   for (const u of push.updates) {
+    if (silent.has(u.ref)) continue;
+    const refEvent = { ref: u.ref, repo, owner: push.owner, sender: push.pusher };
+    if (u.before === ZERO_SHA) await emitRefEvent(trx, ctx, 'create', refEvent, now);
     await ctx.events.emit(
       trx,
       {
@@ -190,6 +198,7 @@ export async function writePush(trx: Db, ctx: Pick<AppContext, 'urls' | 'events'
       },
       now,
     );
+    if (u.after === ZERO_SHA) await emitRefEvent(trx, ctx, 'delete', refEvent, now);
   }
   return repo;
 }

@@ -1,5 +1,6 @@
-// Repository objects as webhook payloads carry them, and the `repository` event payload (created, edited, renamed, …).
-import { simpleUser } from '../accounts/present.js';
+// Repository objects as webhook payloads carry them, the `repository` event payload (created, edited, renamed, …) and
+// the `public` event payload.
+import { simpleOrganization, simpleUser } from '../accounts/present.js';
 import type { UserRow } from '../db/schema.js';
 import { payloadOrganization, repositoryCore } from './present.js';
 import type { RepositoryRow } from '../db/tables/repos.js';
@@ -33,9 +34,9 @@ export function repositoryPayloadObject(repo: RepositoryRow, owner: UserRow, url
   };
 }
 
-export type RepositoryAction = 'created' | 'deleted' | 'edited' | 'renamed' | 'publicized' | 'privatized' | 'archived' | 'unarchived';
+export type RepositoryAction = 'created' | 'deleted' | 'edited' | 'renamed' | 'transferred' | 'publicized' | 'privatized' | 'archived' | 'unarchived';
 
-/** GitHub's `changes` of an `edited` or `renamed` event: the previous values. */
+/** GitHub's `changes` of an `edited`, `renamed` or `transferred` event: the previous values. */
 export type RepositoryChanges = Record<string, unknown>;
 
 /** The `repository` event payload: action, changes (edited, renamed), repository, organization (organization repositories), sender. */
@@ -55,4 +56,19 @@ export function repositoryEventPayload(input: {
     ...(organization ? { organization } : {}),
     sender: simpleUser(input.sender, input.urls),
   };
+}
+
+/** The `public` event payload (a repository made public): repository, organization (organization repositories), sender. */
+export function publicEventPayload(input: { repo: RepositoryRow; owner: UserRow; sender: UserRow; urls: Urls }): Record<string, unknown> {
+  const organization = payloadOrganization(input.owner, input.urls);
+  return {
+    repository: repositoryPayloadObject(input.repo, input.owner, input.urls),
+    ...(organization ? { organization } : {}),
+    sender: simpleUser(input.sender, input.urls),
+  };
+}
+
+/** `changes.owner.from` of a `transferred` event: the previous owner, as `user` or `organization`. */
+export function previousOwner(owner: UserRow, urls: Urls): RepositoryChanges {
+  return { owner: { from: owner.type === 'Organization' ? { organization: simpleOrganization(owner, urls) } : { user: simpleUser(owner, urls) } } };
 }

@@ -59,6 +59,13 @@ export const importBody = {
   properties: { owner: { type: 'string' }, name: { type: 'string' }, path: { type: 'string' }, private: bool, description: text },
 } as const;
 
+/** POST /repos/{owner}/{repo}/transfer (GitHub's body; `team_ids` is accepted and not used: hublet has no teams). */
+export const transferBody = {
+  type: 'object',
+  required: ['new_owner'],
+  properties: { new_owner: { type: 'string' }, new_name: { type: 'string' }, team_ids: { type: 'array', items: { type: 'integer' } } },
+} as const;
+
 /** PUT /repos/{owner}/{repo}/topics: the names replace all the repository's topics. */
 export const topicsBody = {
   type: 'object',

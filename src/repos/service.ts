@@ -8,7 +8,7 @@ import { findAccount, findAccountById, membershipRole } from '../accounts/store.
 import type { Db } from '../db/connect.js';
 import { isUniqueViolation, lockRows } from '../db/dialect.js';
 import type { UserRow } from '../db/schema.js';
-import { repositoryEventPayload, type RepositoryAction, type RepositoryChanges } from './repository-payload.js';
+import { publicEventPayload, repositoryEventPayload, type RepositoryAction, type RepositoryChanges } from './repository-payload.js';
 import { readRefs, removeRepo } from '../git/bare.js';
 import type { ServiceContext } from '../app/context.js';
 import { Forbidden, HttpError, NotFound, ValidationFailed, type FieldError } from '../server/http/errors.js';
@@ -18,6 +18,7 @@ import { isLocked, LOCKED_MESSAGE } from './locks.js';
 import { repositoryName } from './names.js';
 import { DEFAULT_MERGE_SETTINGS, mergeSettings, type MergeSettings, type Permissions } from './present.js';
 import { recordPush } from './push.js';
+import { emitInitialRefs } from './ref-events.js';
 import type { CreateBody, RepositoryInput, UpdateBody } from './schemas.js';
 import { addRedirect, deleteRepository as deleteRow, findRedirect, findRepository, findRepositoryById, insertRepository, updateRepository as updateRow } from './store.js';
 import type { RepositoryRow } from '../db/tables/repos.js';
@@ -70,14 +71,16 @@ class Moved extends HttpError {
 
 /**
  * The repository `owner/name` and the caller's access to it. 404 when it does not exist or the caller may not read it;
- * a name a rename left behind answers with a redirect (`redirect`: 301 for GET, 307 otherwise) when the caller may read it.
+ * a name a rename or transfer left behind answers with a redirect (`redirect`: 301 for GET, 307 otherwise) when the
+ * caller may read the repository where it is now.
  */
 export async function resolveRepository(ctx: ServiceContext, ownerLogin: string, name: string, redirect?: 301 | 307): Promise<ResolvedRepository> {
   const owner = await requireOwnerAccount(ctx.db, ownerLogin);
   const repo = await findRepository(ctx.db, owner.id, name);
   if (!repo) {
     const moved = await findRedirect(ctx.db, owner.id, name);
-    if (moved && redirect && atLeast(await effectiveAccess(ctx.db, ctx.actor, moved, owner), 'read')) {
+    const movedOwner = moved && moved.owner_id !== owner.id ? await findAccountById(ctx.db, moved.owner_id) : owner;
+    if (moved && movedOwner && redirect && atLeast(await effectiveAccess(ctx.db, ctx.actor, moved, movedOwner), 'read')) {
       throw new Moved(redirect, ctx.urls.api(`/repositories/${moved.id}`));
     }
     throw new NotFound();
@@ -147,6 +150,12 @@ export async function emitRepositoryEvent(
   );
 }
 
+/** Records GitHub's `public` event (a repository made public) in the caller's transaction. */
+async function emitPublicEvent(trx: Db, ctx: ServiceContext, input: { repo: RepositoryRow; owner: UserRow; sender: UserRow }, now: Date): Promise<void> {
+  const orgId = input.owner.type === 'Organization' ? input.owner.id : null;
+  await ctx.events.emit(trx, { name: 'public', orgId, repositoryId: input.repo.id, senderId: input.sender.id, payload: publicEventPayload({ ...input, urls: ctx.urls.root }) }, now);
+}
+
 export interface CreateOptions {
   /**
    * An imported repository (site admins): created in `owner` whatever the caller's own role there, from a bare
@@ -158,7 +167,8 @@ export interface CreateOptions {
 /**
  * Creates a repository in the caller's account (`orgLogin` null) or an organization. The bare repository is created on
  * disk, with GitHub's initial README commit on `main` when `auto_init` is set; `repository` `created` (and, with
- * auto_init, `push`) events are recorded in the same transaction as the row.
+ * auto_init, `create` and `push`; for an import, `create` per branch and tag) events are recorded in the same
+ * transaction as the row.
  */
 export async function createRepository(ctx: ServiceContext, orgLogin: string | null, input: CreateBody, options: CreateOptions = {}): Promise<ResolvedRepository> {
   const actor = requireActor(ctx.actor);
@@ -221,6 +231,9 @@ export async function createRepository(ctx: ServiceContext, orgLogin: string | n
       changes.size_kb = await diskSizeKb(dir);
       row = await updateRow(trx, row.id, changes);
       await emitRepositoryEvent(trx, ctx, { action: 'created', repo: row, owner, sender: actor.user }, now);
+      // An import's branches and tags are new to the repository: a `create` event each (auto_init's `main` gets its own
+      // with the push recorded below).
+      if (options.imported) await emitInitialRefs(trx, ctx, { refs: await readRefs(dir), repo: row, owner, sender: actor.user }, now);
       if (initial) {
         row = await recordPush(trx, ctx, { repo: row, owner, pusher: actor.user, updates: [{ ref: 'refs/heads/main', before: '0'.repeat(40), after: initial }], now });
       }
@@ -253,7 +266,7 @@ function validBranchName(name: string): boolean {
 /**
  * Changes a repository's settings (admins only): rename (the old name keeps answering with a redirect), visibility,
  * archive, default branch (an existing branch; HEAD follows), texts and flags. Records GitHub's `renamed`, `edited`,
- * `privatized`/`publicized` and `archived`/`unarchived` events, each only when its values really changed.
+ * `privatized`/`publicized` (and `public`) and `archived`/`unarchived` events, each only when its values really changed.
  */
 export async function updateRepository(ctx: ServiceContext, ownerLogin: string, name: string, input: UpdateBody): Promise<ResolvedRepository> {
   const actor = requireActor(ctx.actor);
@@ -326,6 +339,7 @@ export async function updateRepository(ctx: ServiceContext, ownerLogin: string, 
     if (changes.name) await emit('renamed', { repository: { name: { from: repo.name } } });
     if (Object.keys(edited).length) await emit('edited', edited);
     if (changes.visibility) await emit(changes.visibility === 'private' ? 'privatized' : 'publicized');
+    if (changes.visibility === 'public') await emitPublicEvent(trx, ctx, { repo: row, owner, sender: actor.user }, now);
     if (changes.archived !== undefined) await emit(changes.archived ? 'archived' : 'unarchived');
     if (changes.default_branch) await setHead(dir, changes.default_branch);
     return row;
@@ -343,7 +357,7 @@ export async function updateRepository(ctx: ServiceContext, ownerLogin: string, 
  * it waits too), and checks that it still answers to the name the request resolved: gone is a 404, renamed meanwhile is
  * the redirect the request would now get.
  */
-async function lockCurrent(trx: Db, ctx: ServiceContext, resolved: RepositoryRow): Promise<void> {
+export async function lockCurrent(trx: Db, ctx: ServiceContext, resolved: RepositoryRow): Promise<void> {
   if (!(await lockRows(trx, 'repositories', [resolved.id])).has(resolved.id)) throw new NotFound();
   const now = await findRepositoryById(trx, resolved.id);
   if (!now) throw new NotFound();

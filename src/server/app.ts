@@ -155,6 +155,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const authenticate = authenticator(Boolean(options.local));
   const scopes = new ScopeHeaders();
   const limiter = new RateLimiter(ctx);
+  closers.push(() => limiter.close());
   const tags = new BodyTags();
   registerVersioning(app, media);
   registerAuth(app, authenticate, scopes);

@@ -11,10 +11,12 @@ import { Batcher } from '../db/batch.js';
 import { enqueueDelivery, type DeliverJob, type Destination } from './outbox.js';
 import { OpenedCache } from '../secrets/opened-cache.js';
 import { openConfig } from './sealed-config.js';
+import { withGithubNames } from './github-headers.js';
 import { signatureHeaders } from './sign.js';
 import { eventsByIds } from '../events/store.js';
 import { deleteFarewell, deliveriesSince, findFarewell, hooksByIds, insertDeliveries, lockExistingHooks, recentDeliveries, updateHook } from './store.js';
 import type { HookRow } from '../db/tables/webhooks.js';
+import { installationTarget, type HookTarget } from './scope.js';
 import type { Attempt, Transport } from './transport.js';
 import type { Fairness } from './fairness.js';
 
@@ -32,7 +34,8 @@ interface DeliveryHeadersInput {
   guid: string;
   event: string;
   hookId: number;
-  orgId: number;
+  /** Whose hook it is (scope.ts installationTarget). */
+  target: { type: string; id: number };
   destination: Destination;
   body: Buffer;
 }
@@ -45,8 +48,8 @@ function deliveryHeaders(input: DeliveryHeadersInput): Record<string, string> {
     'X-Service-Delivery': input.guid,
     'X-Service-Event': input.event,
     'X-Service-Hook-ID': String(input.hookId),
-    'X-Service-Hook-Installation-Target-ID': String(input.orgId),
-    'X-Service-Hook-Installation-Target-Type': 'organization',
+    'X-Service-Hook-Installation-Target-ID': String(input.target.id),
+    'X-Service-Hook-Installation-Target-Type': input.target.type,
     ...signatureHeaders(input.destination.secret, input.body),
     'content-type': input.destination.contentType === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
   };
@@ -118,7 +121,7 @@ export class Deliverer {
   readonly handle = async (job: DeliverJob, _row: JobRow, run: JobRun): Promise<void> => {
     const hook = await this.hooks.add(job.hookId);
     const event = await this.events.add(job.eventId);
-    if (!event || event.org_id === null) return;
+    if (!event) return;
     // Deleted since: nothing to send, nowhere to record it, except the `meta` event announcing the deletion.
     if (!hook) return event.name === 'meta' ? this.farewell(job, event, run) : undefined;
     // An automatic retry stops once the hook is turned off.
@@ -129,14 +132,17 @@ export class Deliverer {
     // A slow destination beyond its share of the slots holds the job back instead (fairness.ts).
     const admission = await this.fairness.enter(hook.url, run);
     if (!admission) return;
-    const sent = await this.send(job, event, openConfig(this.secrets, hook)).finally(() => this.fairness.leave(admission));
+    const sent = await this.send(job, event, openConfig(this.secrets, hook), hook).finally(() => this.fairness.leave(admission));
     await this.recorder.add({ job, run, hookId: hook.id, event, ...sent });
   };
 
   /** Signs and posts one event with a hook's config (opened just now, dropped after). */
-  private async send(job: DeliverJob, event: EventRow, destination: Destination): Promise<Pick<Recording, 'deliveredAt' | 'attempt' | 'headers' | 'url'>> {
+  private async send(job: DeliverJob, event: EventRow, destination: Destination, target: HookTarget): Promise<Pick<Recording, 'deliveredAt' | 'attempt' | 'headers' | 'url'>> {
     const body = requestBody(destination.contentType, event.payload);
-    const headers = deliveryHeaders({ guid: event.guid, event: event.name, hookId: job.hookId, orgId: event.org_id!, destination, body });
+    const headers = withGithubNames(
+      deliveryHeaders({ guid: event.guid, event: event.name, hookId: job.hookId, target: installationTarget(target), destination, body }),
+      this.ctx.config.hookGithubHeaders,
+    );
     const { url, authorization } = splitCredentials(destination);
     const deliveredAt = this.ctx.clock.now();
     const attempt: Attempt =
@@ -154,7 +160,7 @@ export class Deliverer {
   private async farewell(job: DeliverJob, event: EventRow, run: JobRun): Promise<void> {
     const row = await findFarewell(this.ctx.db, job.hookId);
     if (!row) return;
-    await this.send(job, event, openConfig(this.secrets, row));
+    await this.send(job, event, openConfig(this.secrets, row), row);
     await this.ctx.db.transaction().execute(async (trx) => {
       await deleteFarewell(trx, job.hookId);
       await run.completeIn(trx);

@@ -4,7 +4,8 @@ import type { EventRow } from '../db/tables/events.js';
 import type { EventListener } from '../events/emit.js';
 import type { JobWorker } from '../jobs/worker.js';
 import { HOOK_SCOPED_EVENTS, subscribes } from './event-names.js';
-import { activeHooks, findHook, insertFarewell } from './store.js';
+import { GLOBAL_HOOK_EVENTS } from './scope.js';
+import { activeHooksFor, hooksByIds, insertFarewell } from './store.js';
 import type { HookConfigInput } from './validate.js';
 
 export const DELIVER_QUEUE = 'hooks.deliver';
@@ -27,15 +28,16 @@ export interface DeliverJob {
 const DELIVER_MAX_ATTEMPTS = 10;
 
 /**
- * The event listener (the webhooks area's, one per app): `ping` and `meta` go to the hook they name; every other event of
- * an organization to each of its active hooks subscribed to the event name or to `*`.
+ * The event listener (the webhooks area's, one per app): `ping` and `meta` go to the hook they name; every other event to
+ * the active hooks subscribed to its name or to `*` among its repository's hooks, its organization's hooks (an event of
+ * an organization's repository reaches both) and, for the site-wide events GitHub Enterprise's global hooks receive
+ * (`user`, `organization`, `repository`, …), the global hooks.
  */
 export function fanOut(jobs: JobWorker): EventListener {
   return (trx, event, now) => fanOutEvent(jobs, trx, event, now);
 }
 
 async function fanOutEvent(jobs: JobWorker, trx: Db, event: EventRow, now: Date): Promise<void> {
-  if (event.org_id === null) return;
   const job = (hookId: number) => {
     const payload: DeliverJob = { hookId, eventId: event.id };
     return { queue: DELIVER_QUEUE, payload, maxAttempts: DELIVER_MAX_ATTEMPTS };
@@ -48,13 +50,15 @@ async function fanOutEvent(jobs: JobWorker, trx: Db, event: EventRow, now: Date)
     if (event.name === 'ping') return void (await jobs.enqueueMany(trx, [job(hookId)], now));
     // `meta` (deleted): the hook row goes in this transaction, so its sealed config waits as a farewell row until the
     // delivery has run (then both go).
-    const hook = await findHook(trx, event.org_id, hookId, null);
+    const [hook] = await hooksByIds(trx, [hookId]);
     if (!hook) return;
     await insertFarewell(trx, hook, now);
     await jobs.enqueueMany(trx, [job(hook.id)], now);
     return;
   }
-  const targets = (await activeHooks(trx, event.org_id)).filter((h) => subscribes(JSON.parse(h.events) as string[], event.name));
+  const global = GLOBAL_HOOK_EVENTS.has(event.name);
+  const reached = await activeHooksFor(trx, { orgId: event.org_id, repositoryId: event.repository_id, global });
+  const targets = reached.filter((h) => subscribes(JSON.parse(h.events) as string[], event.name));
   await jobs.enqueueMany(trx, targets.map((h) => job(h.id)), now);
 }
 

@@ -1,9 +1,10 @@
-// Payloads of the events hooks emit about themselves: `ping` (creation, the ping endpoint) and `meta` (deleted).
+// Payloads of the events hooks emit about themselves: `ping` (creation, the ping endpoint) and `meta` (deleted), for
+// hooks of every scope (the organization named when there is one).
 import crypto from 'node:crypto';
 import { simpleOrganization, simpleUser } from '../accounts/present.js';
 import type { UserRow } from '../db/schema.js';
 import type { Urls } from '../server/http/urls.js';
-import { hookCore } from './present.js';
+import { hookCore, type HookHome } from './present.js';
 import type { HookRow } from '../db/tables/webhooks.js';
 
 /** GitHub's design principles, one of which rides along with every ping. */
@@ -24,24 +25,27 @@ const ZEN = [
   'Speak like a human.',
 ];
 
+/** Where the hook lives, and the organization its payloads name (an organization's hook or repository), if any. */
+type PayloadHome = HookHome & { org: UserRow | null };
+
 /** The ping event: a saying, the hook as it is now, the organization and who caused it. */
-export function pingPayload(hook: HookRow, org: UserRow, sender: UserRow, urls: Urls) {
+export function pingPayload(hook: HookRow, home: PayloadHome, sender: UserRow, urls: Urls) {
   return {
     zen: ZEN[crypto.randomInt(ZEN.length)],
     hook_id: hook.id,
-    hook: hookCore(hook, org, urls),
-    organization: simpleOrganization(org, urls),
+    hook: hookCore(hook, home, urls),
+    ...(home.org ? { organization: simpleOrganization(home.org, urls) } : {}),
     sender: simpleUser(sender, urls),
   };
 }
 
 /** The meta event sent to a hook as it is deleted. */
-export function metaDeletedPayload(hook: HookRow, org: UserRow, sender: UserRow, urls: Urls) {
+export function metaDeletedPayload(hook: HookRow, home: PayloadHome, sender: UserRow, urls: Urls) {
   return {
     action: 'deleted',
     hook_id: hook.id,
-    hook: hookCore(hook, org, urls),
-    organization: simpleOrganization(org, urls),
+    hook: hookCore(hook, home, urls),
+    ...(home.org ? { organization: simpleOrganization(home.org, urls) } : {}),
     sender: simpleUser(sender, urls),
   };
 }

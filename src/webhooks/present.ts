@@ -1,5 +1,4 @@
 // The only place that shapes hooks, hook configs and deliveries as JSON; secrets always show as `********`.
-import type { UserRow } from '../db/schema.js';
 import { isoUtc, type Urls } from '../server/http/urls.js';
 import { MASK } from './sealed-config.js';
 import type { DeliveryRow, HookRow } from '../db/tables/webhooks.js';
@@ -23,15 +22,17 @@ function lastResponse(last: DeliveryRow | undefined) {
   return { code: last.status_code || null, status: ok ? 'active' : 'misconfigured', message: last.status };
 }
 
-function hookUrl(org: UserRow, hookId: number, urls: Urls): string {
-  return urls.api(`/orgs/${org.login}/hooks/${hookId}`);
+/** Where a hook lives: the hooks' collection (`/orgs/Acme/hooks`, `/repos/o/r/hooks`, `/admin/hooks`) and its `type`. */
+export interface HookHome {
+  path: string;
+  type: 'Organization' | 'Repository' | 'Global';
 }
 
-/** The hook object, without `last_response` (payloads carry this form). */
-export function hookCore(hook: HookRow, org: UserRow, urls: Urls) {
-  const url = hookUrl(org, hook.id, urls);
+/** The hook object, without `last_response` (payloads carry this form). GitHub Enterprise's global hooks have no deliveries URL. */
+export function hookCore(hook: HookRow, home: HookHome, urls: Urls) {
+  const url = urls.api(`${home.path}/${hook.id}`);
   return {
-    type: 'Organization',
+    type: home.type,
     id: hook.id,
     name: hook.name,
     active: Boolean(hook.active),
@@ -40,14 +41,16 @@ export function hookCore(hook: HookRow, org: UserRow, urls: Urls) {
     updated_at: isoUtc(hook.updated_at),
     created_at: isoUtc(hook.created_at),
     url,
+    ...(home.type === 'Repository' ? { test_url: `${url}/test` } : {}),
     ping_url: `${url}/pings`,
-    deliveries_url: `${url}/deliveries`,
+    ...(home.type === 'Global' ? {} : { deliveries_url: `${url}/deliveries` }),
   };
 }
 
-/** `GET /orgs/{org}/hooks/{hook_id}` and every list item. */
-export function hook(row: HookRow, org: UserRow, urls: Urls, last: DeliveryRow | undefined) {
-  return { ...hookCore(row, org, urls), last_response: lastResponse(last) };
+/** `GET …/hooks/{hook_id}` and every list item (a global hook, as GitHub Enterprise shows it, without `last_response`). */
+export function hook(row: HookRow, home: HookHome, urls: Urls, last: DeliveryRow | undefined) {
+  const core = hookCore(row, home, urls);
+  return home.type === 'Global' ? core : { ...core, last_response: lastResponse(last) };
 }
 
 /** The list form of a delivery. */

@@ -5,8 +5,9 @@ import type { Db } from '../db/connect.js';
 import { lockForWriting, scrubDeletedCopies, scrubFreePages } from '../db/dialect.js';
 import type { AppContext } from '../app/context.js';
 import { openConfig, sealConfig, shownUrl, type SealedConfig } from './sealed-config.js';
+import type { HookTarget } from './scope.js';
 
-type Stale = SealedConfig & { id: number; org_id: number };
+type Stale = SealedConfig & HookTarget & { id: number };
 
 /** Seals every hook config with the current key; refuses to start when some were sealed with a key it lacks. */
 export async function resealHookSecrets(ctx: AppContext): Promise<void> {
@@ -45,14 +46,22 @@ export async function resealHookSecrets(ctx: AppContext): Promise<void> {
   if (count.hooks || count.farewells || scrubbed) await scrubDeletedCopies(ctx.db);
 }
 
-/** A row's config sealed with the current key. A row from before sealing gets its URL masked, kept unique in its organization. */
+/** A row's config sealed with the current key. A row from before sealing gets its URL masked, kept unique in its target. */
 async function resealed(trx: Db, ctx: AppContext, row: Stale, unique = true): Promise<SealedConfig> {
   const sealed = sealConfig(ctx.secrets, openConfig(ctx.secrets, row));
   if (row.sealed_with !== null) return { ...sealed, url: row.url };
   if (!unique) return sealed;
-  // Two hooks whose URLs differed only in their password would now look alike (and break the one-URL-per-org index):
+  // Two hooks whose URLs differed only in their password would now look alike (and break the one-URL-per-target index):
   // the later one's shown URL gets a fragment, which is never sent.
-  const taken = await trx.selectFrom('hooks').select('id').where('org_id', '=', row.org_id).where('url', '=', sealed.url).where('id', '!=', row.id).executeTakeFirst();
+  const taken = await trx
+    .selectFrom('hooks')
+    .select('id')
+    .where('scope', '=', row.scope)
+    .where((eb) => (row.org_id === null ? eb('org_id', 'is', null) : eb('org_id', '=', row.org_id)))
+    .where((eb) => (row.repository_id === null ? eb('repository_id', 'is', null) : eb('repository_id', '=', row.repository_id)))
+    .where('url', '=', sealed.url)
+    .where('id', '!=', row.id)
+    .executeTakeFirst();
   if (taken) {
     ctx.log.warn({ hook: row.id, other: taken.id }, 'two hooks differ only in the password of their URL; the later one is shown with a fragment');
     return { ...sealed, url: `${sealed.url}#hook-${row.id}` };

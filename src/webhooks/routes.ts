@@ -1,125 +1,174 @@
-// Organization webhook endpoints (spec 4.2): thin handlers over service.ts, JSON from present.ts.
+// Webhook endpoints (spec 4.2, and GitHub's repository hooks and GitHub Enterprise's global hooks): one set of thin
+// handlers over service.ts, registered per scope with the scope's paths, grants and who-may check (scope.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ServiceContext } from '../app/context.js';
 import { absentBodyIsEmpty } from '../server/http/body.js';
+import { SITE_ADMIN, type Grant } from '../server/http/grants.js';
 import { pagingQuery, parsePaging, requestUrlWith, setPageLinks } from '../server/http/pagination.js';
-import { typed } from '../server/http/typed.js';
 import { delivery, deliveryItem, hook, hookConfig } from './present.js';
-import { configPatchBody, createHookBody, updateHookBody } from './schemas.js';
+import { configPatchBody, createHookBody, updateHookBody, type ConfigPatchBody, type CreateHookBody, type UpdateHookBody } from './schemas.js';
+import { globalScope, organizationScope, repositoryScope, type HookScope } from './scope.js';
 import {
-  createOrgHook,
-  deleteOrgHook,
+  createScopeHook,
+  deleteScopeHook,
   getHookConfig,
   getHookDelivery,
-  getOrgHook,
+  getScopeHook,
   listHookDeliveries,
-  listOrgHooks,
-  pingOrgHook,
+  listScopeHooks,
+  pingScopeHook,
   redeliverHookDelivery,
+  testRepositoryHook,
   updateHookConfig,
-  updateOrgHook,
+  updateScopeHook,
 } from './service.js';
 import type { Received } from './validate.js';
 
-const read = { scopes: ['admin:org_hook'], fineGrained: { permission: 'organization_hooks', level: 'read' } } as const;
-const write = { scopes: ['admin:org_hook'], fineGrained: { permission: 'organization_hooks', level: 'write' } } as const;
+type Level = 'read' | 'write' | 'admin';
+type Params = Record<string, string>;
 
-const orgParams = { type: 'object', properties: { org: { type: 'string' } }, required: ['org'] } as const;
-const hookParams = { type: 'object', properties: { org: { type: 'string' }, hook_id: { type: 'string' } }, required: ['org', 'hook_id'] } as const;
-const deliveryParams = {
-  type: 'object',
-  properties: { org: { type: 'string' }, hook_id: { type: 'string' }, delivery_id: { type: 'string' } },
-  required: ['org', 'hook_id', 'delivery_id'],
-} as const;
+/** One scope's routes: where its hooks live, what each level of operation needs of a token, and who may manage them. */
+interface ScopeRoutes {
+  /** The collection's route path: `/orgs/:org/hooks`. */
+  base: string;
+  /** Its path parameters (besides `hook_id` and `delivery_id`). */
+  params: readonly string[];
+  grants: Record<Level, Grant>;
+  resolve(ctx: ServiceContext, params: Params, level: Level): Promise<HookScope> | HookScope;
+  /** Whether the scope has GitHub's delivery log endpoints and the config endpoints (global hooks have neither). */
+  full: boolean;
+}
+
+const orgGrant = (level: 'read' | 'write'): Grant => ({ scopes: ['admin:org_hook'], fineGrained: { permission: 'organization_hooks', level } });
+/** `repo` and `public_repo` grant repository hooks too (scope.ts keeps `public_repo` to public repositories). */
+const repoGrant = (level: Level): Grant => ({
+  scopes: ['repo', 'public_repo', `${level}:repo_hook`],
+  fineGrained: { permission: 'repository_hooks', level: level === 'read' ? 'read' : 'write' },
+});
+
+const SCOPES: ScopeRoutes[] = [
+  {
+    base: '/orgs/:org/hooks',
+    params: ['org'],
+    grants: { read: orgGrant('read'), write: orgGrant('write'), admin: orgGrant('write') },
+    resolve: (ctx, p) => organizationScope(ctx, p.org),
+    full: true,
+  },
+  {
+    base: '/repos/:owner/:repo/hooks',
+    params: ['owner', 'repo'],
+    grants: { read: repoGrant('read'), write: repoGrant('write'), admin: repoGrant('admin') },
+    resolve: (ctx, p, level) => repositoryScope(ctx, p.owner, p.repo, level),
+    full: true,
+  },
+  {
+    base: '/admin/hooks',
+    params: [],
+    grants: { read: SITE_ADMIN, write: SITE_ADMIN, admin: SITE_ADMIN },
+    resolve: (ctx) => globalScope(ctx),
+    full: false,
+  },
+];
+
+function paramsSchema(names: readonly string[]) {
+  return { type: 'object', properties: Object.fromEntries(names.map((n) => [n, { type: 'string' }])), required: [...names] } as const;
+}
 
 /**
- * A hook body is judged after the owner check (the service's): its schema's failures are kept, not thrown, and answered
- * with the checks a schema cannot say in one 422 (validate.ts). A request without a body is `{}`.
+ * A hook body is judged after the scope's who-may check (the resolver's): its schema's failures are kept, not thrown,
+ * and answered with the checks a schema cannot say in one 422 (validate.ts). A request without a body is `{}`.
  */
 const judgedLater = { attachValidation: true, preValidation: absentBodyIsEmpty } as const;
 
-function received<T>(request: FastifyRequest & { body: T }): Received<T> {
-  return { body: request.body, schemaErrors: request.validationError?.validation };
+function received<T>(request: FastifyRequest): Received<T> {
+  return { body: request.body as T, schemaErrors: request.validationError?.validation };
 }
 
-export async function hookRoutes(fastify: FastifyInstance): Promise<void> {
-  const app = typed(fastify);
-  const cfg = (grant: typeof read | typeof write) => ({ grant, resource: 'Hook' });
+const deliveriesQuery = { type: 'object', properties: { per_page: { type: 'string' }, cursor: { type: 'string' }, status: { type: 'string' } } } as const;
 
-  app.get(
-    '/orgs/:org/hooks',
-    { schema: { params: orgParams, querystring: { type: 'object', properties: pagingQuery } }, config: cfg(read) },
-    async (request, reply) => {
-      const paging = parsePaging(request.query);
-      const r = await listOrgHooks(request.ctx, request.params.org, paging);
-      setPageLinks(request, reply, paging, r.total);
-      return r.hooks.map((h) => hook(h, r.org, request.ctx.urls, r.last.get(h.id)));
-    },
-  );
+function scopeRoutes(app: FastifyInstance, sr: ScopeRoutes): void {
+  const one = paramsSchema([...sr.params, 'hook_id']);
+  const oneDelivery = paramsSchema([...sr.params, 'hook_id', 'delivery_id']);
+  const cfg = (level: Level, resource = 'Hook') => ({ grant: sr.grants[level], resource });
+  const scope = (request: FastifyRequest, level: Level) => sr.resolve(request.ctx, request.params as Params, level);
+  const id = (request: FastifyRequest, name = 'hook_id') => (request.params as Params)[name];
 
-  app.post('/orgs/:org/hooks', { schema: { params: orgParams, body: createHookBody }, ...judgedLater, config: cfg(write) }, async (request, reply) => {
-    const r = await createOrgHook(request.ctx, request.params.org, received(request));
-    reply.code(201).header('location', request.ctx.urls.api(`/orgs/${r.org.login}/hooks/${r.hook.id}`));
-    return hook(r.hook, r.org, request.ctx.urls, r.last);
+  app.get(sr.base, { schema: { params: paramsSchema(sr.params), querystring: { type: 'object', properties: pagingQuery } }, config: cfg('read') }, async (request, reply) => {
+    const s = await scope(request, 'read');
+    const paging = parsePaging(request.query);
+    const r = await listScopeHooks(request.ctx, s, paging);
+    setPageLinks(request, reply, paging, r.total);
+    return r.hooks.map((h) => hook(h, s, request.ctx.urls, r.last.get(h.id)));
   });
 
-  app.get('/orgs/:org/hooks/:hook_id', { schema: { params: hookParams }, config: cfg(read) }, async (request) => {
-    const r = await getOrgHook(request.ctx, request.params.org, request.params.hook_id);
-    return hook(r.hook, r.org, request.ctx.urls, r.last);
+  app.post(sr.base, { schema: { params: paramsSchema(sr.params), body: createHookBody }, ...judgedLater, config: cfg('write') }, async (request, reply) => {
+    const s = await scope(request, 'write');
+    const r = await createScopeHook(request.ctx, s, received<CreateHookBody>(request));
+    reply.code(201).header('location', request.ctx.urls.api(`${s.path}/${r.hook.id}`));
+    return hook(r.hook, s, request.ctx.urls, r.last);
   });
 
-  app.patch('/orgs/:org/hooks/:hook_id', { schema: { params: hookParams, body: updateHookBody }, ...judgedLater, config: cfg(write) }, async (request) => {
-    const r = await updateOrgHook(request.ctx, request.params.org, request.params.hook_id, received(request));
-    return hook(r.hook, r.org, request.ctx.urls, r.last);
+  app.get(`${sr.base}/:hook_id`, { schema: { params: one }, config: cfg('read') }, async (request) => {
+    const s = await scope(request, 'read');
+    const r = await getScopeHook(request.ctx, s, id(request));
+    return hook(r.hook, s, request.ctx.urls, r.last);
   });
 
-  app.delete('/orgs/:org/hooks/:hook_id', { schema: { params: hookParams }, config: cfg(write) }, async (request, reply) => {
-    await deleteOrgHook(request.ctx, request.params.org, request.params.hook_id);
+  app.patch(`${sr.base}/:hook_id`, { schema: { params: one, body: updateHookBody }, ...judgedLater, config: cfg('write') }, async (request) => {
+    const s = await scope(request, 'write');
+    const r = await updateScopeHook(request.ctx, s, id(request), received<UpdateHookBody>(request));
+    return hook(r.hook, s, request.ctx.urls, r.last);
+  });
+
+  app.delete(`${sr.base}/:hook_id`, { schema: { params: one }, config: cfg('admin') }, async (request, reply) => {
+    await deleteScopeHook(request.ctx, await scope(request, 'admin'), id(request));
     return reply.code(204).send();
   });
 
-  app.get('/orgs/:org/hooks/:hook_id/config', { schema: { params: hookParams }, config: cfg(read) }, async (request) => {
-    return hookConfig(await getHookConfig(request.ctx, request.params.org, request.params.hook_id));
+  app.post(`${sr.base}/:hook_id/pings`, { schema: { params: one }, config: cfg('write') }, async (request, reply) => {
+    await pingScopeHook(request.ctx, await scope(request, 'write'), id(request));
+    return reply.code(204).send();
   });
 
-  app.patch('/orgs/:org/hooks/:hook_id/config', { schema: { params: hookParams, body: configPatchBody }, ...judgedLater, config: cfg(write) }, async (request) => {
-    return hookConfig(await updateHookConfig(request.ctx, request.params.org, request.params.hook_id, received(request)));
+  if (!sr.full) return;
+
+  app.get(`${sr.base}/:hook_id/config`, { schema: { params: one }, config: cfg('read') }, async (request) => {
+    return hookConfig(await getHookConfig(request.ctx, await scope(request, 'read'), id(request)));
   });
 
-  app.get(
-    '/orgs/:org/hooks/:hook_id/deliveries',
-    {
-      schema: {
-        params: hookParams,
-        querystring: { type: 'object', properties: { per_page: { type: 'string' }, cursor: { type: 'string' }, status: { type: 'string' } } },
-      },
-      config: { ...cfg(read), resource: 'HookDelivery' },
-    },
-    async (request, reply) => {
-      const { perPage } = parsePaging(request.query);
-      const r = await listHookDeliveries(request.ctx, request.params.org, request.params.hook_id, { cursor: request.query.cursor, status: request.query.status, perPage });
-      const link = (cursor: string, rel: string) => `<${requestUrlWith(request, { per_page: String(perPage), cursor })}>; rel="${rel}"`;
-      const links = [r.next && link(r.next, 'next'), r.prev && link(r.prev, 'prev')].filter(Boolean);
-      if (links.length) reply.header('link', links.join(', '));
-      return r.rows.map(deliveryItem);
-    },
-  );
+  app.patch(`${sr.base}/:hook_id/config`, { schema: { params: one, body: configPatchBody }, ...judgedLater, config: cfg('write') }, async (request) => {
+    return hookConfig(await updateHookConfig(request.ctx, await scope(request, 'write'), id(request), received<ConfigPatchBody>(request)));
+  });
 
-  app.get('/orgs/:org/hooks/:hook_id/deliveries/:delivery_id', { schema: { params: deliveryParams }, config: cfg(read) }, async (request) => {
-    const r = await getHookDelivery(request.ctx, request.params.org, request.params.hook_id, request.params.delivery_id);
+  app.get(`${sr.base}/:hook_id/deliveries`, { schema: { params: one, querystring: deliveriesQuery }, config: cfg('read', 'HookDelivery') }, async (request, reply) => {
+    const s = await scope(request, 'read');
+    const query = request.query as { cursor?: string; status?: string };
+    const { perPage } = parsePaging(request.query);
+    const r = await listHookDeliveries(request.ctx, s, id(request), { cursor: query.cursor, status: query.status, perPage });
+    const link = (cursor: string, rel: string) => `<${requestUrlWith(request, { per_page: String(perPage), cursor })}>; rel="${rel}"`;
+    const links = [r.next && link(r.next, 'next'), r.prev && link(r.prev, 'prev')].filter(Boolean);
+    if (links.length) reply.header('link', links.join(', '));
+    return r.rows.map(deliveryItem);
+  });
+
+  app.get(`${sr.base}/:hook_id/deliveries/:delivery_id`, { schema: { params: oneDelivery }, config: cfg('read') }, async (request) => {
+    const r = await getHookDelivery(request.ctx, await scope(request, 'read'), id(request), id(request, 'delivery_id'));
     return delivery(r.row, r.payload);
   });
 
-  app.post(
-    '/orgs/:org/hooks/:hook_id/deliveries/:delivery_id/attempts',
-    { schema: { params: deliveryParams }, config: cfg(write) },
-    async (request, reply) => {
-      await redeliverHookDelivery(request.ctx, request.params.org, request.params.hook_id, request.params.delivery_id);
-      return reply.code(202).send({});
-    },
-  );
+  app.post(`${sr.base}/:hook_id/deliveries/:delivery_id/attempts`, { schema: { params: oneDelivery }, config: cfg('write') }, async (request, reply) => {
+    await redeliverHookDelivery(request.ctx, await scope(request, 'write'), id(request), id(request, 'delivery_id'));
+    return reply.code(202).send({});
+  });
+}
 
-  app.post('/orgs/:org/hooks/:hook_id/pings', { schema: { params: hookParams }, config: cfg(write) }, async (request, reply) => {
-    await pingOrgHook(request.ctx, request.params.org, request.params.hook_id);
+/** Every scope's hook routes, and the repository hooks' `tests` (the latest push again). */
+export async function hookRoutes(app: FastifyInstance): Promise<void> {
+  for (const sr of SCOPES) scopeRoutes(app, sr);
+  const repo = SCOPES[1];
+  app.post(`${repo.base}/:hook_id/tests`, { schema: { params: paramsSchema([...repo.params, 'hook_id']) }, config: { grant: repo.grants.write, resource: 'Hook' } }, async (request, reply) => {
+    const p = request.params as Params;
+    await testRepositoryHook(request.ctx, await repositoryScope(request.ctx, p.owner, p.repo, 'write'), p.hook_id);
     return reply.code(204).send();
   });
 }

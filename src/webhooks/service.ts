@@ -1,15 +1,13 @@
-// Organization webhook operations: owners only, OAuth apps see only their own hooks, every change in one transaction.
-import { requireActor, type Actor } from '../server/http/grants.js';
-import { requireOrgOwner } from '../accounts/service.js';
+// Webhook operations on the hooks of one scope (an organization's, a repository's, the site's; scope.ts resolves it and
+// checks who may manage them): OAuth apps see only their own hooks, every change in one transaction.
 import type { Db } from '../db/connect.js';
 import { isUniqueViolation, lockRows, scrubDeletedCopies } from '../db/dialect.js';
-import type { UserRow } from '../db/schema.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { ServiceContext } from '../app/context.js';
 import { eventPayload } from '../events/store.js';
 import { BadRequest, NotFound, ValidationFailed, type FieldError } from '../server/http/errors.js';
 import { parseId } from '../server/http/ids.js';
-import { ALL_EVENTS, HOOK_EVENT_NAMES, subscribes } from './event-names.js';
+import { ALL_EVENTS, subscribes } from './event-names.js';
 import { enqueueDelivery } from './outbox.js';
 import { metaDeletedPayload, pingPayload } from './payloads.js';
 import { sealConfig, sealSecret, sealUrl, shownUrl } from './sealed-config.js';
@@ -20,59 +18,52 @@ import {
   findHook,
   insertHook,
   latestDeliveries,
+  latestPushEvent,
   listDeliveries,
   listHooks,
   updateHook,
   type DeliveryStatusFilter,
-  type Visibility,
 } from './store.js';
+import type { HookScope } from './scope.js';
 import type { DeliveryRow, HookRow } from '../db/tables/webhooks.js';
 import type { ConfigPatchBody, CreateHookBody, UpdateHookBody } from './schemas.js';
 import { parseConfigPatch, parseCreate, parseUpdate, type HookConfigInput, type Received } from './validate.js';
 
-interface Owner {
-  org: UserRow;
-  actor: Actor;
-  who: Visibility;
-}
-
-async function owner(ctx: ServiceContext, orgLogin: string): Promise<Owner> {
-  const actor = requireActor(ctx.actor);
-  const org = await requireOrgOwner(ctx, orgLogin);
-  return { org, actor, who: { appId: actor.kind === 'oauth' ? actor.appId : null } };
-}
-
-async function visibleHook(ctx: ServiceContext, o: Owner, rawId: string | number, db: Db = ctx.db): Promise<HookRow> {
-  const hook = await findHook(db, o.org.id, parseId(rawId), o.who);
+async function visibleHook(s: HookScope, rawId: string | number, db: Db): Promise<HookRow> {
+  const hook = await findHook(db, s.target, parseId(rawId), s.who);
   if (!hook) throw new NotFound();
   return hook;
 }
 
-const HOOK_EXISTS: FieldError = { resource: 'Hook', code: 'custom', message: 'Hook already exists on this organization' };
-
-/** Hook writes of one organization take turns (its row locked first), so the checks below hold until they commit. */
-function lockHooksOf(trx: Db, o: Owner): Promise<unknown> {
-  return lockRows(trx, 'users', [o.org.id]);
+/** GitHub's 422 for a second hook with the same URL on one organization or repository (global hooks: on the enterprise). */
+function hookExists(s: HookScope): FieldError {
+  const on = s.target.scope === 'global' ? 'enterprise' : s.target.scope;
+  return { resource: 'Hook', code: 'custom', message: `Hook already exists on this ${on}` };
 }
 
-/** The org's other hooks must not use the URL already, nor fill an event's quota (a `*` hook counts for every event). */
-async function checkRoom(trx: Db, ctx: ServiceContext, orgId: number, hook: { id?: number; url: string; events: string[] }): Promise<void> {
-  const others = (await allHooks(trx, orgId)).filter((h) => h.id !== hook.id);
-  if (others.some((h) => h.url === hook.url)) throw new ValidationFailed([HOOK_EXISTS]);
+/** Hook writes of one target take turns (its organization's or repository's row locked first), so the checks below hold until they commit. */
+async function lockHooksOf(trx: Db, s: HookScope): Promise<void> {
+  if (s.lock) await lockRows(trx, s.lock.table, [s.lock.id]);
+}
+
+/** The target's other hooks must not use the URL already, nor fill an event's quota (a `*` hook counts for every event). */
+async function checkRoom(trx: Db, ctx: ServiceContext, s: HookScope, hook: { id?: number; url: string; events: string[] }): Promise<void> {
+  const others = (await allHooks(trx, s.target)).filter((h) => h.id !== hook.id);
+  if (others.some((h) => h.url === hook.url)) throw new ValidationFailed([hookExists(s)]);
   const limit = ctx.config.hookLimitPerEvent;
   const subscribed = others.map((h) => JSON.parse(h.events) as string[]);
-  for (const name of hook.events.includes(ALL_EVENTS) ? HOOK_EVENT_NAMES : hook.events) {
+  for (const name of hook.events.includes(ALL_EVENTS) ? s.eventNames : hook.events) {
     if (subscribed.filter((ev) => subscribes(ev, name)).length >= limit) {
       throw new ValidationFailed([{ resource: 'Hook', code: 'custom', message: `The "${name}" event cannot have more than ${limit} hooks` }]);
     }
   }
 }
 
-async function withUniqueUrl<T>(work: () => Promise<T>): Promise<T> {
+async function withUniqueUrl<T>(s: HookScope, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (isUniqueViolation(err)) throw new ValidationFailed([HOOK_EXISTS]);
+    if (isUniqueViolation(err)) throw new ValidationFailed([hookExists(s)]);
     throw err;
   }
 }
@@ -83,66 +74,66 @@ function configColumns(box: SecretBox, c: HookConfigInput) {
 }
 
 export interface HookWithLast {
-  org: UserRow;
   hook: HookRow;
   last: DeliveryRow | undefined;
 }
 
-/** GET /orgs/{org}/hooks: the hooks the caller may see, oldest first. */
-export async function listOrgHooks(ctx: ServiceContext, orgLogin: string, page: { offset: number; perPage: number }) {
-  const o = await owner(ctx, orgLogin);
-  const { rows, total } = await listHooks(ctx.db, o.org.id, o.who, page);
-  const last = await latestDeliveries(ctx.db, rows.map((r) => r.id));
-  return { org: o.org, hooks: rows, last, total };
+/** The event that a hook of this scope is about: its organization, its repository (or neither, for global hooks). */
+function eventTarget(s: HookScope) {
+  return { orgId: s.target.org_id ?? s.org?.id ?? null, repositoryId: s.target.repository_id, senderId: s.actor.user.id };
 }
 
-/** POST /orgs/{org}/hooks: creates the hook and, when it is active, pings it. */
-export async function createOrgHook(ctx: ServiceContext, orgLogin: string, body: Received<CreateHookBody>): Promise<HookWithLast> {
-  const o = await owner(ctx, orgLogin);
-  const input = parseCreate(body);
+/** GET …/hooks: the hooks the caller may see, oldest first. */
+export async function listScopeHooks(ctx: ServiceContext, s: HookScope, page: { offset: number; perPage: number }) {
+  const { rows, total } = await listHooks(ctx.db, s.target, s.who, page);
+  const last = await latestDeliveries(ctx.db, rows.map((r) => r.id));
+  return { hooks: rows, last, total };
+}
+
+/** POST …/hooks: creates the hook and, when it is active, pings it. */
+export async function createScopeHook(ctx: ServiceContext, s: HookScope, body: Received<CreateHookBody>): Promise<HookWithLast> {
+  const input = parseCreate(body, s);
   const now = ctx.clock.now();
-  const hook = await withUniqueUrl(() =>
+  const hook = await withUniqueUrl(s, () =>
     ctx.db.transaction().execute(async (trx) => {
-      await lockHooksOf(trx, o);
-      await checkRoom(trx, ctx, o.org.id, { url: shownUrl(input.config.url), events: input.events });
+      await lockHooksOf(trx, s);
+      await checkRoom(trx, ctx, s, { url: shownUrl(input.config.url), events: input.events });
       const row = await insertHook(trx, {
-        org_id: o.org.id,
+        ...s.target,
         name: 'web',
         events: JSON.stringify(input.events),
         active: input.active ? 1 : 0,
         ...configColumns(ctx.secrets, input.config),
-        created_by_app_id: o.who.appId,
+        created_by_app_id: s.who.appId,
         disabled_reason: null,
         created_at: now.toISOString(),
         updated_at: now.toISOString(),
       });
-      if (row.active) await ctx.events.emit(trx, { name: 'ping', orgId: o.org.id, senderId: o.actor.user.id, payload: pingPayload(row, o.org, o.actor.user, ctx.urls.root) }, now);
+      if (row.active) await ctx.events.emit(trx, { name: 'ping', ...eventTarget(s), payload: pingPayload(row, s, s.actor.user, ctx.urls.root) }, now);
       return row;
     }),
   );
-  return { org: o.org, hook, last: undefined };
+  return { hook, last: undefined };
 }
 
-/** GET /orgs/{org}/hooks/{hook_id} */
-export async function getOrgHook(ctx: ServiceContext, orgLogin: string, hookId: string | number): Promise<HookWithLast> {
-  const o = await owner(ctx, orgLogin);
-  const hook = await visibleHook(ctx, o, hookId);
-  return { org: o.org, hook, last: (await latestDeliveries(ctx.db, [hook.id])).get(hook.id) };
+/** GET …/hooks/{hook_id} */
+export async function getScopeHook(ctx: ServiceContext, s: HookScope, hookId: string | number): Promise<HookWithLast> {
+  const hook = await visibleHook(s, hookId, ctx.db);
+  return { hook, last: (await latestDeliveries(ctx.db, [hook.id])).get(hook.id) };
 }
 
-/** PATCH /orgs/{org}/hooks/{hook_id}: a config given replaces the whole config (without a secret, the secret is removed). */
-export async function updateOrgHook(ctx: ServiceContext, orgLogin: string, hookId: string | number, body: Received<UpdateHookBody>): Promise<HookWithLast> {
-  const o = await owner(ctx, orgLogin);
-  const existing = await visibleHook(ctx, o, hookId);
-  const input = parseUpdate(body);
+/** PATCH …/hooks/{hook_id}: a config given replaces the whole config (without a secret, the secret is removed). */
+export async function updateScopeHook(ctx: ServiceContext, s: HookScope, hookId: string | number, body: Received<UpdateHookBody>): Promise<HookWithLast> {
+  const existing = await visibleHook(s, hookId, ctx.db);
+  const input = parseUpdate(body, s);
   const now = ctx.clock.now();
-  const hook = await withUniqueUrl(() =>
+  const hook = await withUniqueUrl(s, () =>
     ctx.db.transaction().execute(async (trx) => {
-      await lockHooksOf(trx, o);
-      const current = await visibleHook(ctx, o, existing.id, trx);
+      await lockHooksOf(trx, s);
+      const current = await visibleHook(s, existing.id, trx);
       const url = input.config ? shownUrl(input.config.url) : current.url;
       const events = input.events ?? (JSON.parse(current.events) as string[]);
-      await checkRoom(trx, ctx, o.org.id, { id: current.id, url, events });
+      await checkRoom(trx, ctx, s, { id: current.id, url, events });
       return updateHook(trx, current.id, {
         ...(input.config ? configColumns(ctx.secrets, input.config) : {}),
         events: JSON.stringify(events),
@@ -151,40 +142,37 @@ export async function updateOrgHook(ctx: ServiceContext, orgLogin: string, hookI
       });
     }),
   );
-  return { org: o.org, hook, last: (await latestDeliveries(ctx.db, [hook.id])).get(hook.id) };
+  return { hook, last: (await latestDeliveries(ctx.db, [hook.id])).get(hook.id) };
 }
 
-/** DELETE /orgs/{org}/hooks/{hook_id}: an active hook gets a `meta` event (action `deleted`) on its way out. */
-export async function deleteOrgHook(ctx: ServiceContext, orgLogin: string, hookId: string | number): Promise<void> {
-  const o = await owner(ctx, orgLogin);
-  const existing = await visibleHook(ctx, o, hookId);
+/** DELETE …/hooks/{hook_id}: an active hook gets a `meta` event (action `deleted`) on its way out. */
+export async function deleteScopeHook(ctx: ServiceContext, s: HookScope, hookId: string | number): Promise<void> {
+  const existing = await visibleHook(s, hookId, ctx.db);
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {
-    await lockHooksOf(trx, o);
-    const hook = await visibleHook(ctx, o, existing.id, trx);
-    if (hook.active) await ctx.events.emit(trx, { name: 'meta', action: 'deleted', orgId: o.org.id, senderId: o.actor.user.id, payload: metaDeletedPayload(hook, o.org, o.actor.user, ctx.urls.root) }, now);
+    await lockHooksOf(trx, s);
+    const hook = await visibleHook(s, existing.id, trx);
+    if (hook.active) await ctx.events.emit(trx, { name: 'meta', action: 'deleted', ...eventTarget(s), payload: metaDeletedPayload(hook, s, s.actor.user, ctx.urls.root) }, now);
     await deleteHook(trx, hook.id);
   });
   await scrubDeletedCopies(ctx.db);
 }
 
-/** GET /orgs/{org}/hooks/{hook_id}/config */
-export async function getHookConfig(ctx: ServiceContext, orgLogin: string, hookId: string | number): Promise<HookRow> {
-  const o = await owner(ctx, orgLogin);
-  return visibleHook(ctx, o, hookId);
+/** GET …/hooks/{hook_id}/config */
+export function getHookConfig(ctx: ServiceContext, s: HookScope, hookId: string | number): Promise<HookRow> {
+  return visibleHook(s, hookId, ctx.db);
 }
 
-/** PATCH /orgs/{org}/hooks/{hook_id}/config: only the properties named change. */
-export async function updateHookConfig(ctx: ServiceContext, orgLogin: string, hookId: string | number, body: Received<ConfigPatchBody>): Promise<HookRow> {
-  const o = await owner(ctx, orgLogin);
-  const existing = await visibleHook(ctx, o, hookId);
+/** PATCH …/hooks/{hook_id}/config: only the properties named change. */
+export async function updateHookConfig(ctx: ServiceContext, s: HookScope, hookId: string | number, body: Received<ConfigPatchBody>): Promise<HookRow> {
+  const existing = await visibleHook(s, hookId, ctx.db);
   const patch = parseConfigPatch(body);
   const now = ctx.clock.now();
-  return withUniqueUrl(() =>
+  return withUniqueUrl(s, () =>
     ctx.db.transaction().execute(async (trx) => {
-      await lockHooksOf(trx, o);
-      const current = await visibleHook(ctx, o, existing.id, trx);
-      if (patch.url !== undefined && shownUrl(patch.url) !== current.url) await checkRoom(trx, ctx, o.org.id, { id: current.id, url: shownUrl(patch.url), events: JSON.parse(current.events) as string[] });
+      await lockHooksOf(trx, s);
+      const current = await visibleHook(s, existing.id, trx);
+      if (patch.url !== undefined && shownUrl(patch.url) !== current.url) await checkRoom(trx, ctx, s, { id: current.id, url: shownUrl(patch.url), events: JSON.parse(current.events) as string[] });
       return updateHook(trx, current.id, {
         ...(patch.url !== undefined ? sealUrl(ctx.secrets, patch.url) : {}),
         ...(patch.contentType !== undefined ? { content_type: patch.contentType } : {}),
@@ -215,41 +203,50 @@ function statusFilter(status: unknown): DeliveryStatusFilter {
 }
 
 /** GET /orgs/{org}/hooks/{hook_id}/deliveries: newest first, by cursor. */
-export async function listHookDeliveries(ctx: ServiceContext, orgLogin: string, hookId: string | number, query: { cursor?: unknown; status?: unknown; perPage: number }) {
-  const o = await owner(ctx, orgLogin);
-  const hook = await visibleHook(ctx, o, hookId);
+export async function listHookDeliveries(ctx: ServiceContext, s: HookScope, hookId: string | number, query: { cursor?: unknown; status?: unknown; perPage: number }) {
+  const hook = await visibleHook(s, hookId, ctx.db);
   const status = statusFilter(query.status);
   const startId = decodeCursor(query.cursor);
   const page = await listDeliveries(ctx.db, hook.id, { status, startId, perPage: query.perPage });
   return { ...page, next: page.nextId && encodeCursor(page.nextId), prev: page.prevId && encodeCursor(page.prevId) };
 }
 
-async function visibleDelivery(ctx: ServiceContext, o: Owner, hookId: string | number, deliveryId: string | number): Promise<DeliveryRow> {
-  const hook = await visibleHook(ctx, o, hookId);
+async function visibleDelivery(ctx: ServiceContext, s: HookScope, hookId: string | number, deliveryId: string | number): Promise<DeliveryRow> {
+  const hook = await visibleHook(s, hookId, ctx.db);
   const row = await findDelivery(ctx.db, hook.id, parseId(deliveryId));
   if (!row) throw new NotFound();
   return row;
 }
 
 /** GET /orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id}: with the request payload as it was sent. */
-export async function getHookDelivery(ctx: ServiceContext, orgLogin: string, hookId: string | number, deliveryId: string | number): Promise<{ row: DeliveryRow; payload: unknown }> {
-  const o = await owner(ctx, orgLogin);
-  const row = await visibleDelivery(ctx, o, hookId, deliveryId);
+export async function getHookDelivery(ctx: ServiceContext, s: HookScope, hookId: string | number, deliveryId: string | number): Promise<{ row: DeliveryRow; payload: unknown }> {
+  const row = await visibleDelivery(ctx, s, hookId, deliveryId);
   const payload = await eventPayload(ctx.db, row.event_id);
   return { row, payload: payload !== undefined ? (JSON.parse(payload) as unknown) : null };
 }
 
 /** POST …/deliveries/{delivery_id}/attempts: the same event (same guid) again, as a new delivery marked `redelivery`. */
-export async function redeliverHookDelivery(ctx: ServiceContext, orgLogin: string, hookId: string | number, deliveryId: string | number): Promise<void> {
-  const o = await owner(ctx, orgLogin);
-  const row = await visibleDelivery(ctx, o, hookId, deliveryId);
+export async function redeliverHookDelivery(ctx: ServiceContext, s: HookScope, hookId: string | number, deliveryId: string | number): Promise<void> {
+  const row = await visibleDelivery(ctx, s, hookId, deliveryId);
   const now = ctx.clock.now();
   await ctx.db.transaction().execute((trx) => enqueueDelivery(ctx.jobs, trx, { hookId: row.hook_id, eventId: row.event_id, redelivery: true }, now));
 }
 
-/** POST /orgs/{org}/hooks/{hook_id}/pings: a ping event to this hook, active or not. */
-export async function pingOrgHook(ctx: ServiceContext, orgLogin: string, hookId: string | number): Promise<void> {
-  const o = await owner(ctx, orgLogin);
-  const hook = await visibleHook(ctx, o, hookId);
-  await ctx.events.emitAlone({ name: 'ping', orgId: o.org.id, senderId: o.actor.user.id, payload: pingPayload(hook, o.org, o.actor.user, ctx.urls.root) }, ctx.clock.now());
+/** POST …/hooks/{hook_id}/pings: a ping event to this hook, active or not. */
+export async function pingScopeHook(ctx: ServiceContext, s: HookScope, hookId: string | number): Promise<void> {
+  const hook = await visibleHook(s, hookId, ctx.db);
+  await ctx.events.emitAlone({ name: 'ping', ...eventTarget(s), payload: pingPayload(hook, s, s.actor.user, ctx.urls.root) }, ctx.clock.now());
+}
+
+/**
+ * POST /repos/{owner}/{repo}/hooks/{hook_id}/tests: the repository's latest push again, to this hook only, when it is
+ * subscribed to `push` (GitHub answers 204 and sends nothing otherwise, or when nothing was pushed yet).
+ */
+export async function testRepositoryHook(ctx: ServiceContext, s: HookScope, hookId: string | number): Promise<void> {
+  const hook = await visibleHook(s, hookId, ctx.db);
+  if (s.target.repository_id === null || !subscribes(JSON.parse(hook.events) as string[], 'push')) return;
+  const eventId = await latestPushEvent(ctx.db, s.target.repository_id);
+  if (eventId === undefined) return;
+  const now = ctx.clock.now();
+  await ctx.db.transaction().execute((trx) => enqueueDelivery(ctx.jobs, trx, { hookId: hook.id, eventId }, now));
 }

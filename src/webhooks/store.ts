@@ -1,9 +1,10 @@
-// Queries on hooks and deliveries; every hook query is scoped to an organization and to who may see app-made hooks (but
-// the instance's statistics, which count them all).
+// Queries on hooks and deliveries; every hook query is scoped to its target (an organization, a repository or the site)
+// and to who may see app-made hooks (but the instance's statistics, which count them all).
 import type { Db } from '../db/connect.js';
 import { lockAgainstChanges } from '../db/dialect.js';
 import { sql, type Insertable } from 'kysely';
 import type { EnterpriseStatsOf } from '../app/contributions.js';
+import type { RepositoryRow } from '../db/tables/repos.js';
 import type { DeliveryRow, FarewellRow, HookDeliveriesTable, HookRow } from '../db/tables/webhooks.js';
 
 /** Whose hooks a caller sees: an OAuth app sees the hooks its tokens made; everyone else sees the ones people made. */
@@ -11,16 +12,21 @@ export interface Visibility {
   appId: number | null;
 }
 
+/** Whose a hook is (scope.ts's HookTarget, named here to keep the store below it). */
+type Target = Pick<HookRow, 'scope' | 'org_id' | 'repository_id'>;
+
 type HookQuery = ReturnType<typeof hooksOf>;
 
-function hooksOf(db: Db, orgId: number, who: Visibility | null) {
-  let q = db.selectFrom('hooks').selectAll().where('org_id', '=', orgId);
+function hooksOf(db: Db, target: Target, who: Visibility | null) {
+  let q = db.selectFrom('hooks').selectAll().where('scope', '=', target.scope);
+  if (target.scope === 'organization') q = q.where('org_id', '=', target.org_id);
+  if (target.scope === 'repository') q = q.where('repository_id', '=', target.repository_id);
   if (who) q = who.appId === null ? q.where('created_by_app_id', 'is', null) : q.where('created_by_app_id', '=', who.appId);
   return q;
 }
 
-export async function listHooks(db: Db, orgId: number, who: Visibility, page: { offset: number; perPage: number }): Promise<{ rows: HookRow[]; total: number }> {
-  const base: HookQuery = hooksOf(db, orgId, who);
+export async function listHooks(db: Db, target: Target, who: Visibility, page: { offset: number; perPage: number }): Promise<{ rows: HookRow[]; total: number }> {
+  const base: HookQuery = hooksOf(db, target, who);
   const [rows, count] = await Promise.all([
     base.orderBy('id').limit(page.perPage).offset(page.offset).execute(),
     base.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
@@ -28,16 +34,16 @@ export async function listHooks(db: Db, orgId: number, who: Visibility, page: { 
   return { rows, total: Number(count.n) };
 }
 
-/** Every hook of the organization, whoever made it (duplicate and per-event limit checks count them all). */
-export function allHooks(db: Db, orgId: number): Promise<HookRow[]> {
-  return hooksOf(db, orgId, null).orderBy('id').execute();
+/** Every hook of the target, whoever made it (duplicate and per-event limit checks count them all). */
+export function allHooks(db: Db, target: Target): Promise<HookRow[]> {
+  return hooksOf(db, target, null).orderBy('id').execute();
 }
 
-export function findHook(db: Db, orgId: number, id: number, who: Visibility | null): Promise<HookRow | undefined> {
-  return hooksOf(db, orgId, who).where('id', '=', id).executeTakeFirst();
+export function findHook(db: Db, target: Target, id: number, who: Visibility | null): Promise<HookRow | undefined> {
+  return hooksOf(db, target, who).where('id', '=', id).executeTakeFirst();
 }
 
-/** The hooks with these ids that exist, of any organization (the deliverer reads the hooks of its jobs at once). */
+/** The hooks with these ids that exist, of any target (the deliverer reads the hooks of its jobs at once). */
 export function hooksByIds(db: Db, ids: readonly number[]): Promise<HookRow[]> {
   return db.selectFrom('hooks').selectAll().where('id', 'in', [...new Set(ids)]).execute();
 }
@@ -48,16 +54,48 @@ export async function lockExistingHooks(trx: Db, ids: readonly number[]): Promis
   return new Set(rows.map((r) => r.id));
 }
 
-/** The active hooks of an organization (the outbox matches events against them). */
-export function activeHooks(db: Db, orgId: number): Promise<HookRow[]> {
-  return db.selectFrom('hooks').selectAll().where('org_id', '=', orgId).where('active', '=', 1).orderBy('id').execute();
+/**
+ * The active hooks an event may reach (the outbox matches their subscriptions): its repository's, its organization's,
+ * and, for an event of the whole site, the global hooks.
+ */
+export function activeHooksFor(db: Db, event: { orgId: number | null; repositoryId: number | null; global: boolean }): Promise<HookRow[]> {
+  const { orgId, repositoryId, global } = event;
+  if (orgId === null && repositoryId === null && !global) return Promise.resolve([]);
+  return db
+    .selectFrom('hooks')
+    .selectAll()
+    .where('active', '=', 1)
+    .where((eb) =>
+      eb.or([
+        ...(repositoryId !== null ? [eb.and([eb('scope', '=', 'repository'), eb('repository_id', '=', repositoryId)])] : []),
+        ...(orgId !== null ? [eb.and([eb('scope', '=', 'organization'), eb('org_id', '=', orgId)])] : []),
+        ...(global ? [eb('scope', '=', 'global')] : []),
+      ]),
+    )
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * The repository `owner/name` (names are not case sensitive; repositories are read here, never written). A name GitHub
+ * could never have created (repos/names.ts's rule: at most 100 of `[A-Za-z0-9._-]`) is simply not found.
+ */
+export function findRepositoryOf(db: Db, ownerId: number, name: string): Promise<RepositoryRow | undefined> {
+  if (!/^[A-Za-z0-9._-]{1,100}$/.test(name)) return Promise.resolve(undefined);
+  return db.selectFrom('repositories').selectAll().where('owner_id', '=', ownerId).where('name_lower', '=', name.toLowerCase()).executeTakeFirst();
+}
+
+/** The newest `push` event of a repository still in the event log (a repository hook's test re-sends it). */
+export async function latestPushEvent(db: Db, repositoryId: number): Promise<number | undefined> {
+  const row = await db.selectFrom('events').select('id').where('name', '=', 'push').where('repository_id', '=', repositoryId).orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return row?.id;
 }
 
 export async function insertHook(db: Db, values: Omit<HookRow, 'id'>): Promise<HookRow> {
   return db.insertInto('hooks').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function updateHook(db: Db, id: number, values: Partial<Omit<HookRow, 'id' | 'org_id'>>): Promise<HookRow> {
+export async function updateHook(db: Db, id: number, values: Partial<Omit<HookRow, 'id' | 'scope' | 'org_id' | 'repository_id'>>): Promise<HookRow> {
   return db.updateTable('hooks').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
@@ -68,10 +106,10 @@ export async function deleteHook(db: Db, id: number): Promise<void> {
 
 /** Keeps what a deleted hook's `meta` delivery needs (its sealed config) until that delivery has run. */
 export async function insertFarewell(db: Db, hook: HookRow, now: Date): Promise<void> {
-  const { url, url_sealed, content_type, insecure_ssl, secret, username, password, sealed_with } = hook;
+  const { scope, org_id, repository_id, url, url_sealed, content_type, insecure_ssl, secret, username, password, sealed_with } = hook;
   await db
     .insertInto('hook_farewells')
-    .values({ hook_id: hook.id, org_id: hook.org_id, url, url_sealed, content_type, insecure_ssl, secret, username, password, sealed_with, created_at: now.toISOString() })
+    .values({ hook_id: hook.id, scope, org_id, repository_id, url, url_sealed, content_type, insecure_ssl, secret, username, password, sealed_with, created_at: now.toISOString() })
     .execute();
 }
 
@@ -174,7 +212,7 @@ export async function pruneDeliveries(db: Db, before: Date): Promise<number> {
   return Number(r.numDeletedRows ?? 0);
 }
 
-/** GitHub Enterprise's `hooks` statistics: every organization hook, active or not. */
+/** GitHub Enterprise's `hooks` statistics: every hook, active or not. */
 export const hookStats: EnterpriseStatsOf = async (db) => {
   const row = await db
     .selectFrom('hooks')

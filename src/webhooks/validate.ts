@@ -2,7 +2,7 @@
 // secrets, event names) and GitHub's defaults. Every problem of a body is answered at once (resource `Hook`).
 import type { FastifySchemaValidationError } from 'fastify';
 import { ValidationFailed, type FieldError } from '../server/http/errors.js';
-import { ALL_EVENTS, HOOK_EVENT_NAMES } from './event-names.js';
+import { ALL_EVENTS } from './event-names.js';
 import type { ConfigPatchBody, CreateHookBody, UpdateHookBody } from './schemas.js';
 
 export interface HookConfigInput {
@@ -128,10 +128,16 @@ function configProblems(config: unknown): (FieldError | undefined)[] {
   return [urlProblem(config.url), secretProblem('secret', config.secret), secretProblem('username', config.username), secretProblem('password', config.password)];
 }
 
-/** Names no event has; one message lists (the first ten of) them. */
-function eventsProblem(events: unknown): FieldError | undefined {
+/** The event names a hook may subscribe to (its scope's: global hooks have their own), and its default subscription. */
+interface EventChoice {
+  eventNames: ReadonlySet<string>;
+  defaultEvents: readonly string[];
+}
+
+/** Names no event of the hook's scope has; one message lists (the first ten of) them. */
+function eventsProblem(events: unknown, names: ReadonlySet<string>): FieldError | undefined {
   if (!Array.isArray(events)) return undefined;
-  const unknown = [...new Set(events)].filter((e): e is string => typeof e === 'string' && e !== ALL_EVENTS && !HOOK_EVENT_NAMES.has(e));
+  const unknown = [...new Set(events)].filter((e): e is string => typeof e === 'string' && e !== ALL_EVENTS && !names.has(e));
   if (!unknown.length) return undefined;
   const shown = unknown.slice(0, 10).map((e) => JSON.stringify(e.slice(0, 100)));
   return custom('events', `Invalid event(s): ${shown.join(', ')}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ''}`);
@@ -164,17 +170,17 @@ function configInput(c: CreateHookBody['config']): HookConfigInput {
   };
 }
 
-/** POST /orgs/{org}/hooks: push events and active unless said otherwise. */
-export function parseCreate(received: Received<CreateHookBody>): CreateHookInput {
+/** POST …/hooks: the scope's default events (`push`) and active unless said otherwise. */
+export function parseCreate(received: Received<CreateHookBody>, choice: EventChoice): CreateHookInput {
   const { body } = received;
-  throwIfAny([...schemaProblems(received), ...configProblems(body.config), eventsProblem(body.events)]);
-  return { config: configInput(body.config), events: [...new Set(body.events ?? ['push'])], active: body.active ?? true };
+  throwIfAny([...schemaProblems(received), ...configProblems(body.config), eventsProblem(body.events, choice.eventNames)]);
+  return { config: configInput(body.config), events: [...new Set(body.events ?? choice.defaultEvents)], active: body.active ?? true };
 }
 
-/** PATCH /orgs/{org}/hooks/{hook_id} */
-export function parseUpdate(received: Received<UpdateHookBody>): UpdateHookInput {
+/** PATCH …/hooks/{hook_id} */
+export function parseUpdate(received: Received<UpdateHookBody>, choice: EventChoice): UpdateHookInput {
   const { body } = received;
-  throwIfAny([...schemaProblems(received), ...configProblems(body.config), eventsProblem(body.events)]);
+  throwIfAny([...schemaProblems(received), ...configProblems(body.config), eventsProblem(body.events, choice.eventNames)]);
   return { config: body.config && configInput(body.config), events: body.events && [...new Set(body.events)], active: body.active };
 }
 

@@ -134,6 +134,19 @@ beforeAll(async () => {
     else if (i > 600) throw new Error('no delivery');
     else await new Promise((res) => setTimeout(res, 50));
   }
+  // A repository's and the site's hooks have ids of their own (and a delivery, for the repository's).
+  const repoHook = await s.api('POST', '/repos/alice/pub/hooks', { token: full, body: { name: 'web', config: { url: `${receiver.url}/r` } } });
+  await ok(repoHook, 201, 'repository hook');
+  values.repo_hook_id = String(repoHook.body.id);
+  const siteHook = await s.api('POST', '/admin/hooks', { token: full, body: { name: 'web', active: false, config: { url: `${receiver.url}/g` } } });
+  await ok(siteHook, 201, 'global hook');
+  values.global_hook_id = String(siteHook.body.id);
+  for (let i = 0; !values.repo_delivery_id; i++) {
+    const d = await s.api('GET', `/repos/alice/pub/hooks/${repoHook.body.id}/deliveries`, { token: full });
+    if (d.body.length) values.repo_delivery_id = String(d.body[0].id);
+    else if (i > 600) throw new Error('no repository hook delivery');
+    else await new Promise((res) => setTimeout(res, 50));
+  }
   const um = await s.api('POST', '/user/migrations', { token: full, body: { repositories: ['pub'] } });
   await ok(um, 201, 'user migration');
   userMigration = um.body.id;
@@ -182,6 +195,9 @@ function pathOf(route: DeclaredRoute): string {
   const filled = route.url.replace(/:([A-Za-z_]+)/g, (_m, name: string) => {
     if (name === 'migration_id') return String(migration);
     if (name === 'repo_name') return route.url.startsWith('/orgs/') ? 'orepo' : 'pub';
+    if (name === 'hook_id' && route.url.startsWith('/repos/')) return values.repo_hook_id;
+    if (name === 'hook_id' && route.url.startsWith('/admin/')) return values.global_hook_id;
+    if (name === 'delivery_id' && route.url.startsWith('/repos/')) return values.repo_delivery_id;
     const value = values[name];
     if (value === undefined) throw new Error(`no value for :${name} in ${route.url}`);
     return value;
@@ -267,7 +283,7 @@ describe('the grant matrix', () => {
         // Two 404s are answers, not refusals: anonymous callers have starred nothing, and an OAuth app sees only the
         // hooks it created (this one was created by a person).
         const notStarred = caller.kind === 'anonymous' && route.url === '/gists/:gist_id/star';
-        const anotherAppsHook = caller.kind === 'oauth' && route.url.startsWith('/orgs/:org/hooks/:hook_id');
+        const anotherAppsHook = caller.kind === 'oauth' && /^\/(orgs\/:org|repos\/:owner\/:repo|admin)\/hooks\/:hook_id/.test(route.url);
         if (!want && r.status >= 400 && !notStarred && !anotherAppsHook) failures.push(`${what}, expected the resource`);
       }
     }

@@ -18,8 +18,8 @@ export interface ServeProcesses {
   readonly sandbox: Sandbox;
   /** A new data dir `name` under the sandbox, with a fresh database on PostgreSQL. */
   freshDataDir(name: string): Promise<FreshDataDir>;
-  /** `hublet serve ARGS…` in the sandbox's environment, once it printed its listening line. */
-  serve(args: string[], extraEnv?: Env): Promise<ServeProcess>;
+  /** `hublet serve ARGS…` in the sandbox's environment, once it printed its listening line (within `timeoutMs`). */
+  serve(args: string[], extraEnv?: Env, timeoutMs?: number): Promise<ServeProcess>;
 }
 
 /** Registers the file's beforeAll/afterAll and returns what its tests use. */
@@ -50,8 +50,8 @@ export function serveProcesses(): ServeProcesses {
       databases.push(db);
       return { dir, db, args: onPostgres ? ['--database', db.url] : [] };
     },
-    async serve(args, extraEnv = {}) {
-      const p = await startServe(args, { env: current().env, extraEnv });
+    async serve(args, extraEnv = {}, timeoutMs) {
+      const p = await startServe(args, { env: current().env, extraEnv, timeoutMs });
       running.push(p);
       return p;
     },

@@ -1,5 +1,6 @@
-// Checks webhook payloads against GitHub's published schemas (components `webhook-<event>[-<action>]` in
-// @octokit/openapi's api.github.com description), loading only the schemas a checked event references.
+// Checks webhook payloads against GitHub's published webhook schemas (components `webhook-<event>[-<action>]` in
+// @octokit/openapi-webhooks' api.github.com description; GitHub Enterprise Server's for the events only it sends, the
+// global hooks' `user` events), loading only the schemas a checked event references.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { Ajv } from 'ajv';
@@ -7,8 +8,12 @@ import addFormatsModule from 'ajv-formats';
 
 type Schema = Record<string, unknown>;
 const require = createRequire(import.meta.url);
-const file = require.resolve('@octokit/openapi/generated/api.github.com.json');
-const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as { components: { schemas: Record<string, Schema> } };
+const load = (file: string) => (JSON.parse(fs.readFileSync(file, 'utf8')) as { components: { schemas: Record<string, Schema> } }).components.schemas;
+/** api.github.com's schemas, and GitHub Enterprise Server's where api.github.com has none of that name. */
+const schemas: Record<string, Schema> = {
+  ...load(require.resolve('@octokit/openapi-webhooks/generated/ghes-3.19.json')),
+  ...load(require.resolve('@octokit/openapi-webhooks/generated/api.github.com.json')),
+};
 
 /** Where a component is registered with ajv. */
 const idOf = (name: string) => `https://hublet.invalid/webhooks/${name}.json`;
@@ -49,7 +54,7 @@ addFormats(ajv);
 const registered = new Set<string>();
 function register(name: string): void {
   if (registered.has(name)) return;
-  const schema = doc.components.schemas[name];
+  const schema = schemas[name];
   if (!schema) throw new Error(`no schema ${name} in GitHub's description`);
   registered.add(name);
   const refs = new Set<string>();
@@ -59,11 +64,13 @@ function register(name: string): void {
 
 /**
  * Throws unless the payload matches GitHub's schema for the event: `webhook-<event>-<action>` when the payload has an
- * action (`repository` created, `meta` deleted…), `webhook-<event>` when it has none (`push`, `ping`).
+ * action (`repository` created, `meta` deleted, `organization` member_added…), `webhook-<event>` when it has none
+ * (`push`, `ping`, `create`).
  */
 export function expectWebhookPayload(event: string, payload: unknown): void {
   const action = (payload as { action?: unknown } | null)?.action;
-  const name = typeof action === 'string' ? `webhook-${event}-${action}` : `webhook-${event}`;
+  // Component names spell actions with hyphens (`member_added`: webhook-organization-member-added).
+  const name = typeof action === 'string' ? `webhook-${event}-${action.replaceAll('_', '-')}` : `webhook-${event}`;
   register(name);
   const v = ajv.getSchema(idOf(name))!;
   if (!v(payload)) {

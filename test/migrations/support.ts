@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Clock } from '../../src/app/context.js';
+import type { ConfigInput } from '../../src/config.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const run = promisify(execFile);
@@ -48,9 +49,9 @@ export interface MonaServer {
   close(): Promise<void>;
 }
 
-/** A test server on `clock`, a scratch dir, and mona owning the named repositories, each with git history. */
-export async function serverWithMonasRepos(clock: Clock, repos: string[]): Promise<MonaServer> {
-  const server = await startServer({ clock });
+/** A test server on `clock` (and `config`), a scratch dir, and mona owning the named repositories, each with git history. */
+export async function serverWithMonasRepos(clock: Clock, repos: string[], config?: ConfigInput): Promise<MonaServer> {
+  const server = await startServer({ clock, config });
   const tmp = tempDir();
   const close = async () => {
     await server.close();

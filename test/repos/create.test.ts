@@ -91,7 +91,7 @@ describe('POST /user/repos', () => {
     expectWebhookPayload('repository', created.payload);
   });
 
-  it('auto_init writes GitHub’s initial commit (README.md on main) and records created, then push', async () => {
+  it('auto_init writes GitHub’s initial commit (README.md on main) and records created, then create and push', async () => {
     const before = await lastEventId(s);
     const r = await s.api('POST', '/user/repos', { token: alice.token, body: { name: 'started', description: 'A fine start', auto_init: true } });
     expect(r.status).toBe(201);
@@ -110,9 +110,12 @@ describe('POST /user/repos', () => {
     const events = await eventsSince(s, before);
     expect(events.map((e) => [e.name, e.action])).toEqual([
       ['repository', 'created'],
+      ['create', null],
       ['push', null],
     ]);
-    const push = events[1].payload;
+    expect(events[1].payload).toMatchObject({ ref: 'main', ref_type: 'branch', master_branch: 'main', description: 'A fine start', pusher_type: 'user' });
+    expectWebhookPayload('create', events[1].payload);
+    const push = events[2].payload;
     expectWebhookPayload('push', push);
     expect(push).toMatchObject({
       ref: 'refs/heads/main',

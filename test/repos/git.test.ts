@@ -133,11 +133,14 @@ describe('push', () => {
     const mark = await lastEventId(s);
     await gitOk(['push', '-q', as(alice, '/alice/pushed.git'), 'main', 'v1'], dir);
 
-    const events = await eventsSince(s, mark);
-    expect(events.map((e) => [e.name, e.payload.ref])).toEqual([
+    // Each new ref is announced with `create` before its `push` (test/webhooks/events-refs.test.ts checks those).
+    expect((await eventsSince(s, mark)).map((e) => [e.name, e.payload.ref])).toEqual([
+      ['create', 'main'],
       ['push', 'refs/heads/main'],
+      ['create', 'v1'],
       ['push', 'refs/tags/v1'],
     ]);
+    const events = await eventsSince(s, mark, 'push');
     for (const e of events) {
       expect(e).toMatchObject({ repository_id: id, sender_id: alice.id, org_id: null, action: null });
       expectWebhookPayload('push', e.payload);

@@ -46,7 +46,7 @@ afterAll(async () => {
 const importBody = (body: Record<string, unknown>, token = s.adminToken) => s.api('POST', '/admin/repos/import', { token, body });
 
 describe('POST /admin/repos/import', () => {
-  it('imports every branch and tag, keeps the source’s HEAD branch as the default, and records created (no push)', async () => {
+  it('imports every branch and tag, keeps the source’s HEAD branch as the default, and records created and a create per ref (no push)', async () => {
     const mark = await lastEventId(s);
     const r = await importBody({ owner: 'alice', name: 'imported', path: source, description: 'from disk' });
     expect(r.status).toBe(201);
@@ -69,9 +69,20 @@ describe('POST /admin/repos/import', () => {
     expect(fs.readFileSync(path.join(clone, 'util.go'), 'utf8')).toBe('package main\n');
 
     const events = await eventsSince(s, mark);
-    expect(events.map((e) => [e.name, e.action])).toEqual([['repository', 'created']]);
+    expect(events.map((e) => [e.name, e.action ?? e.payload.ref])).toEqual([
+      ['repository', 'created'],
+      ['create', 'dev'],
+      ['create', 'main'],
+      ['create', 'v1.0'],
+      ['create', 'v1.1'],
+    ]);
     expect(events[0].payload.sender.login).toBe('admin');
     expectWebhookPayload('repository', events[0].payload);
+    expect(events.slice(1).map((e) => e.payload.ref_type)).toEqual(['branch', 'branch', 'tag', 'tag']);
+    for (const e of events.slice(1)) {
+      expect(e.payload).toMatchObject({ master_branch: 'dev', description: 'from disk', pusher_type: 'user', sender: { login: 'admin' } });
+      expectWebhookPayload('create', e.payload);
+    }
 
     // The owner works with it as with any other repository.
     const work = path.join(tmp.dir, 'imported-work');

@@ -168,17 +168,21 @@ describe('PATCH /repos/{owner}/{repo}', () => {
     expect(noBody.status).toBe(200);
   });
 
-  it('changes visibility with privatized and publicized events; the repository hides and shows accordingly', async () => {
+  it('changes visibility with privatized and publicized events (and public); the repository hides and shows accordingly', async () => {
     const mark = await lastEventId(s);
     expect((await s.api('PATCH', '/repos/acme/tools', { token: alice.token, body: { private: true } })).body.visibility).toBe('private');
     expect((await s.api('GET', '/repos/acme/tools')).status).toBe(404);
     expect((await s.api('PATCH', '/repos/acme/tools', { token: alice.token, body: { visibility: 'public' } })).body.private).toBe(false);
     expect((await s.api('GET', '/repos/acme/tools')).status).toBe(200);
     const events = await eventsSince(s, mark);
-    expect(events.map((e) => e.action)).toEqual(['privatized', 'publicized']);
+    expect(events.map((e) => [e.name, e.action])).toEqual([
+      ['repository', 'privatized'],
+      ['repository', 'publicized'],
+      ['public', null],
+    ]);
     for (const e of events) {
       expect(e.payload.organization).toMatchObject({ login: 'acme' });
-      expectWebhookPayload('repository', e.payload);
+      expectWebhookPayload(e.name, e.payload);
     }
   });
 

@@ -62,6 +62,114 @@ function statusMiB(pid: number, field = 'VmRSS'): number {
 
 const rssMiB = (pid: number) => statusMiB(pid);
 
+/** Downloads a migration's archive (the 302 to its signed URL, then the bytes) into `file`, streamed. */
+async function downloadArchive(server: { url: string; adminToken: string }, archivePath: string, file: string): Promise<void> {
+  const redirect = await fetch(`${server.url}${archivePath}`, { headers: { authorization: `Bearer ${server.adminToken}` }, redirect: 'manual' });
+  const location = redirect.headers.get('location');
+  if (redirect.status !== 302 || !location) throw new Error(`GET ${archivePath}: ${redirect.status}`);
+  const res = await fetch(location);
+  if (res.status !== 200 || !res.body) throw new Error(`GET ${location}: ${res.status}`);
+  const { Readable } = await import('node:stream');
+  const { pipeline } = await import('node:stream/promises');
+  await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), fs.createWriteStream(file));
+}
+
+const IMPORT_GOALS = [atMost('ratio', 3, '× the time of git clone --mirror'), atMost('rssGrowthMiB', 100, ' MiB', 'RSS growth ')];
+const IMPORT_TARGET = describeGoals(IMPORT_GOALS);
+
+/**
+ * Migration import: the archive the export case makes (10 repositories of incompressible git data, 500 MB; QUICK: 5 MB),
+ * streamed to POST /admin/migrations/import, against `git clone --mirror` of the same repositories in the same round;
+ * and the server's RSS growth. Each round restarts the server, imports, measures, then deletes what it imported.
+ */
+const migrationImportCase: BenchCase = {
+  name: 'migration import: 10 repositories, 500 MB of git data',
+  target: IMPORT_TARGET,
+  goals: IMPORT_GOALS,
+  freshServer: true,
+  async run(ctx) {
+    const total = (Number(process.env.HUBLET_BENCH_MIGRATION_MB) || (ctx.quick ? 5 : 500)) * MB;
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hublet-bench-import-'));
+    const round = (v: number, d = 2) => Math.round(v * 10 ** d) / 10 ** d;
+    try {
+      const names = Array.from({ length: REPOS }, (_, i) => `data-${i}`);
+      for (const name of names) {
+        const source = path.join(work, 'sources', `${name}.git`);
+        await randomRepo(source, total / REPOS);
+        await ctx.api('POST', '/admin/repos/import', { owner: 'admin', name, path: source });
+        fs.rmSync(source, { recursive: true, force: true });
+      }
+      let m = await ctx.api('POST', '/user/migrations', { repositories: names });
+      while (m.state !== 'exported') {
+        if (m.state === 'failed') throw new Error(`export failed: ${m.failure_reason}`);
+        await new Promise((r) => setTimeout(r, 100));
+        m = await ctx.api('GET', `/user/migrations/${m.id}`);
+      }
+      const archive = path.join(work, 'archive.tar.gz');
+      await downloadArchive(ctx.server, `/user/migrations/${m.id}/archive`, archive);
+      const archiveMB = round(fs.statSync(archive).size / MB, 1);
+      const removeAll = async () => {
+        for (const name of names) await ctx.api('DELETE', `/repos/admin/${name}`);
+      };
+      await removeAll();
+      const { request } = await import('undici');
+      const rounds: Round[] = [];
+      let lastPeak: number | null = null;
+      for (let r = 0; r < ctx.rounds; r++) {
+        await ctx.server.restart();
+        const rssBefore = rssMiB(ctx.server.pid);
+        const t0 = performance.now();
+        const res = await request(`${ctx.server.url}/admin/migrations/import`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${ctx.server.adminToken}`, 'content-type': 'application/gzip', accept: 'application/vnd.service+json' },
+          body: fs.createReadStream(archive, { highWaterMark: 256 * 1024 }),
+        });
+        const answer = (await res.body.json()) as { counts?: { model_name: string; imported: number }[] };
+        if (res.statusCode !== 201) throw new Error(`import: ${res.statusCode} ${JSON.stringify(answer)}`);
+        const hubletSeconds = (performance.now() - t0) / 1000;
+        const peakAfter = peakRssMiB(ctx.server.pid) ?? NaN;
+        const imported = answer.counts?.find((c) => c.model_name === 'repository')?.imported;
+        if (imported !== REPOS) throw new Error(`imported ${imported} repositories, not ${REPOS}`);
+
+        // The baseline: the same repositories mirrored one after another from where the import put them.
+        const staging = path.join(work, 'baseline');
+        const t1 = performance.now();
+        for (const name of names) {
+          const repo = await ctx.api('GET', `/repos/admin/${name}`);
+          await run('git', ['clone', '--quiet', '--mirror', repositoryDir(ctx.server.dataDir, repo.id as number), path.join(staging, `${name}.git`)]);
+        }
+        const baselineSeconds = (performance.now() - t1) / 1000;
+        fs.rmSync(staging, { recursive: true, force: true });
+        await removeAll();
+        rounds.push({
+          value: round(total / MB / hubletSeconds, 1),
+          ratio: round(hubletSeconds / baselineSeconds, 3),
+          rssGrowthMiB: peakAfter - rssBefore,
+          hubletSeconds: round(hubletSeconds),
+          baselineSeconds: round(baselineSeconds),
+          rssBefore,
+          peakAfter,
+        });
+        lastPeak = peakAfter;
+      }
+      const each = rounds.map((r) => `import ${r.hubletSeconds} s vs ${r.baselineSeconds} s, RSS ${r.rssBefore} → ${r.peakAfter} MiB`).join('; ');
+      return rowOf({
+        case: `migration import: 10 repositories, ${total / MB} MB of git data${ctx.quick ? ' (QUICK)' : ''}`,
+        unit: 'MB/s',
+        rounds,
+        ratioOf: 'time',
+        peakRssMiB: lastPeak,
+        goals: IMPORT_GOALS,
+        target: IMPORT_TARGET,
+        note: `hublet import (unpack, git fsck, fetch into place) of a ${archiveMB} MB archive vs git clone --mirror, server RSS at rest → peak: ${each}`,
+        details: { bytes: total, archiveMB },
+      });
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  },
+};
+
 export const migrationCases: BenchCase[] = [
   {
     name: 'migration export: 10 repositories, 500 MB of git data',
@@ -153,4 +261,5 @@ export const migrationCases: BenchCase[] = [
       }
     },
   },
+  migrationImportCase,
 ];

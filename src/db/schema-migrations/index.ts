@@ -8,6 +8,9 @@ import * as hooks from './2026-11-22T01-20-hooks.js';
 import * as migrationExports from './2026-11-22T01-30-migrations.js';
 import * as hookSecrets from './2026-11-23T00-00-hook-secrets.js';
 import * as suspendedUsers from './2026-11-24T00-00-suspended-users.js';
+import * as hookScopes from './2026-11-25T00-00-hook-scopes.js';
+import * as gistImports from './2026-11-25T02-00-gist-imports.js';
+import * as rateLimits from './2026-11-25T03-00-rate-limits.js';
 
 export const schemaMigrations: Record<string, Migration> = {
   '2026-11-22T00-00-accounts': accounts,
@@ -18,6 +21,9 @@ export const schemaMigrations: Record<string, Migration> = {
   '2026-11-22T01-30-migrations': migrationExports,
   '2026-11-23T00-00-hook-secrets': hookSecrets,
   '2026-11-24T00-00-suspended-users': suspendedUsers,
+  '2026-11-25T00-00-hook-scopes': hookScopes,
+  '2026-11-25T02-00-gist-imports': gistImports,
+  '2026-11-25T03-00-rate-limits': rateLimits,
 };
 
 export const schemaMigrationProvider: MigrationProvider = {

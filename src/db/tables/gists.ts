@@ -57,15 +57,28 @@ interface GistCommentsTable {
   updated_at: string;
 }
 
+/** Which gist holds a user's copy of a gist of another server (`hublet gist import`). */
+interface GistImportsTable {
+  gist_id: string;
+  user_id: number;
+  /** The source gist's API URL. */
+  source: string;
+  /** The revision the import created before the source's history was pushed. */
+  placeholder_sha: string;
+  created_at: string;
+}
+
 export interface GistTables {
   gists: GistsTable;
   gist_files: GistFilesTable;
   gist_revisions: GistRevisionsTable;
   gist_stars: GistStarsTable;
   gist_comments: GistCommentsTable;
+  gist_imports: GistImportsTable;
 }
 
 export type GistRow = Selectable<GistsTable>;
 export type GistFileRow = Selectable<GistFilesTable>;
 export type GistRevisionRow = Selectable<GistRevisionsTable>;
 export type GistCommentRow = Selectable<GistCommentsTable>;
+export type GistImportRow = Selectable<GistImportsTable>;

@@ -1,9 +1,17 @@
-// Table types of organization webhooks, their deliveries and the farewell rows of deleted hooks.
+// Table types of webhooks (of an organization, a repository or the whole site), their deliveries and the farewell rows
+// of deleted hooks.
 import type { Generated, Selectable } from 'kysely';
+
+/** Whose a hook is: an organization's (`org_id`), a repository's (`repository_id`) or the whole site's (global). */
+type HookScopeName = 'organization' | 'repository' | 'global';
 
 interface HooksTable {
   id: Generated<number>;
-  org_id: number;
+  scope: HookScopeName;
+  /** The organization of an organization hook; null for the other scopes. */
+  org_id: number | null;
+  /** The repository of a repository hook; null for the other scopes. */
+  repository_id: number | null;
   name: string;
   /** JSON array of event names (`*` for all). */
   events: string;
@@ -60,7 +68,9 @@ export interface HookDeliveriesTable {
  */
 interface HookFarewellsTable {
   hook_id: number;
-  org_id: number;
+  scope: HookScopeName;
+  org_id: number | null;
+  repository_id: number | null;
   url: string;
   url_sealed: string | null;
   content_type: 'json' | 'form';

@@ -1,18 +1,40 @@
 // Primary rate limits: a fixed window per token's user (or per anonymous IP), with GitHub's X-RateLimit-* headers. The
 // rules are plain functions the onRequest hook and the cached-read fast path (fast-path.ts) both call.
+//
+// Counting never waits for the database. On SQLite (one process) the counts live in this process's memory. On
+// PostgreSQL, where several server processes share the database, each process counts locally and every FLUSH_MS adds
+// what it counted to the shared counts (shared-rate-counts.ts, one statement for all keys), reading back each key's
+// shared total and window end; a request is judged against that shared total plus what this process counted since.
+// So a token gets its limit once across processes, give or take what the other processes admitted since their last
+// flush: at most the requests one process serves for a key in FLUSH_MS, per other process (the bounded over-admission).
 import type { FastifyInstance } from 'fastify';
 import { Forbidden } from './errors.js';
 import type { Config } from '../../config.js';
+import { isPostgresDb } from '../../db/dialect.js';
+import type { Db } from '../../db/schema.js';
+import { addSharedCounts, pruneSharedCounts, type CountIncrement } from './shared-rate-counts.js';
+
+/** How often a process adds its counts to the shared ones (PostgreSQL). */
+const FLUSH_MS = 200;
+/** How often ended windows are deleted from the shared counts. */
+const PRUNE_MS = 60_000;
 
 /** What the limiter reads of its app: the clock and the limits (read on each use: the config is replaced after listen). */
 interface LimiterContext {
+  db: Db;
   clock: { now(): Date };
   config: Readonly<Pick<Config, 'rateLimitWindowSeconds' | 'rateLimitAuthenticated' | 'rateLimitAnonymous'>>;
+  log: { warn(obj: object, msg: string): void };
 }
 
 interface Window {
   resetAt: number; // epoch seconds
-  used: number;
+  /** Counted by every process, as of this process's last flush (PostgreSQL); 0 on SQLite. */
+  shared: number;
+  /** Counted here since the last flush began. */
+  pending: number;
+  /** Counted here and being added to the shared count by the flush under way. */
+  flushing: number;
 }
 
 export interface RateState {
@@ -23,16 +45,30 @@ export interface RateState {
   resource: 'core';
 }
 
-/** Counts requests per key in memory; one process's view (documented in the README). */
+/** Counts requests per key: in memory, and on PostgreSQL shared with the other processes on the database. */
 export class RateLimiter {
   private readonly windows = new Map<string, Window>();
-  constructor(private readonly ctx: LimiterContext) {}
+  /** Keys counted since the last flush began (PostgreSQL). */
+  private touched = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
+  private lastPrune = 0;
+  private readonly shared: boolean;
+  private closed = false;
+
+  constructor(private readonly ctx: LimiterContext) {
+    this.shared = isPostgresDb(ctx.db);
+  }
+
+  private nowSeconds(): number {
+    return Math.floor(this.ctx.clock.now().getTime() / 1000);
+  }
 
   private window(key: string): Window {
-    const now = Math.floor(this.ctx.clock.now().getTime() / 1000);
+    const now = this.nowSeconds();
     let w = this.windows.get(key);
     if (!w || w.resetAt <= now) {
-      w = { resetAt: now + this.ctx.config.rateLimitWindowSeconds, used: 0 };
+      w = { resetAt: now + this.ctx.config.rateLimitWindowSeconds, shared: 0, pending: 0, flushing: 0 };
       this.windows.set(key, w);
       if (this.windows.size > 100_000) this.prune(now);
     }
@@ -43,17 +79,86 @@ export class RateLimiter {
     for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
   }
 
+  private state(w: Window, limit: number): RateState {
+    const used = w.shared + w.pending + w.flushing;
+    return { limit, used, remaining: Math.max(0, limit - used), reset: w.resetAt, resource: 'core' };
+  }
+
   peek(key: string, limit: number): RateState {
-    const w = this.window(key);
-    return { limit, used: w.used, remaining: Math.max(0, limit - w.used), reset: w.resetAt, resource: 'core' };
+    return this.state(this.window(key), limit);
   }
 
   /** Counts one request; `ok` is false when the key is already over its limit. */
   take(key: string, limit: number): RateState & { ok: boolean } {
     const w = this.window(key);
-    const ok = w.used < limit;
-    if (ok) w.used += 1;
-    return { limit, used: w.used, remaining: Math.max(0, limit - w.used), reset: w.resetAt, resource: 'core', ok };
+    const ok = w.shared + w.pending + w.flushing < limit;
+    if (ok) w.pending += 1;
+    if (this.shared) this.touch(key);
+    return { ...this.state(w, limit), ok };
+  }
+
+  /** Marks a key for the next flush, and makes sure one is coming (no timer runs while no request is counted). */
+  private touch(key: string): void {
+    this.touched.add(key);
+    if (!this.timer && !this.closed) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.flushing = this.flush().finally(() => (this.flushing = undefined));
+      }, FLUSH_MS);
+      this.timer.unref();
+    }
+  }
+
+  /**
+   * Adds what this process counted to the shared counts and takes in each key's shared total and window end. A flush
+   * that fails gives its counts back to the next one (logged), so nothing counted is lost while the database is away.
+   */
+  private async flush(): Promise<void> {
+    const keys = [...this.touched];
+    this.touched = new Set();
+    const batch: { key: string; w: Window }[] = [];
+    const increments: CountIncrement[] = [];
+    for (const key of keys) {
+      const w = this.windows.get(key);
+      if (!w) continue;
+      w.flushing += w.pending;
+      w.pending = 0;
+      batch.push({ key, w });
+      increments.push({ key, resetAt: w.resetAt, add: w.flushing });
+    }
+    if (!batch.length) return;
+    const now = this.nowSeconds();
+    try {
+      const totals = await addSharedCounts(this.ctx.db, increments, now);
+      for (const { key, w } of batch) {
+        const t = totals.get(key);
+        if (t && this.windows.get(key) === w) {
+          w.shared = t.used;
+          w.resetAt = t.resetAt;
+        }
+        w.flushing = 0;
+      }
+      if (now - this.lastPrune >= PRUNE_MS / 1000) {
+        this.lastPrune = now;
+        await pruneSharedCounts(this.ctx.db, now);
+      }
+    } catch (err) {
+      for (const { key, w } of batch) {
+        w.pending += w.flushing;
+        w.flushing = 0;
+        if (!this.closed) this.touch(key);
+      }
+      this.ctx.log.warn({ err }, 'rate-limit counts not shared this time; kept for the next flush');
+    }
+  }
+
+  /** Stops flushing after adding what is still counted here (call before the database closes). */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.flushing;
+    if (this.shared && this.touched.size) await this.flush();
   }
 }
 

@@ -75,6 +75,7 @@ export function hasAnyScope(granted: readonly string[], accepted: readonly strin
 export const FINE_GRAINED_PERMISSIONS = [
   'gists',
   'organization_hooks',
+  'repository_hooks',
   'organization_administration',
   'members',
   'administration',
@@ -92,7 +93,7 @@ export function isPermissionLevel(v: unknown): v is PermissionLevel {
 }
 
 /** Repository permissions: any of them implies metadata read, as GitHub adds that one implicitly. */
-const REPOSITORY_PERMISSIONS: readonly FineGrainedPermission[] = ['metadata', 'contents', 'administration'];
+const REPOSITORY_PERMISSIONS: readonly FineGrainedPermission[] = ['metadata', 'contents', 'administration', 'repository_hooks'];
 
 export function hasPermission(granted: Record<string, string>, permission: string, level: PermissionLevel): boolean {
   if (permission === 'metadata' && level === 'read') {

@@ -44,7 +44,7 @@ function git(args: string[], env: NodeJS.ProcessEnv, io: IO): Promise<void> {
 }
 
 /** git's environment: never prompts; with a token, an Authorization header for the clone URL's origin only. */
-function gitEnv(base: NodeJS.ProcessEnv, url: string, token: string | undefined): NodeJS.ProcessEnv {
+export function gitEnv(base: NodeJS.ProcessEnv, url: string, token: string | undefined): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...base, GIT_TERMINAL_PROMPT: '0' };
   if (!token) return env;
   const first = Number.parseInt(base.GIT_CONFIG_COUNT ?? '0', 10) || 0;

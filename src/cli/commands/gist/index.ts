@@ -1,4 +1,5 @@
-// `hublet gist …`: the gist command group, one command per file (create, list, view, edit, rename, delete, fork, star, unstar, history, clone).
+// `hublet gist …`: the gist command group, one command per file (create, list, view, edit, rename, delete, fork, star,
+// unstar, history, clone, import).
 import type { Command } from 'commander';
 import type { Factory } from '../factory.js';
 import { registerClone } from './clone.js';
@@ -7,6 +8,7 @@ import { registerDelete } from './delete.js';
 import { registerEdit } from './edit.js';
 import { registerFork } from './fork.js';
 import { registerHistory } from './history.js';
+import { registerImport } from './import.js';
 import { registerList } from './list.js';
 import { registerRename } from './rename.js';
 import { registerStar } from './star.js';
@@ -15,7 +17,7 @@ import { registerView } from './view.js';
 
 export function registerGist(program: Command, f: Factory): void {
   const gist = program.command('gist').description('create, view, edit, fork, star and clone gists');
-  for (const register of [registerCreate, registerList, registerView, registerEdit, registerRename, registerDelete, registerFork, registerStar, registerUnstar, registerHistory, registerClone]) {
+  for (const register of [registerCreate, registerList, registerView, registerEdit, registerRename, registerDelete, registerFork, registerStar, registerUnstar, registerHistory, registerClone, registerImport]) {
     register(gist, f);
   }
 }

@@ -3,7 +3,7 @@ SHELL := /bin/bash
 STAMP := node_modules/.install-stamp
 export NODE_OPTIONS ?=
 
-.PHONY: install run test test-sqlite test-postgres typecheck deps lint dist bench clean openapi-fixture
+.PHONY: install run test test-sqlite test-postgres typecheck deps lint dist bench bench-postgres clean openapi-fixture
 
 install: $(STAMP)
 
@@ -49,6 +49,13 @@ openapi-fixture: install
 # Every case against dist/hublet (rebuilt when stale); QUICK=1 runs each briefly (CI: proves the harness, never judges numbers).
 bench: install dist
 	node --import tsx scripts/bench/run.ts $(if $(QUICK),--quick,) $(if $(DATABASE),--database $(DATABASE),)
+
+# PostgreSQL rows (not part of `make test`): the gist read, gist write and delivery cases on the PostgreSQL server
+# DATABASE names, with one `hublet serve` process, then with two on one database and data dir (load spread over both).
+PG_BENCH_CASES := GET /gists/{id} (3|PATCH /gists/{id}|webhook deliveries
+bench-postgres: install dist
+	node --import tsx scripts/bench/run.ts --database $(or $(DATABASE),postgres://postgres@127.0.0.1:5432/postgres) --only '$(PG_BENCH_CASES)' --label postgres-1-process
+	node --import tsx scripts/bench/run.ts --database $(or $(DATABASE),postgres://postgres@127.0.0.1:5432/postgres) --processes 2 --only '$(PG_BENCH_CASES)' --label postgres-2-processes
 
 clean:
 	rm -rf dist .cache

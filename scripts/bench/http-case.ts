@@ -1,7 +1,7 @@
 // An HTTP throughput case: hublet and the baseline (same bytes from memory) under the same load, in rounds (one
 // warm-up each, then hublet and the baseline alternately), reported as the median with min–max of the rounds' figures.
 import { describeGoals, type Goal } from './goals.js';
-import { measure, type LoadRequest, type LoadResult, type LoadSettings } from './load.js';
+import { measure, measureSpread, type LoadRequest, type LoadResult, type LoadSettings } from './load.js';
 import { peakRssMiB, startBaseline } from './processes.js';
 import { rowOf, significant, type Round } from './stats.js';
 import type { BenchCase, BenchContext } from './types.js';
@@ -69,18 +69,22 @@ export function httpCase(spec: HttpCaseSpec): BenchCase {
       const warmUp = async (url: string, reqs: LoadRequest[]) => {
         if (settings.warmupSec > 0) await measure(url, reqs, { ...measured, durationSec: settings.warmupSec });
       };
-      const measureHublet = async () => hublet.push(await measure(ctx.server.url, requests, measured));
+      const warmUpHublet = async () => {
+        if (settings.warmupSec > 0) await measureSpread(ctx.server.urls, requests, { ...measured, durationSec: settings.warmupSec });
+      };
+      // Several processes (--processes): the load is spread over all of them, as a load balancer would.
+      const measureHublet = async () => hublet.push(await measureSpread(ctx.server.urls, requests, measured));
       const measureBaseline = async () => baseline.push(await measure(baselineServer.url, baselineRequests, measured));
       try {
         if (spec.sustained) {
-          await warmUp(ctx.server.url, requests);
+          await warmUpHublet();
           for (let i = 0; i < ctx.rounds; i++) await measureHublet();
           await warmUp(baselineServer.url, baselineRequests);
           for (let i = 0; i < ctx.rounds; i++) await measureBaseline();
         } else {
           // Both warm up first, so every hublet round starts alike, right after a baseline round (when hublet's first
           // round followed its own warm-up directly, it came out the lowest of the three in four runs of four).
-          await warmUp(ctx.server.url, requests);
+          await warmUpHublet();
           await warmUp(baselineServer.url, baselineRequests);
           for (let i = 0; i < ctx.rounds; i++) {
             await measureHublet();

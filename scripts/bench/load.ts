@@ -75,6 +75,27 @@ export async function measure(url: string, requests: LoadRequest[], settings: Lo
   };
 }
 
+/**
+ * `measure` against every process of one installation at once (several servers on one database): the connections (and
+ * `amount`) split evenly between them; requests, rates and errors summed, latencies the worst process's p50 and p99.
+ */
+export async function measureSpread(urls: string[], requests: LoadRequest[], settings: LoadSettings, amount?: number): Promise<LoadResult> {
+  if (urls.length === 1) return measure(urls[0], requests, settings, amount);
+  const share = { ...settings, connections: Math.max(1, Math.round(settings.connections / urls.length)) };
+  const parts = await Promise.all(urls.map((url) => measure(url, requests, share, amount === undefined ? undefined : Math.ceil(amount / urls.length))));
+  const sum = (f: (r: LoadResult) => number) => parts.reduce((n, r) => n + f(r), 0);
+  const max = (f: (r: LoadResult) => number) => Math.max(...parts.map(f));
+  return {
+    rps: sum((r) => r.rps),
+    p50: max((r) => r.p50),
+    p99: max((r) => r.p99),
+    requests: sum((r) => r.requests),
+    errors: sum((r) => r.errors),
+    non2xx: sum((r) => r.non2xx),
+    durationSec: max((r) => r.durationSec),
+  };
+}
+
 /** The q-quantile (0..1) of ascending values. */
 export function quantile(sorted: number[], q: number): number {
   if (!sorted.length) return NaN;

@@ -103,9 +103,13 @@ export interface HubletOptions {
   /** A PostgreSQL URL: each server gets a fresh database created beside the one named (dropped on stop). */
   database?: string;
   env?: Record<string, string>;
+  /** Server processes on the one data dir and database (PostgreSQL only beyond 1): an installation of several. */
+  processes?: number;
 }
 
 export interface HubletServer extends Served {
+  /** Every process's URL (the first is `url`): load meant for the whole installation is spread over them. */
+  urls: string[];
   adminToken: string;
   dataDir: string;
   /** Where the server's database is: the SQLite file in the data dir, or the PostgreSQL URL. */
@@ -122,9 +126,11 @@ export async function startHublet(opts: HubletOptions = {}): Promise<HubletServe
   const pgDb = opts.database ? await scratchPostgresDatabase(opts.database, 'hublet_bench') : undefined;
   const databaseUrl = pgDb?.url ?? path.join(dataDir, 'hublet.sqlite');
   const { cmd, args } = hubletCommand();
-  // The server logs at its default level (info: a line per request, as deployed) into a file, as a service would.
-  const logFile = path.join(dataDir, 'serve.log');
-  const launch = async () => {
+  const processes = opts.processes ?? 1;
+  if (processes > 1 && !pgDb) throw new Error('several server processes need PostgreSQL (--database)');
+  // Each process logs at its default level (info: a line per request, as deployed) into a file, as a service would.
+  const launch = async (n: number) => {
+    const logFile = path.join(dataDir, n === 0 ? 'serve.log' : `serve-${n + 1}.log`);
     const from = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
     const log = fs.openSync(logFile, 'a');
     const child = spawn(cmd, [...args, '--data', dataDir, '--database', databaseUrl, 'serve', '--port', '0'], {
@@ -143,23 +149,28 @@ export async function startHublet(opts: HubletOptions = {}): Promise<HubletServe
     const url = await waitForLog(child, logFile, from, /hublet listening on (http:\/\/\S+)/, 60_000);
     return { child, url };
   };
-  let current = await launch();
+  // Several processes start at the same moment, as a deployment's would (start-up is race-free: migrate.ts).
+  const launchAll = () => Promise.all(Array.from({ length: processes }, (_, n) => launch(n)));
+  let all = await launchAll();
+  const stopAll = () => Promise.all(all.map((p) => stopperOf(p.child)()));
   const server: HubletServer = {
-    url: current.url,
-    pid: current.child.pid!,
-    child: current.child,
+    url: all[0].url,
+    urls: all.map((p) => p.url),
+    pid: all[0].child.pid!,
+    child: all[0].child,
     adminToken,
     dataDir,
     databaseUrl,
     async restart() {
-      await stopperOf(current.child)();
-      current = await launch();
-      server.url = current.url;
-      server.pid = current.child.pid!;
-      server.child = current.child;
+      await stopAll();
+      all = await launchAll();
+      server.url = all[0].url;
+      server.urls = all.map((p) => p.url);
+      server.pid = all[0].child.pid!;
+      server.child = all[0].child;
     },
     stop: async () => {
-      await stopperOf(current.child)();
+      await stopAll();
       await pgDb?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
       dirs.delete(dataDir);

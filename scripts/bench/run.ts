@@ -1,8 +1,10 @@
 // `make bench`: runs every case against a real `hublet serve` and a same-run baseline, in rounds (3 in a full run, 1 in
 // QUICK); prints a markdown table (median with min–max, the load average before each case) and writes the same as JSON,
 // every round included, under bench/results/. Three full runs make the README's table: combine.ts.
-// Usage: run.ts [--quick] [--database postgres://…] [--only SUBSTRING] [--label NAME] [--profile DIR] [--rounds N]
-//   [--round-seconds S]
+// Usage: run.ts [--quick] [--database postgres://…] [--processes N] [--only SUBSTRING[|SUBSTRING…]] [--label NAME]
+//   [--profile DIR] [--rounds N] [--round-seconds S]
+// --processes N (PostgreSQL only) runs each server under test as N `hublet serve` processes on one data dir and database,
+// the load spread evenly over them (rows say so); the baseline stays one process.
 // HUBLET_BENCH_BIN=tsx measures bin/hublet (sources through tsx) instead of dist/hublet.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,7 +29,11 @@ function arg(name: string): string | undefined {
 
 const quick = process.argv.includes('--quick');
 const database = arg('--database');
-const only = arg('--only');
+/** Cases whose name contains any of these `|`-separated substrings. */
+const only = arg('--only')?.split('|');
+/** Server processes per installation under test (several need --database). */
+const processes = Number(arg('--processes')) || 1;
+if (processes > 1 && !database) throw new Error('--processes needs --database postgres://… (several servers share one PostgreSQL database)');
 /** Writes bench/results/<label>.json instead of latest*.json (runs kept for before/after comparisons). */
 const label = arg('--label');
 /** Servers run under `node --cpu-prof` into this directory (summarise with profile-summary.ts). */
@@ -71,7 +77,7 @@ function context(server: HubletServer, extra: HubletServer[]): BenchContext {
 }
 
 async function main(): Promise<void> {
-  const selected = CASES.filter((c) => !only || c.name.includes(only));
+  const selected = CASES.filter((c) => !only || only.some((o) => c.name.includes(o)));
   const results: CaseResult[] = [];
   const started = Date.now();
   let shared: HubletServer | undefined;
@@ -80,8 +86,8 @@ async function main(): Promise<void> {
       // Read before the case starts anything (its own servers, seeding); the previous case's load is still in it.
       const load1m = Math.round(os.loadavg()[0] * 100) / 100;
       const own = c.freshServer || c.serverEnv;
-      const fresh = own ? await startHublet({ database, env: c.serverEnv }) : undefined;
-      if (!fresh && !shared && !c.noServer) shared = await startHublet({ database });
+      const fresh = own ? await startHublet({ database, env: c.serverEnv, processes }) : undefined;
+      if (!fresh && !shared && !c.noServer) shared = await startHublet({ database, processes });
       const server = fresh ?? shared ?? (undefined as unknown as HubletServer);
       const extra: HubletServer[] = [];
       process.stderr.write(`… ${c.name}\n`);
@@ -94,13 +100,14 @@ async function main(): Promise<void> {
       } finally {
         await Promise.all([fresh, ...extra].map((s) => s?.stop()));
       }
-      results.push({ ...result, machine: cpus, load1m, load1mAfter: Math.round(os.loadavg()[0] * 100) / 100 });
+      const caseName = processes > 1 ? `${result.case} [${processes} processes]` : result.case;
+      results.push({ ...result, case: caseName, machine: cpus, load1m, load1mAfter: Math.round(os.loadavg()[0] * 100) / 100 });
       process.stderr.write(`  (${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
     }
   } finally {
     await shared?.stop();
   }
-  const machine = `${cpus}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${hubletCommand().label}, ${database ? 'PostgreSQL' : 'SQLite'}${quick ? ', QUICK' : ''}`;
+  const machine = `${cpus}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${hubletCommand().label}, ${database ? 'PostgreSQL' : 'SQLite'}${processes > 1 ? ` × ${processes} server processes` : ''}${quick ? ', QUICK' : ''}`;
   const rows = results.map((r) => ({ ...r, stats: r.stats ?? {}, load: r.load1m === undefined ? undefined : spreadOf([r.load1m]) }));
   const md = `${markdownTable(rows)}\n\n${machine}; ${rounds} round(s) a case, median (min–max); load average before the run ${loadBefore}\n`;
   process.stdout.write(md);
@@ -108,8 +115,8 @@ async function main(): Promise<void> {
   process.stdout.write(`(${((Date.now() - started) / 1000).toFixed(1)} s in all)\n`);
   const dir = path.resolve('bench', 'results');
   fs.mkdirSync(dir, { recursive: true });
-  const doc = JSON.stringify({ at: new Date().toISOString(), machine, cpus, loadAverage: loadBefore, quick, rounds, database: database ? 'postgres' : 'sqlite', settings, seconds: Math.round((Date.now() - started) / 1000), results }, null, 2);
-  const name = label ? `${label}.json` : quick ? 'latest-quick.json' : database ? 'latest-postgres.json' : 'latest.json';
+  const doc = JSON.stringify({ at: new Date().toISOString(), machine, cpus, loadAverage: loadBefore, quick, rounds, database: database ? 'postgres' : 'sqlite', processes, settings, seconds: Math.round((Date.now() - started) / 1000), results }, null, 2);
+  const name = label ? `${label}.json` : quick ? 'latest-quick.json' : database ? `latest-postgres${processes > 1 ? `-${processes}p` : ''}.json` : 'latest.json';
   fs.writeFileSync(path.join(dir, name), `${doc}\n`);
   if (results.some((r) => Number.isNaN(r.value))) process.exitCode = 1;
 }

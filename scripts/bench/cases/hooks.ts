@@ -4,7 +4,7 @@
 // on a server in use); a round ends when all its deliveries are recorded, so none spills into the next.
 import { sql } from 'kysely';
 import { atLeast, atMost, describeGoals } from '../goals.js';
-import { measure, quantile, type RawRequest } from '../load.js';
+import { measureSpread, quantile, type RawRequest } from '../load.js';
 import { peakRssMiB } from '../processes.js';
 import { startReceiver } from '../receiver.js';
 import { withDb } from '../seed.js';
@@ -59,8 +59,8 @@ export const hookCases: BenchCase[] = [
             // Watched while the pings run: autocannon ends an `amount` run on its once-a-second tick, which would count
             // up to a second of idling as delivery time.
             const allRecorded = waitUntil(async () => (await recorded()) >= expected, ctx.quick ? 30_000 : 300_000, `${count} deliveries recorded`).then(() => Date.now());
-            const pings = await measure(
-              ctx.server.url,
+            const pings = await measureSpread(
+              ctx.server.urls,
               [{ method: 'POST', path: `/orgs/benchorg/hooks/${ids[0]}/pings`, headers: { authorization: `Bearer ${ctx.server.adminToken}` }, setupRequest }],
               { connections: 20, durationSec: 600, warmupSec: 0 },
               count,

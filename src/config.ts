@@ -54,6 +54,8 @@ export interface Config {
   archiveLifetimeDays: number;
   /** Seconds a signed archive download URL stays valid. */
   archiveUrlTtlSeconds: number;
+  /** Largest migration archive an import accepts (bytes read, and bytes unpacked, each). */
+  importMaxBytes: number;
   /** Largest gist file accepted (bytes), through the API or a push. */
   gistMaxFileBytes: number;
   /** Most files one gist may hold. */
@@ -110,6 +112,7 @@ const ENV: Record<keyof Config, string> = {
   s3SecretAccessKey: 'HUBLET_S3_SECRET_ACCESS_KEY',
   archiveLifetimeDays: 'HUBLET_ARCHIVE_LIFETIME_DAYS',
   archiveUrlTtlSeconds: 'HUBLET_ARCHIVE_URL_TTL',
+  importMaxBytes: 'HUBLET_IMPORT_MAX_SIZE',
   gistMaxFileBytes: 'HUBLET_GIST_MAX_FILE_SIZE',
   gistMaxFiles: 'HUBLET_GIST_MAX_FILES',
   gistMaxDescription: 'HUBLET_GIST_MAX_DESCRIPTION',
@@ -188,6 +191,7 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     ...s3Settings(pick, env, problems),
     archiveLifetimeDays: integer('archiveLifetimeDays', 7, 1, 3650),
     archiveUrlTtlSeconds: integer('archiveUrlTtlSeconds', 300, 10, 7 * 86_400),
+    importMaxBytes: integer('importMaxBytes', 64 * 1024 ** 3, 1024, 2 ** 50),
     gistMaxFileBytes: integer('gistMaxFileBytes', 10 * 1024 * 1024, 1, 1024 * 1024 * 1024),
     gistMaxFiles: integer('gistMaxFiles', 1000, 1, 100_000),
     gistMaxDescription: integer('gistMaxDescription', 1000, 1, 1_000_000),

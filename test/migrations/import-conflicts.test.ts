@@ -3,10 +3,12 @@
 // not model; and hostile or damaged archives refused (CLI exit 1, API 422) with nothing written.
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { create as createTar } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withoutHints } from '../helpers/cli.js';
 import { type InProcessCliServer, startInProcessCliServer } from '../helpers/cli-inprocess.js';
+import { startServer } from '../helpers/server.js';
 import { git, tempDir } from './support.js';
 import { githubStyleArchiveDir, lsRemote } from './import-support.js';
 
@@ -237,5 +239,25 @@ describe('refused archives: nothing written', { timeout: 60_000 }, () => {
     });
     expect(res.status).toBe(404);
     expect((await res.json()).message).toBe('Not Found');
+  });
+});
+
+describe('the size limit (HUBLET_IMPORT_MAX_SIZE)', { timeout: 60_000 }, () => {
+  it('refuses an archive larger than the limit (422) whether it comes with a Content-Length or as a stream', async () => {
+    const small = await startServer({ config: { importMaxBytes: 4096 } });
+    try {
+      const headers = { authorization: `Bearer ${small.adminToken}`, 'content-type': 'application/gzip' };
+      const url = `${small.url}/admin/migrations/import`;
+      const sized = await fetch(url, { method: 'POST', headers, body: fs.readFileSync(archive) });
+      const streamed = await fetch(url, { method: 'POST', headers, body: Readable.toWeb(fs.createReadStream(archive)) as ReadableStream, duplex: 'half' } as RequestInit);
+      for (const res of [sized, streamed]) {
+        expect(res.status).toBe(422);
+        expect((await res.json()).message).toMatch(/^The archive was refused: it (is larger|unpacks to more) than 4096 bytes \(the import size limit\)$/);
+      }
+      expect(await small.db.selectFrom('repositories').select('id').execute()).toEqual([]);
+      expect(fs.readdirSync(path.join(small.dataDir, 'tmp', 'imports'))).toEqual([]);
+    } finally {
+      await small.close();
+    }
   });
 });

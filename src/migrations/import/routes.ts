@@ -8,8 +8,6 @@ import { typed } from '../../server/http/typed.js';
 import { IMPORT_MAP_HEADER, mapRowsFromJson, type MapRow } from './csv.js';
 import { importArchive } from './service.js';
 
-/** Largest archive accepted (bytes read, and bytes unpacked). */
-const IMPORT_MAX_BYTES = 64 * 1024 ** 3;
 /** Largest single records file (they are parsed whole). */
 const IMPORT_MAX_JSON_BYTES = 32 * 1024 ** 2;
 
@@ -29,12 +27,13 @@ function mapFrom(header: string | string[] | undefined): MapRow[] {
 
 export async function migrationImportRoutes(fastify: FastifyInstance): Promise<void> {
   // The archive is handed to the importer as a stream (never buffered): its size is bounded where it is read.
-  fastify.addContentTypeParser(ARCHIVE_TYPES, { bodyLimit: IMPORT_MAX_BYTES }, (_request, payload, done) => done(null, payload));
+  const maxBytes = fastify.hublet.config.importMaxBytes;
+  fastify.addContentTypeParser(ARCHIVE_TYPES, { bodyLimit: maxBytes }, (_request, payload, done) => done(null, payload));
   typed(fastify).post(
     '/admin/migrations/import',
     {
       schema: { querystring: importQuery },
-      bodyLimit: IMPORT_MAX_BYTES,
+      bodyLimit: maxBytes,
       // Site admins only, decided before anything is read.
       config: { grant: SITE_ADMIN, resource: 'Migration' },
     },
@@ -45,7 +44,7 @@ export async function migrationImportRoutes(fastify: FastifyInstance): Promise<v
       }
       const edits = mapFrom(request.headers[IMPORT_MAP_HEADER]);
       const dryRun = Boolean(request.query.dry_run);
-      const report = await importArchive(request.ctx, body, { dryRun, edits, limits: { maxBytes: IMPORT_MAX_BYTES, maxJsonBytes: IMPORT_MAX_JSON_BYTES } });
+      const report = await importArchive(request.ctx, body, { dryRun, edits, limits: { maxBytes: request.ctx.config.importMaxBytes, maxJsonBytes: IMPORT_MAX_JSON_BYTES } });
       return reply.code(dryRun ? 200 : 201).send(report);
     },
   );

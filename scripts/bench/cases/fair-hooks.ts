@@ -57,7 +57,7 @@ export const fairHookCases: BenchCase[] = [
           await ctx.api('PATCH', `/orgs/fairorg/hooks/${id}`, { active: true });
           return id as number;
         };
-        const slowIds = await Promise.all(Array.from({ length: SLOW_HOOKS }, (_, i) => createHook(`${slow.url}/slow/${i}`)));
+        await Promise.all(Array.from({ length: SLOW_HOOKS }, (_, i) => createHook(`${slow.url}/slow/${i}`)));
         const fastId = await createHook(`${fast.url}/fast`);
         return await withDb(ctx.server.databaseUrl, async (db) => {
           const rounds: Round[] = [];

@@ -56,26 +56,58 @@ interface StagedGitData {
   language: string | null;
 }
 
+/** Runs git with `input` on its stdin. */
+function gitWithInput(args: string[], input: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = execFile('git', ['-c', 'safe.directory=*', ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, GIT_CONFIG_NOSYSTEM: '1' } }, (err) =>
+      err ? reject(err) : resolve(),
+    );
+    child.stdin?.end(input);
+  });
+}
+
+/** Takes over the bare repository at `source` as `staging` (a rename): false when they are on different file systems. */
+async function adopt(source: string, staging: string): Promise<boolean> {
+  try {
+    await fs.promises.rename(source, staging);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EXDEV') return false;
+    throw err;
+  }
+}
+
 /**
  * Fetches every branch and tag of the git repository at `source` into a new bare repository under
  * `<data>/git/repos/.import-*` (the same file system, so the import renames it into place in its transaction). The
  * default branch is `preferred` when the source has it, else the source's HEAD branch, else the usual pick. No `source`:
- * an empty repository. A source git cannot read is the 422 of field `path`; the staging directory is then gone, and
- * otherwise it is the caller's to remove (`removeRepo`) once the import is done either way.
+ * an empty repository. With `adopt`, `source` is a bare repository of the caller's own, already checked (an unpacked
+ * migration archive's, with its configuration, hooks and alternates removed): it is moved to the staging place instead
+ * of fetched from, and keeps only its branches and tags. A source git cannot read is the 422 of field `path`; the
+ * staging directory is then gone, and otherwise it is the caller's to remove (`removeRepo`) once the import is done either way.
  */
-export async function stageGitData(dataDir: string, source: string | null, preferred?: string | null): Promise<StagedGitData> {
+export async function stageGitData(dataDir: string, source: string | null, preferred?: string | null, opts: { adopt?: boolean } = {}): Promise<StagedGitData> {
   const staging = path.join(dataDir, 'git', 'repos', `.import-${crypto.randomUUID()}`);
   try {
-    await initBare(staging);
     let head: string | undefined;
-    if (source) {
-      try {
-        const symref = await git(['ls-remote', '--symref', source, 'HEAD']);
-        head = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(symref.stdout)?.[1];
-        await git(['--git-dir', staging, 'fetch', '--quiet', '--no-tags', source, '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*']);
-      } catch (err) {
-        const stderr = String((err as { stderr?: string }).stderr ?? '').trim();
-        throw invalid('path', `${source} is not a readable git repository${stderr ? `: ${stderr.split('\n')[0]}` : ''}`);
+    await fs.promises.mkdir(path.dirname(staging), { recursive: true });
+    if (source && opts.adopt && (await adopt(source, staging))) {
+      head = /^ref: refs\/heads\/(\S+)$/m.exec(await fs.promises.readFile(path.join(staging, 'HEAD'), 'utf8').catch(() => ''))?.[1];
+      await initBare(staging); // its configuration is hublet's (an existing repository keeps its objects and refs)
+      const refs = (await git(['--git-dir', staging, 'for-each-ref', '--format=%(refname)'])).stdout.split('\n').filter(Boolean);
+      const others = refs.filter((r) => !r.startsWith('refs/heads/') && !r.startsWith('refs/tags/'));
+      if (others.length) await gitWithInput(['--git-dir', staging, 'update-ref', '--stdin'], others.map((r) => `delete ${r}\n`).join(''));
+    } else {
+      await initBare(staging);
+      if (source) {
+        try {
+          const symref = await git(['ls-remote', '--symref', source, 'HEAD']);
+          head = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(symref.stdout)?.[1];
+          await git(['--git-dir', staging, 'fetch', '--quiet', '--no-tags', source, '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*']);
+        } catch (err) {
+          const stderr = String((err as { stderr?: string }).stderr ?? '').trim();
+          throw invalid('path', `${source} is not a readable git repository${stderr ? `: ${stderr.split('\n')[0]}` : ''}`);
+        }
       }
     }
     const refs = await readRefs(staging);

@@ -148,7 +148,10 @@ describe('--map: the edited CSV applied', { timeout: 60_000 }, () => {
     expect(old.body).toMatchObject({ full_name: 'acme/widgets-old', private: true, description: 'All the widgets', topics: ['widgets'], default_branch: 'main' });
     const existing = await s.api('GET', '/repos/acme/widgets', { token: octo });
     expect(existing.body.description).toBe('the existing one');
-    expect(await lsRemote(s, octo, 'acme/widgets-old')).toBe(await git(['ls-remote', path.join(archiveDir, 'repositories', 'acme', 'widgets.git')], tmp));
+    const source = await git(['ls-remote', path.join(archiveDir, 'repositories', 'acme', 'widgets.git')], tmp);
+    expect(source).toContain('\trefs/pull/1/head\n');
+    const branchesAndTags = source.split('\n').filter((l) => !l.includes('\trefs/pull/')).join('\n');
+    expect(await lsRemote(s, octo, 'acme/widgets-old')).toBe(branchesAndTags);
     expect((await s.api('GET', '/users/octocat', { token: octo })).status).toBe(404);
   });
 });

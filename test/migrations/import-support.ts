@@ -92,7 +92,7 @@ export async function membersWithRoles(server: TestServer, token: string, org: s
   return out.sort();
 }
 
-/** A bare repository at `dir` with two commits on main, a `topic` branch and a tag `v1`, its objects loose. */
+/** A bare repository at `dir` with two commits on main, a `topic` branch, a tag `v1` and a `refs/pull/1/head`, its objects loose. */
 async function bareRepository(dir: string): Promise<void> {
   const work = tempDir('hublet-work-');
   try {
@@ -108,6 +108,8 @@ async function bareRepository(dir: string): Promise<void> {
     fs.mkdirSync(dir, { recursive: true });
     await git(['init', '-q', '--bare', '-b', 'main', dir], work);
     await git(['--git-dir', dir, 'fetch', '-q', work, 'refs/heads/*:refs/heads/*', 'refs/tags/*:refs/tags/*'], work);
+    // A pull request's ref, as GitHub's archives carry them (hublet keeps branches and tags only).
+    await git(['--git-dir', dir, 'update-ref', 'refs/pull/1/head', 'refs/heads/topic'], work);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }

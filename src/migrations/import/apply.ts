@@ -132,10 +132,11 @@ export async function applyPlan(ctx: ServiceContext, plan: ImportPlan, membershi
   return { counts: [users, orgs, memberships, repos], notes };
 }
 
-/** One repository, whole: its git data staged and checked by git, the row and the data committed together. */
+/** One repository, whole: its git data staged, the row and the data committed together. */
 async function importOneRepository(ctx: ServiceContext, r: PlannedRepository, owner: UserRow): Promise<void> {
   const s = r.source;
-  const staged = await stageGitData(ctx.config.dataDir, s.gitDir, s.defaultBranch);
+  // The unpacked repository (checked by git fsck, stripped of its configuration) is moved into place, not copied.
+  const staged = await stageGitData(ctx.config.dataDir, s.gitDir, s.defaultBranch, { adopt: true });
   try {
     const created = await createRepository(
       ctx,

@@ -7,15 +7,18 @@ import { ServiceUnavailable } from '../server/http/errors.js';
 import { diffRefs, readRefs, type RefUpdate } from './bare.js';
 import { spanningLock } from './keyed-lock.js';
 
-let gitChecked: boolean | undefined;
+/** Whether `git` ran, per value of PATH (the answer can only change when PATH does). */
+const gitOnPath = new Map<string, boolean>();
 
-/** True when a `git` executable is on PATH (checked once). */
+/** True when a `git` executable is on PATH (checked once per PATH). */
 export function gitAvailable(): boolean {
-  if (gitChecked === undefined) {
-    const r = spawnSync('git', ['--version'], { stdio: 'ignore' });
-    gitChecked = r.status === 0;
+  const searched = process.env.PATH ?? '';
+  let found = gitOnPath.get(searched);
+  if (found === undefined) {
+    found = spawnSync('git', ['--version'], { stdio: 'ignore' }).status === 0;
+    gitOnPath.set(searched, found);
   }
-  return gitChecked;
+  return found;
 }
 
 export function requireGit(): void {

@@ -1,10 +1,11 @@
 // GitHub-flavored Markdown to safe HTML: markdown-it (tables, strikethrough, autolinks, raw HTML) with task lists and
 // highlighted fenced code, then sanitize-html with an allow-list like GitHub's: no scripts, event handlers, forms,
 // frames, `javascript:` URLs or styles (table cell alignment becomes a class); images only as the caller allows them.
-import MarkdownIt from 'markdown-it';
-import sanitizeHtml from 'sanitize-html';
+import type MarkdownIt from 'markdown-it';
+import type sanitizeHtml from 'sanitize-html';
 import { grammarFor, highlightCode } from './highlight.js';
 import { trustedHtml, type Html } from './html.js';
+import { renderers } from './renderers.js';
 
 type StateCore = Parameters<MarkdownIt['core']['ruler']['push']>[1] extends (state: infer S) => unknown ? S : never;
 
@@ -25,15 +26,22 @@ function taskLists(state: StateCore): void {
   }
 }
 
-const markdown = new MarkdownIt({
-  html: true,
-  linkify: true,
-  highlight: (code, lang) => {
-    const grammar = grammarFor(lang || null, '');
-    return grammar ? highlightCode(code, grammar).text : '';
-  },
-});
-markdown.core.ruler.push('task_lists', taskLists);
+let markdown: MarkdownIt | undefined;
+
+/** The one Markdown parser, built on first use (its library loads with the first page: renderers.ts). */
+function markdownParser(): MarkdownIt {
+  if (markdown) return markdown;
+  markdown = new (renderers().MarkdownIt)({
+    html: true,
+    linkify: true,
+    highlight: (code, lang) => {
+      const grammar = grammarFor(lang || null, '');
+      return grammar ? highlightCode(code, grammar).text : '';
+    },
+  });
+  markdown.core.ruler.push('task_lists', taskLists);
+  return markdown;
+}
 
 const ALLOWED_TAGS = [
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'a', 'img', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code', 'em', 'strong',
@@ -96,5 +104,5 @@ function sanitizeOptions(image: ImageSource): sanitizeHtml.IOptions {
 
 /** Markdown source as sanitized HTML. */
 export function renderMarkdown(source: string, image: ImageSource = () => null): Html {
-  return trustedHtml(sanitizeHtml(markdown.render(source), sanitizeOptions(image)));
+  return trustedHtml(renderers().sanitizeHtml(markdownParser().render(source), sanitizeOptions(image)));
 }

@@ -23,6 +23,7 @@ import { PageCache, type BuiltPage } from './page-cache.js';
 import { profilePage } from './profile-page.js';
 import { blobPage, readmeIn, repositoryPage, treePage, type RepositoryView } from './repo-pages.js';
 import { repositoryLinks } from './links.js';
+import { loadRenderers, renderersLoaded } from './renderers.js';
 import { REVISIONS_PAGE_SIZE, revisionsPage, type RevisionChange } from './revisions-page.js';
 import { embedStylesheet, pageStylesheet, type Stylesheet } from './styles.js';
 
@@ -83,6 +84,11 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
   const cache = new PageCache(app.hublet.config.responseCacheMiB * 1024 * 1024);
   const config = { grant: PUBLIC };
 
+  // Pages render with libraries loaded by the first page request (renderers.ts); later requests pass straight on.
+  app.addHook('onRequest', (_request, _reply, done) => {
+    if (renderersLoaded()) return done();
+    loadRenderers().then(() => done(), done);
+  });
   app.addHook('onSend', async (_request, reply, payload) => {
     securityHeaders(reply);
     return payload;

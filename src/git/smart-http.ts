@@ -3,6 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/schema.js';
 import { ServiceUnavailable } from '../server/http/errors.js';
 import { diffRefs, readRefs, type RefUpdate } from './bare.js';
 import { spanningLock } from './keyed-lock.js';
@@ -52,7 +53,8 @@ export function gitRefusal(reply: FastifyReply, status: 401 | 403 | 404, message
 
 /**
  * Per-repository push serialisation, so a before/after ref snapshot belongs to exactly one push: in this process and
- * across the servers sharing the data dir and one PostgreSQL database (keyed by the repository's place in the data dir).
+ * across the servers sharing the data dir and one PostgreSQL database (keyed by the repository's directory: every
+ * server mounts the shared data dir at the same path, as deploy/README.md says).
  */
 const withPushLock = spanningLock('push');
 
@@ -61,8 +63,12 @@ export interface ServeGitOptions {
   endpoint: GitEndpoint;
   /** Login recorded as REMOTE_USER (pushes need one). */
   remoteUser?: string;
-  /** Called after a push whose refs changed, with the updates, before the response ends. */
+  /**
+   * Called after a push whose refs changed, with the updates, before the response ends. Pushes with onPush take turns
+   * per repository under the push lock, on `lockDb` (the app's database: the lock spans the processes sharing it).
+   */
   onPush?: (updates: RefUpdate[]) => Promise<void>;
+  lockDb?: Db;
   /** The request body to hand git instead of the request's own (already decoded: no Content-Encoding is passed on). */
   body?: Readable;
 }
@@ -74,7 +80,8 @@ export async function serveGit(request: FastifyRequest, reply: FastifyReply, opt
   requireGit();
   const isPush = opts.endpoint === 'git-receive-pack';
   if (isPush && opts.onPush) {
-    return withPushLock(request.ctx.db, path.relative(request.ctx.config.dataDir, opts.repoDir), async () => {
+    if (!opts.lockDb) throw new Error('serveGit: a push with onPush needs lockDb');
+    return withPushLock(opts.lockDb, opts.repoDir, async () => {
       const before = await readRefs(opts.repoDir);
       try {
         await streamBackend(request, reply, opts);

@@ -70,6 +70,7 @@ function handler(endpoint: GitEndpoint) {
       repoDir: repositoryDir(ctx.config.dataDir, repoId),
       endpoint,
       remoteUser: pusher?.login,
+      lockDb: ctx.db,
       onPush: async (updates: RefUpdate[]) => {
         if (!pusher) return;
         try {

@@ -6,6 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from '../../src/db/connect.js';
+import type { Db } from '../../src/db/schema.js';
 import { gitDir, initBare, readRefs, ZERO_SHA, type RefUpdate } from '../../src/git/bare.js';
 import { gitOperation, gitRefusal, registerGitBodies, serveGit, type GitEndpoint } from '../../src/git/smart-http.js';
 
@@ -15,6 +17,8 @@ let tmp: string;
 let repoDir: string;
 const pushes: RefUpdate[][] = [];
 let pushAllowed = true;
+/** The push lock's database (SQLite: the lock is this process's own). */
+let db: Db;
 
 const run = promisify(execFile);
 const gitEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e' };
@@ -28,11 +32,12 @@ beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hublet-git-'));
   repoDir = gitDir(tmp, 'repos', 'o', 'r');
   await initBare(repoDir);
+  db = connect(path.join(tmp, 'locks.sqlite'));
   app = Fastify();
   registerGitBodies(app);
   const handler = (endpoint: GitEndpoint) => async (request: any, reply: any) => {
     if (gitOperation(endpoint, request.query) === 'write' && !pushAllowed) return gitRefusal(reply, 403, 'Repository is locked for migration');
-    return serveGit(request, reply, { repoDir, endpoint, remoteUser: 'tester', onPush: async (u) => void pushes.push(u) });
+    return serveGit(request, reply, { repoDir, endpoint, remoteUser: 'tester', lockDb: db, onPush: async (u) => void pushes.push(u) });
   };
   app.get('/o/r.git/info/refs', handler('info/refs'));
   app.post('/o/r.git/git-upload-pack', handler('git-upload-pack'));
@@ -42,6 +47,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app?.close();
+  await db?.destroy();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 

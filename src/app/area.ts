@@ -3,7 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { EventListener } from '../events/emit.js';
 import type { QueueDeclaration } from '../jobs/worker.js';
-import type { AccountFiles, EnterpriseStatsOf, ProfileCountsOf } from './contributions.js';
+import type { AccountFiles, EnterpriseStatsOf, ProfileCountsOf, RepositoryReads } from './contributions.js';
 import type { AppContext } from './context.js';
 
 /** What an area builds for one app (its state lives here, in closures, never in module-level variables). */
@@ -35,6 +35,8 @@ export interface Area {
   readonly profileCounts?: ProfileCountsOf;
   /** The area's part of the instance's statistics (GET /enterprise/stats/*). */
   readonly enterpriseStats?: EnterpriseStatsOf;
+  /** The repository reads it lends the other areas (the repositories area; exactly one area provides them). */
+  readonly repositoryReads?: RepositoryReads;
   /** Builds the area's per-app parts (queues, event listeners, lifecycle), once per app, before any route is registered. */
   readonly setup?: (ctx: AppContext) => AreaParts;
 }

@@ -1,5 +1,5 @@
 // What every service receives: the database, the configuration, URL building, a clock, the app's registries (jobs,
-// events, what areas contribute to accounts), all built per app, and the caller.
+// events, what areas contribute to accounts, the repository reads lent to other areas), all built per app, and the caller.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
@@ -9,7 +9,7 @@ import type { SecretBox } from '../secrets/secret-box.js';
 import type { Actor } from '../server/http/grants.js';
 import type { ResponseCache } from '../server/http/response-cache.js';
 import type { Urls } from '../server/http/urls.js';
-import type { AccountContributions } from './contributions.js';
+import type { AccountContributions, RepositoryReads } from './contributions.js';
 
 export interface Clock {
   now(): Date;
@@ -29,6 +29,8 @@ export interface AppContext {
   events: EventLog;
   /** What the areas contribute to accounts (directories removed with one, counts on profiles). */
   accounts: AccountContributions;
+  /** What the repositories area lends the others (webhooks: a repository, who administers it, its payload object). */
+  repositories: RepositoryReads;
   /** Hot reads answered from memory while the database is unchanged. */
   responses: ResponseCache;
   /** Seals and opens secrets kept at rest (hook secrets, passwords, URL credentials) with the configured key. */

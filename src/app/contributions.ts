@@ -1,8 +1,11 @@
 // What areas contribute to accounts: the directories removed with a deleted account, counts on account profiles, and the
-// instance's statistics (GitHub Enterprise's GET /enterprise/stats/*).
+// instance's statistics (GitHub Enterprise's GET /enterprise/stats/*); and the repository reads the repositories area
+// lends the other areas (webhooks), so each rule stays the repositories area's own.
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
+import type { RepositoryRow } from '../db/tables/repos.js';
+import type { Urls } from '../server/http/urls.js';
 
 /** Lists the directories an area keeps for an account; called inside the deleting transaction, before the rows go. */
 export type AccountFiles = (db: Db, config: Readonly<Config>, accountId: number) => Promise<string[]>;
@@ -37,4 +40,17 @@ export interface AccountContributions {
   readonly files: readonly AccountFiles[];
   readonly profileCounts: readonly ProfileCountsOf[];
   readonly enterpriseStats: readonly EnterpriseStatsOf[];
+}
+
+/**
+ * What the repositories area lends the areas that may not import it (webhooks): finding a repository, its rule for who
+ * administers one, and the repository object webhook payloads embed. Provided by exactly one area.
+ */
+export interface RepositoryReads {
+  /** The repository `name` of `owner` as it is now (names are not case sensitive), or undefined. */
+  find(db: Db, owner: UserRow, name: string): Promise<RepositoryRow | undefined>;
+  /** Whether `user`'s role on the repository is admin (before any token restriction). */
+  isAdmin(db: Db, user: UserRow, repo: RepositoryRow, owner: UserRow): Promise<boolean>;
+  /** The repository as webhook payloads embed it (GitHub's `repository` object of `ping`, `meta`, `repository`, …). */
+  payloadObject(repo: RepositoryRow, owner: UserRow, urls: Urls): Record<string, unknown>;
 }

@@ -122,8 +122,9 @@ export class Deliverer {
     const hook = await this.hooks.add(job.hookId);
     const event = await this.events.add(job.eventId);
     if (!event) return;
-    // Deleted since: nothing to send, nowhere to record it, except the `meta` event announcing the deletion.
-    if (!hook) return event.name === 'meta' ? this.farewell(job, event, run) : undefined;
+    // Deleted since: nothing to send, nowhere to record it, except the farewell of a hook deleted with its event (the
+    // `meta` event announcing the deletion, an organization's `deleted` to its own hooks).
+    if (!hook) return job.farewell || event.name === 'meta' ? this.farewell(job, event, run) : undefined;
     // An automatic retry stops once the hook is turned off.
     if (!hook.active && (job.attempt ?? 1) > 1) return;
 
@@ -154,13 +155,15 @@ export class Deliverer {
   }
 
   /**
-   * The `meta` (deleted) delivery: the hook is gone, its sealed config waits in a farewell row. Sent once, not
-   * recorded (the hook's history went with it); the farewell is deleted with the job's completion.
+   * The delivery to a hook deleted with its event (`meta` deleted, an organization's `deleted`): the hook is gone, its
+   * sealed config waits in a farewell row. Sent once, not recorded (the hook's history went with it); the farewell is
+   * deleted with the job's completion. A farewell that outlived its organization names it through the event.
    */
   private async farewell(job: DeliverJob, event: EventRow, run: JobRun): Promise<void> {
     const row = await findFarewell(this.ctx.db, job.hookId);
     if (!row) return;
-    await this.send(job, event, openConfig(this.secrets, row), row);
+    const target = row.scope === 'organization' && row.org_id === null ? { ...row, org_id: event.org_id } : row;
+    await this.send(job, event, openConfig(this.secrets, row), target);
     await this.ctx.db.transaction().execute(async (trx) => {
       await deleteFarewell(trx, job.hookId);
       await run.completeIn(trx);

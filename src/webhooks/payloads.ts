@@ -1,5 +1,5 @@
 // Payloads of the events hooks emit about themselves: `ping` (creation, the ping endpoint) and `meta` (deleted), for
-// hooks of every scope (the organization named when there is one).
+// hooks of every scope (the repository and the organization named when there are).
 import crypto from 'node:crypto';
 import { simpleOrganization, simpleUser } from '../accounts/present.js';
 import type { UserRow } from '../db/schema.js';
@@ -25,16 +25,27 @@ const ZEN = [
   'Speak like a human.',
 ];
 
-/** Where the hook lives, and the organization its payloads name (an organization's hook or repository), if any. */
-type PayloadHome = HookHome & { org: UserRow | null };
+/**
+ * Where the hook lives, the repository its payloads name (a repository's hook) and the organization (an organization's
+ * hook or repository), if any.
+ */
+type PayloadHome = HookHome & { org: UserRow | null; repository: Record<string, unknown> | null };
 
-/** The ping event: a saying, the hook as it is now, the organization and who caused it. */
+/** The `repository` and `organization` of a hook's own payloads, when the hook has them. */
+function named(home: PayloadHome, urls: Urls) {
+  return {
+    ...(home.repository ? { repository: home.repository } : {}),
+    ...(home.org ? { organization: simpleOrganization(home.org, urls) } : {}),
+  };
+}
+
+/** The ping event: a saying, the hook as it is now, its repository and organization, and who caused it. */
 export function pingPayload(hook: HookRow, home: PayloadHome, sender: UserRow, urls: Urls) {
   return {
     zen: ZEN[crypto.randomInt(ZEN.length)],
     hook_id: hook.id,
     hook: hookCore(hook, home, urls),
-    ...(home.org ? { organization: simpleOrganization(home.org, urls) } : {}),
+    ...named(home, urls),
     sender: simpleUser(sender, urls),
   };
 }
@@ -45,7 +56,7 @@ export function metaDeletedPayload(hook: HookRow, home: PayloadHome, sender: Use
     action: 'deleted',
     hook_id: hook.id,
     hook: hookCore(hook, home, urls),
-    ...(home.org ? { organization: simpleOrganization(home.org, urls) } : {}),
+    ...named(home, urls),
     sender: simpleUser(sender, urls),
   };
 }

@@ -1,7 +1,7 @@
 // Whose hooks a request is about (an organization's, a repository's or the whole site's), who may manage them, and how
 // that target is named everywhere else: in queries, the hooks' URLs, their payloads and the delivery headers.
 import { requireOrgOwner } from '../accounts/service.js';
-import { findAccount, membershipRole } from '../accounts/store.js';
+import { findAccount } from '../accounts/store.js';
 import type { ServiceContext } from '../app/context.js';
 import type { UserRow } from '../db/schema.js';
 import type { HookRow } from '../db/tables/webhooks.js';
@@ -9,7 +9,7 @@ import { NotFound } from '../server/http/errors.js';
 import { requireActor, requireSiteAdmin, type Actor } from '../server/http/grants.js';
 import { hasAnyScope } from '../server/http/scopes.js';
 import { HOOK_EVENT_NAMES } from './event-names.js';
-import { findRepositoryOf, type Visibility } from './store.js';
+import type { Visibility } from './store.js';
 
 /** The columns that say whose a hook is (the same in `hooks` and `hook_farewells`). */
 export type HookTarget = Pick<HookRow, 'scope' | 'org_id' | 'repository_id'>;
@@ -25,6 +25,8 @@ export interface HookScope {
   type: 'Organization' | 'Repository' | 'Global';
   /** The organization payloads name: an organization hook's, or the owner of an organization's repository. */
   org: UserRow | null;
+  /** The repository payloads name (a repository hook's, as the repositories area presents it for webhooks). */
+  repository: Record<string, unknown> | null;
   /** The event names a hook of this scope may subscribe to, and those it gets when it names none. */
   eventNames: ReadonlySet<string>;
   defaultEvents: readonly string[];
@@ -51,6 +53,7 @@ export async function organizationScope(ctx: ServiceContext, orgLogin: string): 
     path: `/orgs/${org.login}/hooks`,
     type: 'Organization',
     org,
+    repository: null,
     eventNames: HOOK_EVENT_NAMES,
     defaultEvents: ['push'],
     lock: { table: 'users', id: org.id },
@@ -64,15 +67,15 @@ const HOOK_SCOPE: Record<'read' | 'write' | 'admin', string> = { read: 'read:rep
  * A repository's hooks: its admins only (the owner of a user's repository, the owners of an organization's), 404 for
  * anyone else, a private repository included. A classic or OAuth token reaches a private repository's hooks with `repo`
  * or the `*:repo_hook` scope of the operation, a public one's with `public_repo` too (the route checked the scope was
- * among them). The rule for admins is repos/access.ts's (roleGiven), which this area may not import.
+ * among them). Finding the repository and the rule for admins are the repositories area's, lent through the app
+ * context (ctx.repositories), as is the repository object its payloads carry.
  */
 export async function repositoryScope(ctx: ServiceContext, ownerLogin: string, name: string, level: 'read' | 'write' | 'admin'): Promise<HookScope> {
   const actor = requireActor(ctx.actor);
   const owner = await findAccount(ctx.db, ownerLogin);
-  const repo = owner && (await findRepositoryOf(ctx.db, owner.id, name));
+  const repo = owner && (await ctx.repositories.find(ctx.db, owner, name));
   if (!owner || !repo) throw new NotFound();
-  const admin = owner.type === 'User' ? owner.id === actor.user.id : (await membershipRole(ctx.db, owner.id, actor.user.id)) === 'admin';
-  if (!admin) throw new NotFound();
+  if (!(await ctx.repositories.isAdmin(ctx.db, actor.user, repo, owner))) throw new NotFound();
   if ((actor.kind === 'classic' || actor.kind === 'oauth') && repo.visibility !== 'public' && !hasAnyScope(actor.scopes, ['repo', HOOK_SCOPE[level]])) throw new NotFound();
   return {
     target: { scope: 'repository', org_id: null, repository_id: repo.id },
@@ -81,6 +84,7 @@ export async function repositoryScope(ctx: ServiceContext, ownerLogin: string, n
     path: `/repos/${owner.login}/${repo.name}/hooks`,
     type: 'Repository',
     org: owner.type === 'Organization' ? owner : null,
+    repository: ctx.repositories.payloadObject(repo, owner, ctx.urls.root),
     eventNames: HOOK_EVENT_NAMES,
     defaultEvents: ['push'],
     lock: { table: 'repositories', id: repo.id },
@@ -97,6 +101,7 @@ export function globalScope(ctx: ServiceContext): HookScope {
     path: '/admin/hooks',
     type: 'Global',
     org: null,
+    repository: null,
     eventNames: GLOBAL_HOOK_EVENTS,
     defaultEvents: ['user', 'organization'],
     lock: null,

@@ -4,7 +4,6 @@ import type { Db } from '../db/connect.js';
 import { lockAgainstChanges } from '../db/dialect.js';
 import { sql, type Insertable } from 'kysely';
 import type { EnterpriseStatsOf } from '../app/contributions.js';
-import type { RepositoryRow } from '../db/tables/repos.js';
 import type { DeliveryRow, FarewellRow, HookDeliveriesTable, HookRow } from '../db/tables/webhooks.js';
 
 /** Whose hooks a caller sees: an OAuth app sees the hooks its tokens made; everyone else sees the ones people made. */
@@ -76,15 +75,6 @@ export function activeHooksFor(db: Db, event: { orgId: number | null; repository
     .execute();
 }
 
-/**
- * The repository `owner/name` (names are not case sensitive; repositories are read here, never written). A name GitHub
- * could never have created (repos/names.ts's rule: at most 100 of `[A-Za-z0-9._-]`) is simply not found.
- */
-export function findRepositoryOf(db: Db, ownerId: number, name: string): Promise<RepositoryRow | undefined> {
-  if (!/^[A-Za-z0-9._-]{1,100}$/.test(name)) return Promise.resolve(undefined);
-  return db.selectFrom('repositories').selectAll().where('owner_id', '=', ownerId).where('name_lower', '=', name.toLowerCase()).executeTakeFirst();
-}
-
 /** The newest `push` event of a repository still in the event log (a repository hook's test re-sends it). */
 export async function latestPushEvent(db: Db, repositoryId: number): Promise<number | undefined> {
   const row = await db.selectFrom('events').select('id').where('name', '=', 'push').where('repository_id', '=', repositoryId).orderBy('id', 'desc').limit(1).executeTakeFirst();
@@ -104,9 +94,14 @@ export async function deleteHook(db: Db, id: number): Promise<void> {
   await db.deleteFrom('hooks').where('id', '=', id).execute();
 }
 
-/** Keeps what a deleted hook's `meta` delivery needs (its sealed config) until that delivery has run. */
-export async function insertFarewell(db: Db, hook: HookRow, now: Date): Promise<void> {
-  const { scope, org_id, repository_id, url, url_sealed, content_type, insecure_ssl, secret, username, password, sealed_with } = hook;
+/**
+ * Keeps what a deleted hook's last delivery (`meta`, or its organization's `deleted`) needs, its sealed config, until
+ * that delivery has run. `orgGone`: the organization is deleted in the same transaction, so the row does not name it
+ * (its `org_id` would cascade); the delivery takes the organization's id from the event.
+ */
+export async function insertFarewell(db: Db, hook: HookRow, now: Date, opts: { orgGone?: boolean } = {}): Promise<void> {
+  const { scope, repository_id, url, url_sealed, content_type, insecure_ssl, secret, username, password, sealed_with } = hook;
+  const org_id = opts.orgGone ? null : hook.org_id;
   await db
     .insertInto('hook_farewells')
     .values({ hook_id: hook.id, scope, org_id, repository_id, url, url_sealed, content_type, insecure_ssl, secret, username, password, sealed_with, created_at: now.toISOString() })

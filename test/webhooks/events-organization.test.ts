@@ -109,7 +109,7 @@ describe('organization changes', () => {
     expectWebhookPayload('organization', renamed.payload);
   });
 
-  it('creating and deleting organizations and users reach a global hook (an organization’s own hooks go with it)', async () => {
+  it('creating and deleting organizations and users reach a global hook', async () => {
     const global = await s.api('POST', '/admin/hooks', {
       token: s.adminToken,
       body: { name: 'web', events: ['user', 'organization'], config: { url: `${rcv.url}/site`, content_type: 'json', secret: SECRET } },

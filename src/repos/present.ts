@@ -162,8 +162,9 @@ export function repositoryHead(repo: RepositoryRow, owner: UserRow, urls: Urls, 
 /** The fields every repository shape shares (REST lists, single responses and webhook payloads), in GitHub's order. */
 export function repositoryCore(repo: RepositoryRow, owner: UserRow, urls: Urls) {
   const u = repositoryUrls(urls, owner.login, repo.name);
-  return {
-    ...repositoryHead(repo, owner, urls, u),
+  // Object.assign, not `{ ...head, … }`: spreading this ~50-field object and adding fields made V8 build fresh hidden
+  // classes on every call (~25 KB of old-space garbage per repository presented, 60+ MiB of RSS under polling).
+  return Object.assign(repositoryHead(repo, owner, urls, u), {
     created_at: isoUtc(repo.created_at),
     updated_at: isoUtc(repo.updated_at),
     pushed_at: isoUtc(repo.pushed_at),
@@ -197,7 +198,7 @@ export function repositoryCore(repo: RepositoryRow, owner: UserRow, urls: Urls) 
     open_issues: 0,
     watchers: 0,
     default_branch: repo.default_branch,
-  };
+  });
 }
 
 export interface PresentOptions {
@@ -223,8 +224,8 @@ export function repositoryListItem(repo: RepositoryRow, owner: UserRow, urls: Ur
 export function fullRepository(repo: RepositoryRow, owner: UserRow, urls: Urls, opts: PresentOptions = {}) {
   const settings = mergeSettings(repo);
   const canAdmin = opts.permissions?.admin ?? false;
-  const body = {
-    ...repositoryCore(repo, owner, urls),
+  // Object.assign onto the core for the same reason as in repositoryCore (no spread of the large object).
+  const body = Object.assign(repositoryCore(repo, owner, urls), {
     ...(opts.permissions ? { permissions: opts.permissions } : {}),
     ...(opts.permissions?.push ? settings : {}),
     template_repository: null,
@@ -241,7 +242,7 @@ export function fullRepository(repo: RepositoryRow, owner: UserRow, urls: Urls, 
           },
         }
       : {}),
-  };
+  });
   return forVersion(body as Partial<typeof body>, opts.apiVersion);
 }
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { expectWebhookPayload } from '../helpers/webhook-schemas.js';
 import { eventsSince, lastEventId } from '../repos/helpers.js';
-import { signaturesValid, startReceiver, type Received, type Receiver } from './receiver.js';
+import { signaturesValid, startReceiver, type Received, type Receiver, receiptMark, receiptsSince } from './receiver.js';
 
 let s: TestServer;
 let rcv: Receiver;
@@ -33,15 +33,11 @@ afterAll(async () => {
 });
 
 /** Where the receiver's list stands once every delivery so far has run (the index to read what comes next from). */
-async function mark(): Promise<number> {
-  await s.app.hublet.jobs.idle();
-  return rcv.received.length;
-}
+const mark = () => receiptMark(s, rcv);
 
 /** The organization events the hook got since `from` (an index in rcv.received), once every delivery has run. */
 async function receivedSince(from: number): Promise<Received[]> {
-  await s.app.hublet.jobs.idle();
-  return rcv.received.slice(from).filter((r) => r.headers['x-service-event'] === 'organization');
+  return (await receiptsSince(s, rcv, from)).filter((r) => r.headers['x-service-event'] === 'organization');
 }
 
 describe('membership events', () => {

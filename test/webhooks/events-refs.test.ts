@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { expectWebhookPayload } from '../helpers/webhook-schemas.js';
 import { authUrl, commitFiles, gitOk, tempDir, workingCopy } from '../repos/helpers.js';
-import { signaturesValid, startReceiver, type Received, type Receiver } from './receiver.js';
+import { signaturesValid, startReceiver, type Received, type Receiver, receiptMark, receiptsSince } from './receiver.js';
 
 let s: TestServer;
 let rcv: Receiver;
@@ -34,15 +34,11 @@ afterAll(async () => {
 });
 
 /** Where the receiver's list stands once every delivery so far has run (the index to read what comes next from). */
-async function mark(): Promise<number> {
-  await s.app.hublet.jobs.idle();
-  return rcv.received.length;
-}
+const mark = () => receiptMark(s, rcv);
 
 /** What the receiver got for one repository since `from` (its index in rcv.received), once every delivery has run. */
 async function receivedFor(repo: string, from: number): Promise<Received[]> {
-  await s.app.hublet.jobs.idle();
-  return rcv.received.slice(from).filter((r) => r.payload?.repository?.name === repo);
+  return (await receiptsSince(s, rcv, from)).filter((r) => r.payload?.repository?.name === repo);
 }
 
 /** `event ref` per receipt, sorted (deliveries run concurrently, so their order is not the events'). */

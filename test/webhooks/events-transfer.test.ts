@@ -8,7 +8,7 @@ import { checkSchema } from '../helpers/openapi.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { expectWebhookPayload } from '../helpers/webhook-schemas.js';
 import { eventsSince, gitOk, lastEventId, tempDir } from '../repos/helpers.js';
-import { startReceiver, type Received, type Receiver } from './receiver.js';
+import { startReceiver, type Received, type Receiver, receiptMark, receiptsSince } from './receiver.js';
 
 let s: TestServer;
 let rcv: Receiver;
@@ -37,14 +37,10 @@ afterAll(async () => {
 });
 
 /** Where the receiver's list stands once every delivery so far has run (the index to read what comes next from). */
-async function mark(): Promise<number> {
-  await s.app.hublet.jobs.idle();
-  return rcv.received.length;
-}
+const mark = () => receiptMark(s, rcv);
 
 async function receivedSince(from: number, event: string): Promise<Received[]> {
-  await s.app.hublet.jobs.idle();
-  return rcv.received.slice(from).filter((r) => r.headers['x-service-event'] === event);
+  return (await receiptsSince(s, rcv, from)).filter((r) => r.headers['x-service-event'] === event);
 }
 
 const transfer = (token: string, from: string, body: unknown) => s.api('POST', `/repos/${from}/transfer`, { token, body });

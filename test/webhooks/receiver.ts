@@ -118,3 +118,20 @@ export function signaturesValid(r: Received, secret: string): boolean {
     crypto.timingSafeEqual(Buffer.from(h1), Buffer.from(sha1))
   );
 }
+
+/** A server whose job worker can be waited on until idle (every delivery enqueued so far has run). */
+interface Settling {
+  app: { hublet: { jobs: { idle(): Promise<void> } } };
+}
+
+/** Where `rcv`'s list stands once every delivery of `server` so far has run: the index to read what comes next from. */
+export async function receiptMark(server: Settling, rcv: Receiver): Promise<number> {
+  await server.app.hublet.jobs.idle();
+  return rcv.received.length;
+}
+
+/** What `rcv` got since `from` (an index in its list, from receiptMark), once every delivery of `server` has run. */
+export async function receiptsSince(server: Settling, rcv: Receiver, from: number): Promise<Received[]> {
+  await server.app.hublet.jobs.idle();
+  return rcv.received.slice(from);
+}

@@ -3,6 +3,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { allowedHostsProblem } from './net/allowed-hosts.js';
+import { trustedProxiesProblem } from './net/trusted-proxies.js';
 import { parseKey, parseKeyList } from './secrets/secret-box.js';
 
 export interface Config {
@@ -19,6 +20,8 @@ export interface Config {
   rateLimitAuthenticated: number;
   rateLimitAnonymous: number;
   rateLimitWindowSeconds: number;
+  /** Reverse proxies whose X-Forwarded-For names the client (addresses, CIDRs, comma-separated); empty: none, the socket's peer is the client. */
+  trustProxy: string;
   adminToken?: string;
   /** Webhook destinations allowed beyond the fixed refusals (`external`, `private`, `loopback`, CIDRs, host names); empty: all. */
   hookAllowedHosts: string;
@@ -87,6 +90,7 @@ const ENV: Record<keyof Config, string> = {
   rateLimitAuthenticated: 'HUBLET_RATE_LIMIT',
   rateLimitAnonymous: 'HUBLET_RATE_LIMIT_ANONYMOUS',
   rateLimitWindowSeconds: 'HUBLET_RATE_LIMIT_WINDOW',
+  trustProxy: 'HUBLET_TRUST_PROXY',
   responseCacheMiB: 'HUBLET_RESPONSE_CACHE_MB',
   adminToken: 'HUBLET_ADMIN_TOKEN',
   hookAllowedHosts: 'HUBLET_HOOK_ALLOWED_HOSTS',
@@ -164,6 +168,9 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
   const logLevel = pick('logLevel') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`logLevel (${ENV.logLevel}): expected one of ${LOG_LEVELS.join(', ')}`);
   const tls = tlsFiles(pick, problems);
+  const trustProxy = pick('trustProxy') ?? '';
+  const proxyProblem = trustedProxiesProblem(trustProxy);
+  if (proxyProblem) problems.push(`trustProxy (${ENV.trustProxy}): ${proxyProblem}`);
   let baseUrl = pick('baseUrl') ?? origin(tls.tlsCert !== undefined, host, port);
   try {
     const u = new URL(baseUrl);
@@ -184,6 +191,7 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     rateLimitAuthenticated: integer('rateLimitAuthenticated', 5000, 1, 10_000_000),
     rateLimitAnonymous: integer('rateLimitAnonymous', 60, 1, 10_000_000),
     rateLimitWindowSeconds: integer('rateLimitWindowSeconds', 3600, 1, 86_400),
+    trustProxy,
     adminToken: pick('adminToken'),
     ...hookSettings(pick, integer, problems),
     archiveStorage: archiveStorage(pick('archiveStorage'), problems),

@@ -14,6 +14,7 @@ import { gistsArea } from '../gists/area.js';
 import { graphqlArea } from '../graphql/area.js';
 import { JobWorker } from '../jobs/worker.js';
 import { migrationsArea } from '../migrations/area.js';
+import { clientAddressOf, proxyTrust } from '../net/trusted-proxies.js';
 import { repositoriesArea } from '../repos/area.js';
 import { webhooksArea } from '../webhooks/area.js';
 import { webArea } from '../web/area.js';
@@ -84,6 +85,8 @@ export async function closeApp(app: FastifyInstance, graceMs = 10_000): Promise<
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const logLevel = options.local ? 'silent' : options.config.logLevel;
   const output = logOutput(logLevel);
+  // Who the client is (request.ip): the socket's peer, or who a trusted proxy says it forwards; the fast path uses the same rule.
+  const trust = proxyTrust(options.config.trustProxy);
   const app = Fastify({
     logger: requestLogger(logLevel, output),
     logController: new LogController({ disableRequestLogging: true }),
@@ -103,6 +106,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     frameworkErrors,
     clientErrorHandler,
     https: options.https ?? null,
+    trustProxy: trust,
   });
   const clock = options.clock ?? systemClock;
   const ctx: AppContext = {
@@ -171,7 +175,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   for (const area of AREAS) if (area.routes) await app.register(area.routes);
 
   // Current cached responses of the routes the areas declare cached reads are answered before Fastify routes them.
-  const fast = new FastPath({ ctx, cachedRoutes: cachedReads(app, AREAS), authenticate, limiter, media, scopes, tags, access });
+  const fast = new FastPath({ ctx, cachedRoutes: cachedReads(app, AREAS), authenticate, limiter, media, scopes, tags, access, clientAddress: clientAddressOf(trust) });
   fast.install(app.server);
   app.addHook('preClose', async () => fast.close());
   return app;

@@ -1,5 +1,5 @@
 // JSON logs (pino) on stdout: the app's logger, and the access log, one line per request with id, method, route,
-// status and duration, never a credential. Both write through one buffer, written out when it holds 4 KiB, twice a
+// status, duration and client address, never a credential. Both write through one buffer, written out when it holds 4 KiB, twice a
 // second, when the app closes and when the process exits: a line per request costs no write of its own.
 import os from 'node:os';
 import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
@@ -78,7 +78,7 @@ export function accessLog(level: string, output: LogOutput | undefined): ((recor
     const duration = Math.round(r.durationMs * 100) / 100;
     stream.write(
       `{"level":30,"time":${Date.now()}${host}${JSON.stringify(r.reqId)},"method":${quoted(memo, r.method)},"route":${route},` +
-        `"url":${JSON.stringify(maskUrl(r.url))},"status":${r.status},"duration_ms":${duration}${user},"msg":"request completed"}\n`,
+        `"url":${JSON.stringify(maskUrl(r.url))},"status":${r.status},"duration_ms":${duration}${user},"ip":${JSON.stringify(r.ip)},"msg":"request completed"}\n`,
     );
   };
 }
@@ -94,6 +94,7 @@ export function logResponse(access: (record: AccessRecord) => void) {
       status: reply.statusCode,
       durationMs: reply.elapsedTime,
       user: request.ctx?.actor?.user.login,
+      ip: request.ip,
     });
   };
 }

@@ -29,6 +29,8 @@ export interface AccessRecord {
   status: number;
   durationMs: number;
   user: string | undefined;
+  /** The client's address (request.ip: a trusted proxy's X-Forwarded-For, else the socket's peer). */
+  ip: string;
 }
 
 /** What the fast path reads of the app's context, on every request (the config is replaced once, after listen). */
@@ -49,6 +51,8 @@ export interface FastPathRules {
   media: MediaTypes;
   scopes: ScopeHeaders;
   tags: BodyTags;
+  /** The client's address by the rule request.ip follows (trusted proxies), which rate limits and logs key on. */
+  clientAddress: (req: IncomingMessage) => string;
   /** Writes an access-log line; undefined when the access log is off. */
   access: ((record: AccessRecord) => void) | undefined;
 }
@@ -122,7 +126,7 @@ export class FastPath {
     }
     const entry = ctx.responses.current(key, await changeStamp(ctx.db));
     if (!entry || !this.rules.cachedRoutes.has(entry.route.url) || !permitted(actor, entry)) return false;
-    const ip = req.socket.remoteAddress as string;
+    const ip = this.rules.clientAddress(req);
     const rate = countRequest(this.rules.limiter, ctx.config, actor, ip, entry.route);
     if (rate && !rate.ok) return false;
 
@@ -157,6 +161,7 @@ export class FastPath {
       status,
       durationMs: performance.now() - started,
       user: actor?.user.login,
+      ip,
     });
     return true;
   }

@@ -19,6 +19,7 @@ interface ServeFlags {
   logLevel?: string;
   hookAllowedHosts?: string;
   hookGithubHeaders?: boolean;
+  trustProxy?: string;
   tlsCert?: string;
   tlsKey?: string;
 }
@@ -113,6 +114,7 @@ export function registerServe(program: Command, f: Factory): void {
     .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (HUBLET_LOG_LEVEL)')
     .option('--hook-allowed-hosts <list>', 'webhook destinations: external, private, loopback, CIDRs, host names (HUBLET_HOOK_ALLOWED_HOSTS)')
     .option('--hook-github-headers', "deliveries carry GitHub's header names too (X-GitHub-Event, X-GitHub-Delivery, …) for stock receivers (HUBLET_HOOK_GITHUB_HEADERS=1)")
+    .option('--trust-proxy <list>', 'reverse proxies (addresses, CIDRs) whose X-Forwarded-For names the client, e.g. 127.0.0.1 (HUBLET_TRUST_PROXY)')
     .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM, chain after it); needs --tls-key (HUBLET_TLS_CERT)')
     .option('--tls-key <file>', "the certificate's private key (PEM, unencrypted); needs --tls-cert (HUBLET_TLS_KEY)")
     .action(async (flags: ServeFlags, command: Command) => {
@@ -121,7 +123,7 @@ export function registerServe(program: Command, f: Factory): void {
       for (const [given, flag] of [[g.server, '--server'], [g.token, '--token'], [g.as, '--as']] as const) {
         if (given) throw new CliExit(EXIT.usage, `hublet: serve runs a server over a data dir on this machine; ${flag} has no meaning for it`);
       }
-      const config: ConfigInput = { host: flags.host, port: flags.port, dataDir: g.data, databaseUrl: g.database, baseUrl: g.baseUrl, logLevel: flags.logLevel, hookAllowedHosts: flags.hookAllowedHosts, hookGithubHeaders: flags.hookGithubHeaders ? '1' : undefined, tlsCert: flags.tlsCert, tlsKey: flags.tlsKey };
+      const config: ConfigInput = { host: flags.host, port: flags.port, dataDir: g.data, databaseUrl: g.database, baseUrl: g.baseUrl, logLevel: flags.logLevel, hookAllowedHosts: flags.hookAllowedHosts, hookGithubHeaders: flags.hookGithubHeaders ? '1' : undefined, trustProxy: flags.trustProxy, tlsCert: flags.tlsCert, tlsKey: flags.tlsKey };
       await runServe({ config, env: f.env }, f.io);
     });
 }

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { EventListener } from '../events/emit.js';
 import type { QueueDeclaration } from '../jobs/worker.js';
-import type { AccountFiles, EnterpriseStatsOf, ProfileCountsOf, RepositoryReads } from './contributions.js';
+import type { AccountFiles, EnterpriseStatsOf, HookImports, ProfileCountsOf, RepositoryReads } from './contributions.js';
 import type { AppContext } from './context.js';
 
 /** What an area builds for one app (its state lives here, in closures, never in module-level variables). */
@@ -37,6 +37,8 @@ export interface Area {
   readonly enterpriseStats?: EnterpriseStatsOf;
   /** The repository reads it lends the other areas (the repositories area; exactly one area provides them). */
   readonly repositoryReads?: RepositoryReads;
+  /** The webhook imports it lends the migrations importer (the webhooks area; exactly one area provides them). */
+  readonly hookImports?: HookImports;
   /** Builds the area's per-app parts (queues, event listeners, lifecycle), once per app, before any route is registered. */
   readonly setup?: (ctx: AppContext) => AreaParts;
 }

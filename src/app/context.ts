@@ -9,7 +9,7 @@ import type { SecretBox } from '../secrets/secret-box.js';
 import type { Actor } from '../server/http/grants.js';
 import type { ResponseCache } from '../server/http/response-cache.js';
 import type { Urls } from '../server/http/urls.js';
-import type { AccountContributions, RepositoryReads } from './contributions.js';
+import type { AccountContributions, HookImports, RepositoryReads } from './contributions.js';
 
 export interface Clock {
   now(): Date;
@@ -31,6 +31,8 @@ export interface AppContext {
   accounts: AccountContributions;
   /** What the repositories area lends the others (webhooks: a repository, who administers it, its payload object). */
   repositories: RepositoryReads;
+  /** What the webhooks area lends the migrations importer (an archive's organization webhooks, imported inactive). */
+  hooks: HookImports;
   /** Hot reads answered from memory while the database is unchanged. */
   responses: ResponseCache;
   /** Seals and opens secrets kept at rest (hook secrets, passwords, URL credentials) with the configured key. */

@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
 import type { RepositoryRow } from '../db/tables/repos.js';
+import type { SecretBox } from '../secrets/secret-box.js';
 import type { Urls } from '../server/http/urls.js';
 
 /** Lists the directories an area keeps for an account; called inside the deleting transaction, before the rows go. */
@@ -53,4 +54,27 @@ export interface RepositoryReads {
   isAdmin(db: Db, user: UserRow, repo: RepositoryRow, owner: UserRow): Promise<boolean>;
   /** The repository as webhook payloads embed it (GitHub's `repository` object of `ping`, `meta`, `repository`, …). */
   payloadObject(repo: RepositoryRow, owner: UserRow, urls: Urls): Record<string, unknown>;
+}
+
+/** An organization webhook as a migration archive carries it (never with a secret: archives have none). */
+export interface ArchivedHook {
+  url: string;
+  events: string[];
+  contentType: 'json' | 'form';
+  insecureSsl: boolean;
+}
+
+/** What importing an organization's archived webhooks did: created (inactive), already there, left out (with why). */
+export interface HookImportResult {
+  imported: number;
+  existing: number;
+  refused: { url: string; reason: string }[];
+}
+
+/**
+ * What the webhooks area lends the migrations importer (which may not import it): an organization's archived webhooks
+ * created inactive, without a secret, by the webhooks area's own rules, in the caller's transaction. Provided by exactly one area.
+ */
+export interface HookImports {
+  importOrgHooks(env: { config: Readonly<Config>; secrets: SecretBox; now: Date }, trx: Db, org: UserRow, hooks: readonly ArchivedHook[]): Promise<HookImportResult>;
 }

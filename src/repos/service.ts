@@ -159,9 +159,10 @@ async function emitPublicEvent(trx: Db, ctx: ServiceContext, input: { repo: Repo
 export interface CreateOptions {
   /**
    * An imported repository (site admins): created in `owner` whatever the caller's own role there, from a bare
-   * repository prepared outside the transaction and moved into place inside it.
+   * repository prepared outside the transaction and moved into place inside it; a migration archive's topics and
+   * archived flag are written in the same transaction (the repository is whole or absent).
    */
-  imported?: { owner: UserRow; stagingDir: string; defaultBranch: string; language: string | null };
+  imported?: { owner: UserRow; stagingDir: string; defaultBranch: string; language: string | null; topics?: readonly string[]; archived?: boolean };
 }
 
 /**
@@ -222,6 +223,8 @@ export async function createRepository(ctx: ServiceContext, orgLogin: string | n
         fs.renameSync(options.imported.stagingDir, dir);
         changes.default_branch = options.imported.defaultBranch;
         changes.language = options.imported.language;
+        if (options.imported.topics?.length) changes.topics = JSON.stringify(options.imported.topics);
+        if (options.imported.archived) changes.archived = 1;
       } else {
         await createBareRepository(dir, 'main');
         if (input.auto_init) {

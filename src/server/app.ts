@@ -6,7 +6,7 @@ import { accountsArea } from '../accounts/area.js';
 import { authenticator } from '../accounts/authenticate.js';
 import type { Area } from '../app/area.js';
 import { systemClock, type AppContext, type Clock, type ServiceContext } from '../app/context.js';
-import type { AccountContributions, RepositoryReads } from '../app/contributions.js';
+import type { AccountContributions } from '../app/contributions.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
 import { EventLog } from '../events/emit.js';
@@ -118,7 +118,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     jobs: new JobWorker({ db: options.db, clock, log: app.log }),
     events: new EventLog(options.db),
     accounts: accountContributions(AREAS),
-    repositories: repositoryReads(AREAS),
+    repositories: providedByOne(AREAS, (a) => a.repositoryReads, 'repository reads'),
+    hooks: providedByOne(AREAS, (a) => a.hookImports, 'webhook imports'),
     responses: new ResponseCache(options.config.responseCacheMiB * 1024 * 1024),
     // The key is read (or the key file created) before anything can seal or open a secret; a bad one stops the start.
     secrets: loadSecretBox(options.config),
@@ -197,9 +198,12 @@ function accountContributions(areas: readonly Area[]): AccountContributions {
   });
 }
 
-/** The repository reads the one area providing them lends the others. */
-function repositoryReads(areas: readonly Area[]): RepositoryReads {
-  const provided = areas.flatMap((a) => (a.repositoryReads ? [a.repositoryReads] : []));
-  if (provided.length !== 1) throw new Error(`exactly one area must provide repository reads (${provided.length} do)`);
+/** What exactly one area lends the others (`what` names it in the error when none or several do). */
+function providedByOne<T>(areas: readonly Area[], pick: (a: Area) => T | undefined, what: string): T {
+  const provided = areas.flatMap((a) => {
+    const p = pick(a);
+    return p ? [p] : [];
+  });
+  if (provided.length !== 1) throw new Error(`exactly one area must provide ${what} (${provided.length} do)`);
   return provided[0];
 }

@@ -1,9 +1,11 @@
 // The webhooks area (organization, repository and global hooks): routes, the event listener that turns events into
 // delivery jobs (the outbox), the delivery and retention queues, hook secrets resealed with the current key before
-// anything is delivered; hook counts in the instance's statistics.
+// anything is delivered; hook counts in the instance's statistics; an archive's organization hooks imported (lent to
+// the migrations importer).
 import type { Area } from '../app/area.js';
 import { Deliverer } from './deliver.js';
 import { Fairness } from './fairness.js';
+import { hookImports } from './import-hooks.js';
 import { DELIVER_QUEUE, fanOut } from './outbox.js';
 import { resealHookSecrets } from './reseal.js';
 import { PRUNE_QUEUE, pruneHandler, schedulePrune } from './retention.js';
@@ -15,6 +17,7 @@ export const webhooksArea: Area = {
   name: 'webhooks',
   routes: hookRoutes,
   enterpriseStats: hookStats,
+  hookImports,
   setup(ctx) {
     const transport = new Transport({ allowedHosts: ctx.config.hookAllowedHosts, timeoutMs: ctx.config.hookTimeoutMs, connections: ctx.config.hookConcurrency });
     const fairness = new Fairness(ctx, { slots: ctx.config.hookConcurrency, timeoutMs: ctx.config.hookTimeoutMs });

@@ -36,18 +36,18 @@ async function visibleHook(s: HookScope, rawId: string | number, db: Db): Promis
 }
 
 /** GitHub's 422 for a second hook with the same URL on one organization or repository (global hooks: on the enterprise). */
-function hookExists(s: HookScope): FieldError {
+function hookExists(s: Pick<HookScope, 'target'>): FieldError {
   const on = s.target.scope === 'global' ? 'enterprise' : s.target.scope;
   return { resource: 'Hook', code: 'custom', message: `Hook already exists on this ${on}` };
 }
 
 /** Hook writes of one target take turns (its organization's or repository's row locked first), so the checks below hold until they commit. */
-async function lockHooksOf(trx: Db, s: HookScope): Promise<void> {
+export async function lockHooksOf(trx: Db, s: Pick<HookScope, 'lock'>): Promise<void> {
   if (s.lock) await lockRows(trx, s.lock.table, [s.lock.id]);
 }
 
 /** The target's other hooks must not use the URL already, nor fill an event's quota (a `*` hook counts for every event). */
-async function checkRoom(trx: Db, ctx: ServiceContext, s: HookScope, hook: { id?: number; url: string; events: string[] }): Promise<void> {
+export async function checkRoom(trx: Db, ctx: Pick<ServiceContext, 'config'>, s: Pick<HookScope, 'target' | 'eventNames'>, hook: { id?: number; url: string; events: string[] }): Promise<void> {
   const others = (await allHooks(trx, s.target)).filter((h) => h.id !== hook.id);
   if (others.some((h) => h.url === hook.url)) throw new ValidationFailed([hookExists(s)]);
   const limit = ctx.config.hookLimitPerEvent;

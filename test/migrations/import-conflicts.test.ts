@@ -66,7 +66,6 @@ const NOT_IMPORTED = [
   { model_name: 'pull_requests', count: 1 },
   { model_name: 'releases', count: 1 },
   { model_name: 'teams', count: 1 },
-  { model_name: 'organization webhooks', count: 1 },
   { model_name: 'repository labels', count: 2 },
   { model_name: 'wikis', count: 1 },
 ];
@@ -78,7 +77,8 @@ describe('conflicts first: --dry-run and --conflicts', { timeout: 60_000 }, () =
     const r = await cli.local(['--json', 'admin', 'migration', 'import', archive, '--dry-run', '--conflicts', csv]);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
-    expect(report).toMatchObject({ dry_run: true, schema_version: '1.2.0', notes: ['organization webhooks are not imported: archives carry no webhook secrets'] });
+    expect(report).toMatchObject({ dry_run: true, schema_version: '1.2.0', notes: ['organization webhooks are imported inactive: archives carry no webhook secrets (the import reports each one it cannot create)'] });
+    expect(report.counts).toContainEqual({ model_name: 'organization webhook', imported: 1, mapped: 0, renamed: 0, skipped: 0 });
     expect(report.not_imported).toEqual(NOT_IMPORTED);
     const t = cli.server.url;
     expect(fs.readFileSync(csv, 'utf8').split('\n')).toEqual([
@@ -136,7 +136,8 @@ describe('--map: the edited CSV applied', { timeout: 60_000 }, () => {
     expect(r.stdout).toMatch(/^repository\s+0\s+0\s+1\s+0$/m);
     expect(r.stdout).toContain('skipped, not modelled by hublet:');
     for (const { model_name, count } of NOT_IMPORTED) expect(r.stdout).toMatch(new RegExp(`^${model_name}\\s+${count}$`, 'm'));
-    expect(r.stdout).toContain('note: organization webhooks are not imported: archives carry no webhook secrets');
+    expect(r.stdout).toMatch(/^organization webhook\s+1\s+0\s+0\s+0$/m);
+    expect(r.stdout).toContain('note: organization webhooks: 1 imported inactive (no secrets in archives: set a secret and activate them)');
 
     const s = cli.server;
     const octo = await s.createToken('octo', { scopes: ['repo', 'admin:org'] });
@@ -153,6 +154,81 @@ describe('--map: the edited CSV applied', { timeout: 60_000 }, () => {
     const branchesAndTags = source.split('\n').filter((l) => !l.includes('\trefs/pull/')).join('\n');
     expect(await lsRemote(s, octo, 'acme/widgets-old')).toBe(branchesAndTags);
     expect((await s.api('GET', '/users/octocat', { token: octo })).status).toBe(404);
+  });
+});
+
+describe('organization webhooks: imported inactive, without a secret', { timeout: 60_000 }, () => {
+  /** The organization's hooks as its owner (octo) sees them through the API, with each one's config. */
+  async function hooksOf(org: string) {
+    const s = cli.server;
+    const token = await s.createToken('octo', { scopes: ['admin:org_hook'] }); // octocat, an owner in the archive, was mapped onto octo
+    const list = await s.api('GET', `/orgs/${org}/hooks`, { token });
+    expect(list.status).toBe(200);
+    return list.body as { id: number; active: boolean; events: string[]; config: Record<string, unknown> }[];
+  }
+
+  it('creates each hook inactive with its URL, events, content type and insecure_ssl, refuses the ones the rules refuse, and a re-run adds none', async () => {
+    const hooked = await variant('hooks', (dir) => {
+      const file = path.join(dir, 'organizations_000001.json');
+      const [org] = JSON.parse(fs.readFileSync(file, 'utf8'));
+      org.webhooks.push(
+        { payload_url: 'http://build.acme.example:8080/events', content_type: 'form', event_types: ['issues', 'repository'], enable_ssl_verification: false, active: true },
+        { payload_url: 'http://token:s3cret@169.254.169.254/latest/meta-data', content_type: 'json', event_types: ['push'], active: true },
+        { payload_url: 'ftp://files.acme.example/hook', content_type: 'json', event_types: ['push'], active: true },
+        { payload_url: 'https://ci.acme.example/other', content_type: 'json', event_types: ['no_such_event'], active: true },
+      );
+      fs.writeFileSync(file, JSON.stringify([org]));
+    });
+    const t = cli.server.url;
+    const map = (orgAction: string) => {
+      const file = path.join(tmp, `hooks-${orgAction}.csv`);
+      fs.writeFileSync(
+        file,
+        [
+          'model_name,source_url,target_url,recommended_action',
+          `user,${gh('/octocat')},${t}/octo,map`,
+          `user,${gh('/hubot')},${t}/hubot,skip`,
+          `organization,${gh('/acme')},${t}/acme-hooks,${orgAction}`,
+          `repository,${gh('/acme/widgets')},${t}/acme-hooks/widgets,skip`,
+          '',
+        ].join('\n'),
+      );
+      return file;
+    };
+
+    // A new organization (acme renamed): its hooks are created in its own transaction.
+    const first = await cli.local(['--json', 'admin', 'migration', 'import', hooked, '--map', map('rename')]);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const report = JSON.parse(first.stdout);
+    expect(report.counts).toContainEqual({ model_name: 'organization webhook', imported: 2, mapped: 0, renamed: 0, skipped: 3 });
+    expect(report.notes).toEqual(
+      expect.arrayContaining([
+        'organization webhooks: 2 imported inactive (no secrets in archives: set a secret and activate them)',
+        'organization webhook http://token:********@169.254.169.254/latest/meta-data of acme-hooks not imported: deliveries there are refused: 169.254.169.254 is a cloud metadata address',
+        'organization webhook ftp://files.acme.example/hook of acme-hooks not imported: url is not a valid http(s) URL of at most 2048 bytes',
+        'organization webhook https://ci.acme.example/other of acme-hooks not imported: Invalid event(s): "no_such_event"',
+      ]),
+    );
+    expect(first.stdout).not.toContain('s3cret');
+    const hooks = await hooksOf('acme-hooks');
+    expect(hooks.map((h) => ({ active: h.active, events: h.events, config: h.config }))).toEqual([
+      { active: false, events: ['push'], config: { url: 'https://ci.acme.example/hook', content_type: 'json', insecure_ssl: '0' } },
+      { active: false, events: ['issues', 'repository'], config: { url: 'http://build.acme.example:8080/events', content_type: 'form', insecure_ssl: '1' } },
+    ]);
+    const rows = await cli.server.db.selectFrom('hooks').select(['secret', 'active']).where('org_id', '=', (await cli.server.db.selectFrom('users').select('id').where('login', '=', 'acme-hooks').executeTakeFirstOrThrow()).id).execute();
+    expect(rows).toEqual([
+      { secret: null, active: 0 },
+      { secret: null, active: 0 },
+    ]);
+
+    // The same archive again onto the organization now there: no hook doubled.
+    const again = await cli.local(['--json', 'admin', 'migration', 'import', hooked, '--map', map('map')]);
+    expect(again.code).toBe(0);
+    const second = JSON.parse(again.stdout);
+    expect(second.counts).toContainEqual({ model_name: 'organization webhook', imported: 0, mapped: 0, renamed: 0, skipped: 5 });
+    expect(second.notes).toContain('organization webhooks: 0 imported inactive (no secrets in archives: set a secret and activate them)');
+    expect((await hooksOf('acme-hooks')).map((h) => h.id)).toEqual(hooks.map((h) => h.id));
   });
 });
 

@@ -1,5 +1,6 @@
-// Carrying out an import plan: accounts (each user, each organization with its memberships, in its own transaction),
-// then each repository whole (git data staged beside the repositories, moved into place in the row's transaction).
+// Carrying out an import plan: accounts (each user, each organization with its memberships and its webhooks, inactive, in
+// its own transaction), then each repository whole (its row, topics and archived flag written, its git data staged
+// beside the repositories moved into place, in one transaction).
 import { insertingLogin } from '../../accounts/service.js';
 import { insertAccount, membershipRole, setMembership, updateAccount } from '../../accounts/store.js';
 import type { UserRow } from '../../db/schema.js';
@@ -8,7 +9,7 @@ import { requireActor } from '../../server/http/grants.js';
 import { removeRepo } from '../../git/bare.js';
 import { stageGitData } from '../../repos/import.js';
 import { createRepository } from '../../repos/service.js';
-import { updateRepository } from '../../repos/store.js';
+import type { HookImportResult } from '../../app/contributions.js';
 import type { ImportAction } from './csv.js';
 import type { ArchiveOrganization, ArchiveUser } from './layout.js';
 import type { ImportPlan, PlannedAccount, PlannedRepository } from './plan.js';
@@ -72,6 +73,7 @@ export async function applyPlan(ctx: ServiceContext, plan: ImportPlan, membershi
   const users = newCounts('user');
   const orgs = newCounts('organization');
   const repos = newCounts('repository');
+  const hooks = newCounts('organization webhook');
   /** The account each planned one became (or was mapped onto), by source URL. */
   const made = new Map<unknown, UserRow>();
 
@@ -85,8 +87,14 @@ export async function applyPlan(ctx: ServiceContext, plan: ImportPlan, membershi
     count(orgs, p.action);
     if (p.action === 'skip') {
       memberships.skipped += p.source.members.length;
+      hooks.skipped += p.source.webhooks.length;
       continue;
     }
+    // The archive's webhooks, inactive, in the organization's own transaction (the last attempt's result is the one that holds).
+    let hooked: HookImportResult | undefined;
+    const addHooks = async (trx: ServiceContext['db'], org: UserRow) => {
+      if (p.source.webhooks.length) hooked = await ctx.hooks.importOrgHooks({ config: ctx.config, secrets: ctx.secrets, now: ctx.clock.now() }, trx, org, p.source.webhooks);
+    };
     const members: { user: UserRow; role: 'admin' | 'member' }[] = [];
     for (const m of p.source.members) {
       const planned = plan.account(m.user);
@@ -107,7 +115,10 @@ export async function applyPlan(ctx: ServiceContext, plan: ImportPlan, membershi
     };
     if (p.action === 'map' && p.existing) {
       const org = p.existing;
-      await ctx.db.transaction().execute((trx) => addMembers(trx, org));
+      await ctx.db.transaction().execute(async (trx) => {
+        await addMembers(trx, org);
+        await addHooks(trx, org);
+      });
       made.set(p, org);
     } else if (p.action === 'import' || p.action === 'rename') {
       const org = await createAccount(ctx, p, 'Organization', async (trx, row) => {
@@ -117,10 +128,18 @@ export async function applyPlan(ctx: ServiceContext, plan: ImportPlan, membershi
           await setMembership(trx, row.id, actor.user.id, 'admin', ctx.clock.now());
           notes.push(`${row.login} has none of its owners in this import: ${actor.user.login} was made its owner`);
         }
+        await addHooks(trx, row);
       });
       made.set(p, org);
     }
+    if (hooked) {
+      hooks.imported += hooked.imported;
+      hooks.skipped += hooked.existing + hooked.refused.length;
+      for (const r of hooked.refused) notes.push(`organization webhook ${r.url} of ${p.login} not imported: ${r.reason}`);
+    }
   }
+  const hasHooks = plan.organizations.some((p) => p.source.webhooks.length);
+  if (hasHooks) notes.unshift(`organization webhooks: ${hooks.imported} imported inactive (no secrets in archives: set a secret and activate them)`);
 
   for (const r of plan.repositories) {
     count(repos, r.action);
@@ -129,7 +148,8 @@ export async function applyPlan(ctx: ServiceContext, plan: ImportPlan, membershi
     if (!owner) throw new Error(`the owner of ${r.owner.login}/${r.name} was not created`);
     await importOneRepository(ctx, r, owner);
   }
-  return { counts: [users, orgs, memberships, repos], notes };
+  // The webhooks' row only when the archive has any (hublet's own archives have none).
+  return { counts: [users, orgs, memberships, ...(hasHooks ? [hooks] : []), repos], notes };
 }
 
 /** One repository, whole: its git data staged, the row and the data committed together. */
@@ -138,7 +158,7 @@ async function importOneRepository(ctx: ServiceContext, r: PlannedRepository, ow
   // The unpacked repository (checked by git fsck, stripped of its configuration) is moved into place, not copied.
   const staged = await stageGitData(ctx.config.dataDir, s.gitDir, s.defaultBranch, { adopt: true });
   try {
-    const created = await createRepository(
+    await createRepository(
       ctx,
       null,
       {
@@ -150,10 +170,9 @@ async function importOneRepository(ctx: ServiceContext, r: PlannedRepository, ow
         has_wiki: s.hasWiki,
         has_downloads: s.hasDownloads,
       },
-      { imported: { owner, ...staged } },
+      // Topics and the archived flag are written in the row's own transaction: the repository is whole or absent.
+      { imported: { owner, ...staged, topics: r.topics, archived: s.archived } },
     );
-    // What creation does not set: topics and the archived flag.
-    if (r.topics.length || s.archived) await updateRepository(ctx.db, created.repo.id, { topics: JSON.stringify(r.topics), archived: s.archived ? 1 : 0 });
   } finally {
     removeRepo(staged.stagingDir);
   }

@@ -2,6 +2,7 @@
 // user, organization and repository records, and a count of every other kind of record it holds (which hublet does not model).
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ArchivedHook } from '../../app/contributions.js';
 import { archiveRefused } from './extract.js';
 
 /** `schema.json` versions this importer reads: GitHub's 1.x layout (hublet writes 1.0.1). */
@@ -27,8 +28,8 @@ export interface ArchiveOrganization {
   email: string | null;
   /** Members by their user URL; `admin` is an owner. */
   members: { user: string; role: 'admin' | 'member' }[];
-  /** Webhooks the record carries (GitHub's archives may; hublet's do not). */
-  webhooks: number;
+  /** Webhooks the record carries (GitHub's archives may; hublet's do not), never with a secret. */
+  webhooks: ArchivedHook[];
 }
 
 export interface ArchiveRepository {
@@ -122,7 +123,24 @@ function organization(r: Rec, name: string): ArchiveOrganization {
     location: str(r.location),
     email: str(r.email),
     members,
-    webhooks: Array.isArray(r.webhooks) ? r.webhooks.length : 0,
+    webhooks: Array.isArray(r.webhooks) ? (r.webhooks as unknown[]).map(webhook) : [],
+  };
+}
+
+/**
+ * A webhook record of GitHub's archives (`payload_url`, `content_type`, `event_types`, `enable_ssl_verification`; the
+ * REST shape's `config.url`, `events`, `insecure_ssl` too). Nothing is checked here: the webhooks area's rules decide.
+ */
+function webhook(value: unknown): ArchivedHook {
+  const r = value !== null && typeof value === 'object' ? (value as Rec) : {};
+  const config = r.config !== null && typeof r.config === 'object' ? (r.config as Rec) : {};
+  const events = Array.isArray(r.event_types) ? r.event_types : Array.isArray(r.events) ? r.events : ['push'];
+  const insecure = [r.insecure_ssl, config.insecure_ssl].some((v) => v === '1' || v === 1 || v === true);
+  return {
+    url: str(r.payload_url) ?? str(r.url) ?? str(config.url) ?? '',
+    events: events.filter((e): e is string => typeof e === 'string'),
+    contentType: /json/i.test(str(r.content_type) ?? str(config.content_type) ?? '') ? 'json' : 'form',
+    insecureSsl: r.enable_ssl_verification === false || insecure,
   };
 }
 
@@ -188,7 +206,6 @@ export async function readArchive(root: string): Promise<ArchiveContents> {
     else if (kind === 'repositories') out.repositories.push(...list.map((r) => repository(root, r, file)));
     else add(out.unmodeled, kind, list.length);
   }
-  for (const o of out.organizations) add(out.unmodeled, 'organization webhooks', o.webhooks);
   for (const r of out.repositories) for (const [kind, n] of Object.entries(r.extras)) add(out.unmodeled, kind, n);
   // Wikis are bare repositories beside the code (`<name>.wiki.git`); attachments are files under attachments/.
   const reposDir = path.join(root, 'repositories');

@@ -4,6 +4,7 @@
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { countRouted } from '../helpers/routed-count.js';
 
 let s: TestServer | undefined;
 afterEach(async () => {
@@ -34,18 +35,6 @@ function send(server: TestServer, method: string, path: string, headers: Record<
     req.on('error', reject);
     req.end();
   });
-}
-
-/** Counts the requests the routes answer through the response cache (the fast path never calls respond). */
-function countRouted(server: TestServer): () => number {
-  const cache = server.app.hublet.responses;
-  const respond = cache.respond.bind(cache);
-  let routed = 0;
-  cache.respond = (...args) => {
-    routed++;
-    return respond(...args);
-  };
-  return () => routed;
 }
 
 /** A commit no cached response shows: every entry is stale afterwards, so the next request goes to its route. */

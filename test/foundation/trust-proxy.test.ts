@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveProcesses } from '../helpers/serve-process.js';
 import { runServe } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { countRouted } from '../helpers/routed-count.js';
 
 let plain: TestServer;
 let proxied: TestServer;
@@ -25,18 +26,6 @@ afterAll(async () => {
   await plain?.close();
   await proxied?.close();
 });
-
-/** Counts the requests the routes answer through the response cache (the fast path never calls respond). */
-function countRouted(server: TestServer): () => number {
-  const cache = server.app.hublet.responses;
-  const respond = cache.respond.bind(cache);
-  let routed = 0;
-  cache.respond = (...args) => {
-    routed++;
-    return respond(...args);
-  };
-  return () => routed;
-}
 
 /** An anonymous GET over a fresh connection, X-Forwarded-For as given; its status and X-RateLimit-Used. */
 function anonymous(server: TestServer, path: string, forwardedFor?: string): Promise<{ status: number; used: number; body: string }> {

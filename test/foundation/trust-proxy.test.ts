@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveProcesses } from '../helpers/serve-process.js';
 import { runServe } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { onPostgres } from '../helpers/database.js';
 import { countRouted } from '../helpers/routed-count.js';
 
 let plain: TestServer;
@@ -79,7 +80,10 @@ describe('the client address behind a proxy', () => {
     expect((await anonymous(proxied, path, '203.0.113.1')).used).toBe(2);
     // A client may prepend what it likes; the address the trusted proxy appended is the one believed.
     expect((await anonymous(proxied, path, '192.0.2.9, 203.0.113.1')).used).toBe(3);
-    expect(routed()).toBe(before); // all answered by the fast path
+    // All answered by the fast path. On PostgreSQL the change stamp is the cluster's snapshot, so a commit anywhere (other
+    // test files' databases, this server's shared rate counts' flush) may make the entry stale and send one to the routes:
+    // the counts above hold either way, and which path answered is proven on SQLite.
+    if (!onPostgres) expect(routed()).toBe(before);
 
     const viaRoute = await anonymous(proxied, '/users/admin', '203.0.113.2');
     expect(viaRoute.status).toBe(200);

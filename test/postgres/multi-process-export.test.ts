@@ -18,9 +18,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Db } from '../../src/db/connect.js';
 import type { ServeProcess } from '../helpers/cli.js';
 import { serveProcesses } from '../helpers/serve-process.js';
+import { callsAs, eventually } from './calls.js';
 
 const run = promisify(execFile);
 const ADMIN_TOKEN = `hlp_export${crypto.randomBytes(8).toString('hex')}`;
+const { ok } = callsAs(ADMIN_TOKEN);
 const p = serveProcesses();
 let servers: ServeProcess[] = [];
 let db: Db | undefined;
@@ -32,29 +34,8 @@ afterAll(async () => {
   await db?.destroy();
 });
 
-async function call(s: ServeProcess, method: string, url: string, body?: unknown) {
-  const headers: Record<string, string> = { accept: 'application/vnd.service+json', 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` };
-  const res = await fetch(s.url + url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  return { status: res.status, body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
-}
 
-async function ok(s: ServeProcess, method: string, url: string, body?: unknown, status = 200) {
-  const r = await call(s, method, url, body);
-  if (r.status !== status) throw new Error(`${method} ${url} via ${s.url}: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
 
-/** Polls `check` until it returns something other than undefined, or fails after `ms`. */
-async function eventually<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** The migration's state as each process answers it. */
 async function states(id: number, through = servers): Promise<string[]> {

@@ -15,9 +15,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repositoryDir } from '../../src/repos/git-data.js';
 import type { ServeProcess } from '../helpers/cli.js';
 import { serveProcesses } from '../helpers/serve-process.js';
+import { callsAs, eventually } from './calls.js';
 
 const run = promisify(execFile);
 const ADMIN_TOKEN = `hlp_multi${crypto.randomBytes(8).toString('hex')}`;
+const { call, ok } = callsAs(ADMIN_TOKEN);
 const ANONYMOUS_LIMIT = 20;
 const p = serveProcesses();
 let servers: ServeProcess[] = [];
@@ -57,30 +59,8 @@ const receiver = http.createServer((req, res) => {
   });
 });
 
-async function call(s: ServeProcess, method: string, url: string, body?: unknown, token: string | null = ADMIN_TOKEN) {
-  const headers: Record<string, string> = { accept: 'application/vnd.service+json', 'content-type': 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(s.url + url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
-}
 
-async function ok(s: ServeProcess, method: string, url: string, body?: unknown, status = 200) {
-  const r = await call(s, method, url, body);
-  if (r.status !== status) throw new Error(`${method} ${url} via ${s.url}: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
 
-/** Polls `check` until it returns something other than undefined, or fails after `ms`. */
-async function eventually<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function git(args: string[], cwd?: string) {
   return run('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], {

@@ -3,7 +3,7 @@ SHELL := /bin/bash
 STAMP := node_modules/.install-stamp
 export NODE_OPTIONS ?=
 
-.PHONY: install run test test-sqlite test-postgres typecheck deps lint dist bench bench-postgres clean openapi-fixture
+.PHONY: install system-packages run test test-sqlite test-postgres typecheck deps lint dist bench bench-postgres clean openapi-fixture
 
 install: $(STAMP)
 
@@ -29,8 +29,13 @@ lint: install
 	npx biome lint --error-on-warnings
 	npx knip
 
+# The Debian packages the tests drive (gh, python3-github, openssl, chromium, nginx), installed when missing: as root or
+# through `sudo -n`, else it stops at once naming the command to run (scripts/system-packages.sh).
+system-packages:
+	@scripts/system-packages.sh
+
 # The whole suite on SQLite, then again on PostgreSQL when HUBLET_TEST_DATABASE_URL names a server; then `make bench QUICK=1`.
-test: install typecheck deps lint dist
+test: system-packages install typecheck deps lint dist
 	env -u HUBLET_TEST_DATABASE_URL HUBLET_TEST_BIN=dist npx vitest run
 	@if [ -n "$$HUBLET_TEST_DATABASE_URL" ]; then \
 	  echo "== again on PostgreSQL ($$HUBLET_TEST_DATABASE_URL)"; \

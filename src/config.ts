@@ -171,14 +171,7 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
   const trustProxy = pick('trustProxy') ?? '';
   const proxyProblem = trustedProxiesProblem(trustProxy);
   if (proxyProblem) problems.push(`trustProxy (${ENV.trustProxy}): ${proxyProblem}`);
-  let baseUrl = pick('baseUrl') ?? origin(tls.tlsCert !== undefined, host, port);
-  try {
-    const u = new URL(baseUrl);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') problems.push(`baseUrl (${ENV.baseUrl}): must be an http(s) URL`);
-    baseUrl = baseUrl.replace(/\/+$/, '');
-  } catch {
-    problems.push(`baseUrl (${ENV.baseUrl}): not a URL: ${JSON.stringify(baseUrl)}`);
-  }
+  const baseUrl = siteRoot(pick('baseUrl') ?? origin(tls.tlsCert !== undefined, host, port), problems);
   const config: Config = {
     host,
     port,
@@ -262,8 +255,32 @@ function tlsFiles(pick: (key: keyof Config) => string | undefined, problems: str
 }
 
 /** The server's own origin, the default base URL: https when it serves TLS. */
+/** The default base URL: the scheme's default port (443 with TLS, 80 without) is left out, as clients compare hosts. */
 function origin(tls: boolean, host: string, port: number): string {
-  return `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const defaultPort = tls ? 443 : 80;
+  return `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}${port === defaultPort ? '' : `:${port}`}`;
+}
+
+/**
+ * A base URL is the site's root, `scheme://host[:port]` (a default port dropped): every link, page, raw and git URL
+ * hangs off it at the paths GitHub uses, so a path prefix (GitHub Enterprise's `/api/v3` above all) is refused.
+ */
+function siteRoot(raw: string, problems: string[]): string {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    problems.push(`baseUrl (${ENV.baseUrl}): not a URL: ${JSON.stringify(raw)}`);
+    return raw;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') problems.push(`baseUrl (${ENV.baseUrl}): must be an http(s) URL`);
+  const path = u.pathname.replace(/\/+$/, '');
+  if (/^\/api\/v3$/i.test(path)) {
+    problems.push(`baseUrl (${ENV.baseUrl}): give the site's root (${u.origin}), not its API prefix: hublet serves the API at / and at /api/v3 itself`);
+  } else if (path || u.search || u.hash || u.username || u.password) {
+    problems.push(`baseUrl (${ENV.baseUrl}): give the site's root, scheme://host[:port] (${u.origin}): hublet serves no path prefix, query or credentials, got ${JSON.stringify(raw)}`);
+  }
+  return u.origin;
 }
 
 function archiveStorage(raw: string | undefined, problems: string[]): Config['archiveStorage'] {

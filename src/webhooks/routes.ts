@@ -6,7 +6,16 @@ import { absentBodyIsEmpty } from '../server/http/body.js';
 import { SITE_ADMIN, type Grant } from '../server/http/grants.js';
 import { pagingQuery, parsePaging, requestUrlWith, setPageLinks } from '../server/http/pagination.js';
 import { delivery, deliveryItem, hook, hookConfig } from './present.js';
-import { configPatchBody, createHookBody, updateHookBody, type ConfigPatchBody, type CreateHookBody, type UpdateHookBody } from './schemas.js';
+import {
+  configPatchBody,
+  createHookBody,
+  createRepoHookBody,
+  updateHookBody,
+  updateRepoHookBody,
+  type ConfigPatchBody,
+  type CreateHookBody,
+  type UpdateHookBody,
+} from './schemas.js';
 import { globalScope, organizationScope, repositoryScope, type HookScope } from './scope.js';
 import {
   createScopeHook,
@@ -37,7 +46,11 @@ interface ScopeRoutes {
   resolve(ctx: ServiceContext, params: Params, level: Level): Promise<HookScope> | HookScope;
   /** Whether the scope has GitHub's delivery log endpoints and the config endpoints (global hooks have neither). */
   full: boolean;
+  /** The bodies of POST and PATCH (a repository hook's `name` is optional, and its PATCH may add and remove events). */
+  bodies: { create: typeof createHookBody | typeof createRepoHookBody; update: typeof updateHookBody | typeof updateRepoHookBody };
 }
+
+const scopeBodies = { create: createHookBody, update: updateHookBody };
 
 const orgGrant = (level: 'read' | 'write'): Grant => ({ scopes: ['admin:org_hook'], fineGrained: { permission: 'organization_hooks', level } });
 /** `repo` and `public_repo` grant repository hooks too (scope.ts keeps `public_repo` to public repositories). */
@@ -53,6 +66,7 @@ const SCOPES: ScopeRoutes[] = [
     grants: { read: orgGrant('read'), write: orgGrant('write'), admin: orgGrant('write') },
     resolve: (ctx, p) => organizationScope(ctx, p.org),
     full: true,
+    bodies: scopeBodies,
   },
   {
     base: '/repos/:owner/:repo/hooks',
@@ -60,6 +74,7 @@ const SCOPES: ScopeRoutes[] = [
     grants: { read: repoGrant('read'), write: repoGrant('write'), admin: repoGrant('admin') },
     resolve: (ctx, p, level) => repositoryScope(ctx, p.owner, p.repo, level),
     full: true,
+    bodies: { create: createRepoHookBody, update: updateRepoHookBody },
   },
   {
     base: '/admin/hooks',
@@ -67,6 +82,7 @@ const SCOPES: ScopeRoutes[] = [
     grants: { read: SITE_ADMIN, write: SITE_ADMIN, admin: SITE_ADMIN },
     resolve: (ctx) => globalScope(ctx),
     full: false,
+    bodies: scopeBodies,
   },
 ];
 
@@ -101,7 +117,7 @@ function scopeRoutes(app: FastifyInstance, sr: ScopeRoutes): void {
     return r.hooks.map((h) => hook(h, s, request.ctx.urls, r.last.get(h.id)));
   });
 
-  app.post(sr.base, { schema: { params: paramsSchema(sr.params), body: createHookBody }, ...judgedLater, config: cfg('write') }, async (request, reply) => {
+  app.post(sr.base, { schema: { params: paramsSchema(sr.params), body: sr.bodies.create }, ...judgedLater, config: cfg('write') }, async (request, reply) => {
     const s = await scope(request, 'write');
     const r = await createScopeHook(request.ctx, s, received<CreateHookBody>(request));
     reply.code(201).header('location', request.ctx.urls.api(`${s.path}/${r.hook.id}`));
@@ -114,7 +130,7 @@ function scopeRoutes(app: FastifyInstance, sr: ScopeRoutes): void {
     return hook(r.hook, s, request.ctx.urls, r.last);
   });
 
-  app.patch(`${sr.base}/:hook_id`, { schema: { params: one, body: updateHookBody }, ...judgedLater, config: cfg('write') }, async (request) => {
+  app.patch(`${sr.base}/:hook_id`, { schema: { params: one, body: sr.bodies.update }, ...judgedLater, config: cfg('write') }, async (request) => {
     const s = await scope(request, 'write');
     const r = await updateScopeHook(request.ctx, s, id(request), received<UpdateHookBody>(request));
     return hook(r.hook, s, request.ctx.urls, r.last);

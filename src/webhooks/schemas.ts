@@ -1,4 +1,4 @@
-// Request shapes of the organization webhook routes: one JSON schema per body (Fastify validates it, json-schema-to-ts types it); validate.ts checks what a schema cannot say.
+// Request shapes of the webhook routes (organization, repository and global hooks): one JSON schema per body (Fastify validates it, json-schema-to-ts types it); validate.ts checks what a schema cannot say.
 import type { FromSchema } from 'json-schema-to-ts';
 
 const text = { type: 'string' } as const;
@@ -27,10 +27,26 @@ export const createHookBody = {
   properties: { name: { const: 'web' }, config, events, active },
 } as const;
 
+/** POST /repos/{owner}/{repo}/hooks: `name` may be left out there (GitHub: "Default: `web`"). */
+export const createRepoHookBody = {
+  type: 'object',
+  required: ['config'],
+  properties: createHookBody.properties,
+} as const;
+
 /** PATCH /orgs/{org}/hooks/{hook_id}: a config given replaces the whole config. */
 export const updateHookBody = {
   type: 'object',
   properties: { name: { enum: ['web', null] }, config, events, active },
+} as const;
+
+/** Event names a repository hook's PATCH adds to or removes from its list (GitHub documents them there only). */
+const eventChanges = { type: 'array', items: text } as const;
+
+/** PATCH /repos/{owner}/{repo}/hooks/{hook_id}: also `add_events` and `remove_events`. */
+export const updateRepoHookBody = {
+  type: 'object',
+  properties: { ...updateHookBody.properties, add_events: eventChanges, remove_events: eventChanges },
 } as const;
 
 /** PATCH /orgs/{org}/hooks/{hook_id}/config: only the properties given change. */
@@ -40,5 +56,6 @@ export const configPatchBody = {
 } as const;
 
 export type CreateHookBody = FromSchema<typeof createHookBody>;
-export type UpdateHookBody = FromSchema<typeof updateHookBody>;
+/** The PATCH body of every scope: organization and global hooks' schema has no `add_events`/`remove_events`, so they stay absent there. */
+export type UpdateHookBody = FromSchema<typeof updateRepoHookBody>;
 export type ConfigPatchBody = FromSchema<typeof configPatchBody>;

@@ -27,7 +27,7 @@ import {
 import type { HookScope } from './scope.js';
 import type { DeliveryRow, HookRow } from '../db/tables/webhooks.js';
 import type { ConfigPatchBody, CreateHookBody, UpdateHookBody } from './schemas.js';
-import { parseConfigPatch, parseCreate, parseUpdate, type HookConfigInput, type Received } from './validate.js';
+import { changedEvents, parseConfigPatch, parseCreate, parseUpdate, type HookConfigInput, type Received } from './validate.js';
 
 async function visibleHook(s: HookScope, rawId: string | number, db: Db): Promise<HookRow> {
   const hook = await findHook(db, s.target, parseId(rawId), s.who);
@@ -132,7 +132,8 @@ export async function updateScopeHook(ctx: ServiceContext, s: HookScope, hookId:
       await lockHooksOf(trx, s);
       const current = await visibleHook(s, existing.id, trx);
       const url = input.config ? shownUrl(input.config.url) : current.url;
-      const events = input.events ?? (JSON.parse(current.events) as string[]);
+      const events = changedEvents(JSON.parse(current.events) as string[], input);
+      if (!events.length) throw new ValidationFailed([{ resource: 'Hook', code: 'custom', field: 'events', message: 'events must name at least one event' }]);
       await checkRoom(trx, ctx, s, { id: current.id, url, events });
       return updateHook(trx, current.id, {
         ...(input.config ? configColumns(ctx.secrets, input.config) : {}),

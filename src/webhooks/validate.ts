@@ -24,6 +24,8 @@ export interface UpdateHookInput {
   /** A whole new config (the secret is removed when not given again, spec 4.2 rule 1). */
   config?: HookConfigInput;
   events?: string[];
+  /** A repository hook's `add_events` and `remove_events`. */
+  eventChanges?: { add: string[]; remove: string[] };
   active?: boolean;
 }
 
@@ -70,6 +72,8 @@ const REFUSED: Record<string, FieldError> = {
   username: secretInvalid('username'),
   password: secretInvalid('password'),
   events: invalid('events', 'events must be an array of event names'),
+  add_events: invalid('add_events', 'add_events must be an array of event names'),
+  remove_events: invalid('remove_events', 'remove_events must be an array of event names'),
   active: invalid('active', 'active must be true or false'),
 };
 const BLANK_URL = custom('url', 'url cannot be blank');
@@ -135,12 +139,12 @@ interface EventChoice {
 }
 
 /** Names no event of the hook's scope has; one message lists (the first ten of) them. */
-function eventsProblem(events: unknown, names: ReadonlySet<string>): FieldError | undefined {
+function eventsProblem(events: unknown, names: ReadonlySet<string>, field = 'events'): FieldError | undefined {
   if (!Array.isArray(events)) return undefined;
   const unknown = [...new Set(events)].filter((e): e is string => typeof e === 'string' && e !== ALL_EVENTS && !names.has(e));
   if (!unknown.length) return undefined;
   const shown = unknown.slice(0, 10).map((e) => JSON.stringify(e.slice(0, 100)));
-  return custom('events', `Invalid event(s): ${shown.join(', ')}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ''}`);
+  return custom(field, `Invalid event(s): ${shown.join(', ')}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ''}`);
 }
 
 /** Fields in the order a body lists them (REFUSED's), the order of the errors answered. */
@@ -177,11 +181,28 @@ export function parseCreate(received: Received<CreateHookBody>, choice: EventCho
   return { config: configInput(body.config), events: [...new Set(body.events ?? choice.defaultEvents)], active: body.active ?? true };
 }
 
-/** PATCH …/hooks/{hook_id} */
+/**
+ * PATCH …/hooks/{hook_id}. A repository hook's body may also name `add_events` and `remove_events`: applied to `events`
+ * when given, else to the hook's current list (the service's), additions first, then removals.
+ */
 export function parseUpdate(received: Received<UpdateHookBody>, choice: EventChoice): UpdateHookInput {
   const { body } = received;
-  throwIfAny([...schemaProblems(received), ...configProblems(body.config), eventsProblem(body.events, choice.eventNames)]);
-  return { config: body.config && configInput(body.config), events: body.events && [...new Set(body.events)], active: body.active };
+  throwIfAny([
+    ...schemaProblems(received),
+    ...configProblems(body.config),
+    eventsProblem(body.events, choice.eventNames),
+    eventsProblem(body.add_events, choice.eventNames, 'add_events'),
+  ]);
+  const changes = body.add_events?.length || body.remove_events?.length ? { add: body.add_events ?? [], remove: body.remove_events ?? [] } : undefined;
+  return { config: body.config && configInput(body.config), events: body.events && [...new Set(body.events)], eventChanges: changes, active: body.active };
+}
+
+/** A hook's events after a PATCH: `events` (or the current list), with `add_events` added and `remove_events` taken out. */
+export function changedEvents(current: string[], input: Pick<UpdateHookInput, 'events' | 'eventChanges'>): string[] {
+  const base = input.events ?? current;
+  if (!input.eventChanges) return base;
+  const removed = new Set(input.eventChanges.remove);
+  return [...new Set([...base, ...input.eventChanges.add])].filter((e) => !removed.has(e));
 }
 
 /** PATCH /orgs/{org}/hooks/{hook_id}/config */

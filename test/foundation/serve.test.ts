@@ -32,7 +32,7 @@ describe('hublet serve', () => {
 
   it('starts on an empty data dir: one listening line with the real port, a one-time admin token, request logs without credentials, exit 0 on SIGTERM', async () => {
     first = await freshDataDir('first');
-    const p = await serve(['--host', '127.0.0.1', '--port', '0', '--data', first.dir, ...first.args, '--base-url', 'https://hub.example.test/api/v3', '--log-level', 'info']);
+    const p = await serve(['--host', '127.0.0.1', '--port', '0', '--data', first.dir, ...first.args, '--base-url', 'https://hub.example.test', '--log-level', 'info']);
     expect(p.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(p.port).toBeGreaterThan(0);
     await p.waitFor(/its token \(shown once\): hlp_\w+\n/);
@@ -43,7 +43,7 @@ describe('hublet serve', () => {
     expect(me.body).toMatchObject({ login: 'admin', site_admin: true });
     expect(me.headers.get('x-oauth-scopes')).toContain('site_admin');
     // Links use --base-url, whatever address the request came to.
-    expect(me.body.url).toBe('https://hub.example.test/api/v3/users/admin');
+    expect(me.body.url).toBe('https://hub.example.test/users/admin');
 
     // A user's token, sent in every way a client might, and an unknown one: none may reach the log.
     const created = await fetch(`${p.url}/admin/users/admin/authorizations`, {

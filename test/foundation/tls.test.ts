@@ -154,7 +154,7 @@ describe('hublet serve over TLS', () => {
     expect(behindProxy.body.current_user_url).toBe('http://hub.example.test/user');
   }, PROCESSES);
 
-  it('refuses to start with one of the two settings, or with a file that is missing, not a certificate, not a key or not its key', async () => {
+  it('refuses to start with one of the two settings, or with a file that is missing, not a certificate, not a key or not its key; or with a base URL that is not the site root', async () => {
     const dir = path.join(serving.sandbox.root, 'bad');
     fs.mkdirSync(dir);
     const garbage = path.join(dir, 'garbage.pem');
@@ -170,6 +170,9 @@ describe('hublet serve over TLS', () => {
       () => runServe([...data, '--tls-cert', certs.certFile, '--tls-key', otherKey], { env: serving.sandbox.env }),
       () => runServe([...data, '--tls-cert', garbage, '--tls-key', certs.keyFile], { env: serving.sandbox.env }),
       () => runServe([...data, '--tls-cert', missing, '--tls-key', certs.keyFile], { env: serving.sandbox.env }),
+      // A base URL is the site's root: GitHub Enterprise's API prefix (PyGithub's habit) would double every API link.
+      () => runServe([...data, '--base-url', 'http://hub.example.test/api/v3/'], { env: serving.sandbox.env }),
+      () => runServe(data, { env: serving.sandbox.env, extraEnv: { HUBLET_BASE_URL: 'https://hub.example.test/hublet' } }),
     ]);
     const expected = [
       'tlsKey (HUBLET_TLS_KEY): required with tlsCert (HUBLET_TLS_CERT)',
@@ -178,6 +181,8 @@ describe('hublet serve over TLS', () => {
       `tlsKey (HUBLET_TLS_KEY): ${otherKey} is not the private key of the certificate in ${certs.certFile}`,
       `tlsCert (HUBLET_TLS_CERT): ${garbage} holds no certificate`,
       `tlsCert (HUBLET_TLS_CERT): cannot read ${missing}: no such file`,
+      "baseUrl (HUBLET_BASE_URL): give the site's root (http://hub.example.test), not its API prefix",
+      "baseUrl (HUBLET_BASE_URL): give the site's root, scheme://host[:port] (https://hub.example.test): hublet serves no path prefix",
     ];
     for (const [i, r] of starts.entries()) {
       expect(r.code, r.stderr).toBe(2);
@@ -196,7 +201,12 @@ describe('hublet serve over TLS', () => {
     expect(fromFlags).toMatchObject({ tlsCert: path.resolve('cert.pem'), tlsKey: '/flag/key.pem', baseUrl: 'https://127.0.0.1:0' });
     expect(withListeningPort(fromFlags, 8443, {}, env).baseUrl).toBe('https://127.0.0.1:8443');
     const fromEnv = loadConfig({ dataDir: serving.sandbox.root, host: '::1', port: 443 }, env);
-    expect(fromEnv).toMatchObject({ tlsCert: '/env/cert.pem', tlsKey: '/env/key.pem', baseUrl: 'https://[::1]:443' });
+    // The scheme's default port is left out of links (hub sends its token only to the exact host it was given).
+    expect(fromEnv).toMatchObject({ tlsCert: '/env/cert.pem', tlsKey: '/env/key.pem', baseUrl: 'https://[::1]' });
+    expect(loadConfig({ dataDir: serving.sandbox.root, port: 80 }, {}).baseUrl).toBe('http://127.0.0.1');
+    expect(loadConfig({ dataDir: serving.sandbox.root, port: 443 }, {}).baseUrl).toBe('http://127.0.0.1:443');
+    expect(withListeningPort(loadConfig({ dataDir: serving.sandbox.root, port: 0 }, env), 443, {}, env).baseUrl).toBe('https://127.0.0.1');
+    expect(loadConfig({ dataDir: serving.sandbox.root, baseUrl: 'https://hub.example.test:443/' }, {}).baseUrl).toBe('https://hub.example.test');
     const plain = loadConfig({ dataDir: serving.sandbox.root, port: 0 }, {});
     expect(plain.tlsCert).toBeUndefined();
     expect(withListeningPort(plain, 3001, {}, {}).baseUrl).toBe('http://127.0.0.1:3001');

@@ -47,8 +47,9 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
+/** GitHub's short form: a repository hook's `name` is optional ("Default: `web`"), so these hooks leave it out. */
 async function createHook(repo: string, body: Record<string, unknown> = {}, token = octo.token) {
-  const r = await s.api('POST', `/repos/${repo}/hooks`, { token, body: { name: 'web', config: { url: rcv.url + fresh('h'), content_type: 'json' }, ...body } });
+  const r = await s.api('POST', `/repos/${repo}/hooks`, { token, body: { config: { url: rcv.url + fresh('h'), content_type: 'json' }, ...body } });
   if (r.status !== 201) throw new Error(`create hook: ${r.status} ${r.text}`);
   return r.body as { id: number; url: string; config: { url: string } };
 }
@@ -157,6 +158,38 @@ describe('the twelve operations', () => {
     expect(dup.status).toBe(422);
     expect(dup.body.errors).toEqual([{ resource: 'Hook', code: 'custom', message: 'Hook already exists on this repository' }]);
     expect((await s.api('POST', '/repos/octo/quiet/hooks', { token: octo.token, body: { name: 'web', active: false, config: { url: first.config.url } } })).status).toBe(201);
+  });
+});
+
+describe("GitHub's short forms for repository hooks", () => {
+  it('creates a hook without `name` (GitHub: "Default: web"); an organization hook still needs it', async () => {
+    const url = rcv.url + fresh('short');
+    const created = await s.api('POST', '/repos/acme/widgets/hooks', { token: octo.token, body: { config: { url } } });
+    expect(created.status).toBe(201);
+    expect(checkSchema(created, 'POST /repos/{owner}/{repo}/hooks')).toMatchObject({ name: 'web', events: ['push'], active: true, config: { url } });
+    const wrongName = await s.api('POST', '/repos/acme/widgets/hooks', { token: octo.token, body: { name: 'email', config: { url: `${url}x` } } });
+    expect(wrongName.status).toBe(422);
+    expect(wrongName.body.errors).toEqual([{ resource: 'Hook', code: 'invalid', field: 'name', message: 'name must be "web"' }]);
+    const org = await s.api('POST', '/orgs/acme/hooks', { token: octo.token, body: { config: { url: `${url}org` } } });
+    expect(org.status).toBe(422);
+    expect(org.body.errors).toEqual([{ resource: 'Hook', code: 'missing_field', field: 'name' }]);
+  });
+
+  it('PATCH adds and removes events with `add_events` and `remove_events`, applied to `events` when that is given too', async () => {
+    const hook = await createHook('octo/personal', { events: ['push', 'create'] });
+    const path = `/repos/octo/personal/hooks/${hook.id}`;
+    const patched = await s.api('PATCH', path, { token: octo.token, body: { add_events: ['delete'], remove_events: ['create'] } });
+    expect(patched.status).toBe(200);
+    expect([...checkSchema(patched, 'PATCH /repos/{owner}/{repo}/hooks/{hook_id}').events].sort()).toEqual(['delete', 'push']);
+    expect([...(await s.api('GET', path, { token: octo.token })).body.events].sort()).toEqual(['delete', 'push']);
+    const both = await s.api('PATCH', path, { token: octo.token, body: { events: ['issues', 'fork'], add_events: ['push', 'fork'], remove_events: ['issues'] } });
+    expect([...both.body.events].sort()).toEqual(['fork', 'push']);
+    const unknown = await s.api('PATCH', path, { token: octo.token, body: { add_events: ['nonsense'], remove_events: 'push' } });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors.map((e: { field: string }) => e.field)).toEqual(['add_events', 'remove_events']);
+    const none = await s.api('PATCH', path, { token: octo.token, body: { remove_events: ['fork', 'push'] } });
+    expect(none.status).toBe(422);
+    expect((await s.api('GET', path, { token: octo.token })).body.events.sort()).toEqual(['fork', 'push']);
   });
 });
 

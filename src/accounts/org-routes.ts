@@ -30,8 +30,11 @@ const memberParams = {
 const pagedQuery = { type: 'object', properties: pagingQuery } as const;
 const sinceQuery = { type: 'object', properties: { since: { type: 'string' }, per_page: { type: 'string' } } } as const;
 
-/** The signed-in person, any token of theirs (not installation tokens: no person behind them). */
-const SIGNED_IN: Grant = { scopes: [], apps: 'user' };
+/**
+ * The caller's organizations: classic and OAuth tokens need `user` or `read:org` (GitHub's 403 otherwise), app user
+ * tokens may ask; a fine-grained token is let in and sees an empty list (GitHub's documented answer).
+ */
+const OWN_ORGS: Grant = { scopes: ['user', 'read:org'], apps: 'user', missingScope: 403 };
 /** Who belongs to an organization: anyone may ask (outsiders see public memberships only). */
 const MEMBERS_READ: Grant = { scopes: [], anonymous: true, apps: true, fineGrained: { permission: 'members', level: 'read' } };
 /** The caller's own organization memberships. */
@@ -69,8 +72,9 @@ function parseSince(value: string | undefined): number {
 export async function organizationRoutes(fastify: FastifyInstance): Promise<void> {
   const app = typed(fastify);
 
-  app.get('/user/orgs', { schema: { querystring: pagedQuery }, config: { grant: SIGNED_IN } }, async (request, reply) => {
+  app.get('/user/orgs', { schema: { querystring: pagedQuery }, config: { grant: OWN_ORGS } }, async (request, reply) => {
     const paging = parsePaging(request.query);
+    if (request.ctx.actor?.kind === 'fine_grained') return [];
     const { rows, total } = await myMemberships(request.ctx, paging);
     setPageLinks(request, reply, paging, total);
     return rows.map((m) => simpleOrganization(m.org, request.ctx.urls));

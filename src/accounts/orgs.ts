@@ -78,7 +78,7 @@ export interface OrganizationChanges {
 
 /** Owners change the organization's profile; every field is checked before anything is written. */
 export async function updateOrganization(ctx: ServiceContext, orgLogin: string, changes: OrganizationChanges): Promise<UserRow> {
-  const org = await requireOrgOwner(ctx, orgLogin);
+  const org = await requireOrgOwner(ctx, orgLogin, 'forbidden');
   const R = 'Organization';
   throwProblems([
     textProblem(R, 'name', changes.name, 255),
@@ -107,7 +107,7 @@ export async function updateOrganization(ctx: ServiceContext, orgLogin: string, 
  * `organization` `deleted` event is recorded in the same transaction.
  */
 export async function deleteOrganization(ctx: ServiceContext, orgLogin: string): Promise<void> {
-  const org = await requireOrgOwner(ctx, orgLogin);
+  const org = await requireOrgOwner(ctx, orgLogin, 'forbidden');
   const sender = requireActor(ctx.actor).user;
   const files = await ctx.db.transaction().execute(async (trx) => {
     if (!(await lockRows(trx, 'users', [org.id])).has(org.id)) throw new NotFound();

@@ -54,11 +54,15 @@ export function requireAnyAccount(ctx: ServiceContext, login: string): Promise<U
   return requireAccount(ctx.db, login);
 }
 
-/** The organization, when the caller owns it; 404 otherwise (GitHub hides what you may not manage). */
-export async function requireOrgOwner(ctx: ServiceContext, orgLogin: string): Promise<UserRow> {
+/**
+ * The organization, when the caller owns it; 404 otherwise (GitHub hides what you may not manage), except that with
+ * `forbidden` a member, who can see the organization, is told 403.
+ */
+export async function requireOrgOwner(ctx: ServiceContext, orgLogin: string, members: 'hidden' | 'forbidden' = 'hidden'): Promise<UserRow> {
   const actor = requireActor(ctx.actor);
   const found = await findAccountWithRole(ctx.db, orgLogin, actor.user.id);
   if (found?.account.type !== 'Organization') throw new NotFound();
+  if (found.role === 'member' && members === 'forbidden') throw new Forbidden('You must be an owner of this organization.');
   if (found.role !== 'admin') throw new NotFound();
   return found.account;
 }

@@ -149,7 +149,8 @@ export function metaRoutes(limiter: RateLimiter) {
       { config, schema: { querystring: { type: 'object', properties: { s: { type: 'string' } } } } },
       async (request, reply) => {
         const said = (request.query as { s?: string }).s || ZEN[Math.floor(Math.random() * ZEN.length)];
-        return reply.type('text/plain; charset=utf-8').send(octocat(said));
+        // GitHub's media type for it (its OpenAPI description and api.github.com both say so).
+        return reply.type('application/octocat-stream').send(octocat(said));
       },
     );
 

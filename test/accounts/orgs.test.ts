@@ -30,7 +30,18 @@ describe('the caller’s organizations', () => {
     expect(page.headers.get('link')).toContain(`<${s.url}/user/orgs?per_page=1&page=2>; rel="next"`);
     expect((await as('mia', 'GET', '/user/orgs')).body.map((o: { login: string }) => o.login)).toEqual(['acme']);
     expect((await as('otto', 'GET', '/user/orgs')).body).toEqual([]);
-    expect((await as('plain', 'GET', '/user/orgs')).status).toBe(200);
+    // GitHub: `user` or `read:org` (403 naming them otherwise); a fine-grained token sees an empty list.
+    const plain = await as('plain', 'GET', '/user/orgs');
+    expect(plain.status).toBe(403);
+    expect(plain.headers.get('x-accepted-oauth-scopes')).toBe('user, read:org');
+    const gistOnly = await s.createToken('mia', { scopes: ['gist'] });
+    expect((await s.api('GET', '/user/orgs', { token: gistOnly })).status).toBe(403);
+    const withUser = await s.createToken('mia', { scopes: ['user'] });
+    expect((await s.api('GET', '/user/orgs', { token: withUser })).body.map((o: { login: string }) => o.login)).toEqual(['acme']);
+    const fineGrained = await s.createToken('mia', { kind: 'fine_grained', permissions: { members: 'read' } });
+    const fg = await s.api('GET', '/user/orgs', { token: fineGrained });
+    expect(fg.status).toBe(200);
+    expect(fg.body).toEqual([]);
     expect((await s.api('GET', '/user/orgs')).status).toBe(401);
   });
 
@@ -144,18 +155,25 @@ describe('PATCH and DELETE /orgs/{org}', () => {
     expect((await s.api('GET', '/orgs/acme')).body.name).toBe('Acme Inc.');
   });
 
-  it('members and outsiders cannot change it (404); a token without admin:org is 403', async () => {
-    expect((await as('mia', 'PATCH', '/orgs/acme', { name: 'Mine' })).status).toBe(404);
+  it('members cannot change it (403: they can see it), outsiders get 404; a token without admin:org is 403', async () => {
+    const member = await as('mia', 'PATCH', '/orgs/acme', { name: 'Mine' });
+    expect(member.status).toBe(403);
+    expect(member.body.message).toBe('You must be an owner of this organization.');
     expect((await as('otto', 'PATCH', '/orgs/acme', { name: 'Mine' })).status).toBe(404);
     expect((await as('plain', 'PATCH', '/orgs/acme', { name: 'Mine' })).status).toBe(403);
     expect((await s.api('PATCH', '/orgs/acme', { body: { name: 'Mine' } })).status).toBe(401);
     expect((await s.api('GET', '/orgs/acme')).body.name).toBe('Acme Inc.');
   });
 
-  it('owners delete it (202 {}): its profile and memberships go; members cannot (404)', async () => {
+  it('owners delete it (202 {}): its profile and memberships go; members cannot (403, as they see its members), outsiders get 404', async () => {
     await s.createOrg('doomed', 'owen');
     await s.addMember('doomed', 'mia');
-    expect((await as('mia', 'DELETE', '/orgs/doomed')).status).toBe(404);
+    expect((await as('mia', 'GET', '/orgs/doomed/members')).status).toBe(200);
+    const member = await as('mia', 'DELETE', '/orgs/doomed');
+    expect(member.status).toBe(403);
+    checkSchema(member, 'DELETE /orgs/{org}');
+    expect((await as('otto', 'DELETE', '/orgs/doomed')).status).toBe(404);
+    expect((await s.api('GET', '/orgs/doomed')).status).toBe(200);
     const r = await as('owen', 'DELETE', '/orgs/doomed');
     expect(r.status).toBe(202);
     expect(r.body).toEqual({});

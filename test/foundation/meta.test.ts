@@ -52,7 +52,7 @@ describe('GET /zen, /octocat, /emojis', () => {
   it('/octocat draws the octocat saying ?s=, or a line of zen', async () => {
     const said = await s.api('GET', '/octocat?s=Hello%20hublet');
     expect(said.status).toBe(200);
-    expect(said.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(said.headers.get('content-type')).toBe('application/octocat-stream');
     expect(said.text).toContain('| Hello hublet |');
     expect(said.text).toContain('MMM.           .MMM');
     // The bubble is closed: its top, sides and bottom are as wide as the text and a space either side.

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { VERSION } from '../version.js';
 import { PUBLIC } from './http/grants.js';
-import { rateKey, type RateLimiter } from './http/rate-limit.js';
+import { rateHeaders, rateKey, type RateLimiter } from './http/rate-limit.js';
 import type { Urls } from './http/urls.js';
 import { SUPPORTED_API_VERSIONS } from './http/versioning.js';
 
@@ -156,9 +156,10 @@ export function metaRoutes(limiter: RateLimiter) {
 
     app.get('/emojis', { config }, async (request) => emojis(request.ctx.urls));
 
-    app.get('/rate_limit', { config }, async (request) => {
+    app.get('/rate_limit', { config }, async (request, reply) => {
       const { key, limit } = rateKey(request);
-      const s = limiter.peek(key, limit);
+      const s = await limiter.current(key, limit);
+      reply.headers(rateHeaders(s));
       const core = { limit: s.limit, used: s.used, remaining: s.remaining, reset: s.reset };
       // hublet has no search API, so its search budget (GitHub's per-minute limits) is always untouched.
       const searchLimit = request.ctx.actor ? SEARCH_LIMIT_AUTHENTICATED : SEARCH_LIMIT_ANONYMOUS;

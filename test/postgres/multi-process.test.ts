@@ -202,6 +202,26 @@ describe('the rate limit, counted once across processes', () => {
   });
 });
 
+describe('GET /rate_limit across processes', () => {
+  it("shows the shared total on every process, also one that has not served the token (read when asked)", async () => {
+    const [a, b, c] = servers;
+    await ok(a, 'POST', '/admin/users', { login: 'counted', email: 'counted@example.test' }, 201);
+    const { token } = await ok(a, 'POST', '/admin/users/counted/authorizations', { scopes: ['gist'] }, 201);
+    for (let i = 0; i < 15; i++) expect((await call(a, 'GET', '/user', undefined, token)).status).toBe(200);
+    // Once a's counts are shared (its flush follows within 200 ms), b and c, which never served this token, say 15.
+    for (const s of [b, c]) {
+      const seen = await eventually(`${s.url} shows 15 used`, async () => {
+        const r = await call(s, 'GET', '/rate_limit', undefined, token);
+        return r.body.resources.core.used === 15 ? r : undefined;
+      });
+      expect(seen.body.resources.core).toMatchObject({ limit: 5000, used: 15, remaining: 4985 });
+      expect(seen.headers.get('x-ratelimit-used')).toBe('15');
+    }
+    const onA = await call(a, 'GET', '/rate_limit', undefined, token);
+    expect(onA.body.resources.core.used).toBe(15);
+  });
+});
+
 describe('deliveries across processes', () => {
   it('pings sent through all three are each delivered once', async () => {
     const before = hits.length;

@@ -7,12 +7,13 @@
 // shared total and window end; a request is judged against that shared total plus what this process counted since.
 // So a token gets its limit once across processes, give or take what the other processes admitted since their last
 // flush: at most the requests one process serves for a key in FLUSH_MS, per other process (the bounded over-admission).
+// GET /rate_limit reads the shared total when asked (`current`), so it shows every process's count on any process.
 import type { FastifyInstance } from 'fastify';
 import { Forbidden } from './errors.js';
 import type { Config } from '../../config.js';
 import { isPostgresDb } from '../../db/dialect.js';
 import type { Db } from '../../db/schema.js';
-import { addSharedCounts, pruneSharedCounts, type CountIncrement } from './shared-rate-counts.js';
+import { addSharedCounts, pruneSharedCounts, readSharedCount, type CountIncrement } from './shared-rate-counts.js';
 
 /** How often a process adds its counts to the shared ones (PostgreSQL). */
 const FLUSH_MS = 200;
@@ -86,6 +87,23 @@ export class RateLimiter {
 
   peek(key: string, limit: number): RateState {
     return this.state(this.window(key), limit);
+  }
+
+  /**
+   * The state with the shared total read now (GET /rate_limit): on PostgreSQL a process that has not served the key
+   * recently would otherwise show only its own share. The flush under way, if any, lands first, so nothing is counted
+   * twice; what this process counted since is added as usual.
+   */
+  async current(key: string, limit: number): Promise<RateState> {
+    if (!this.shared) return this.peek(key, limit);
+    await this.flushing;
+    const w = this.window(key);
+    const found = await readSharedCount(this.ctx.db, key, this.nowSeconds());
+    if (found && this.windows.get(key) === w && found.used >= w.shared) {
+      w.shared = found.used;
+      w.resetAt = found.resetAt;
+    }
+    return this.state(w, limit);
   }
 
   /** Counts one request; `ok` is false when the key is already over its limit. */
@@ -204,7 +222,7 @@ function rateLimitExceeded(state: RateState, actor: { user: { id: number } } | n
   return new Forbidden(`API rate limit exceeded for ${who}.${hint}`, { 'retry-after': String(retryAfter) });
 }
 
-function rateHeaders(state: RateState): Record<string, string> {
+export function rateHeaders(state: RateState): Record<string, string> {
   return {
     'x-ratelimit-limit': String(state.limit),
     'x-ratelimit-remaining': String(state.remaining),

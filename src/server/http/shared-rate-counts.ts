@@ -38,3 +38,10 @@ export async function addSharedCounts(db: Db, increments: readonly CountIncremen
 export async function pruneSharedCounts(db: Db, before: number): Promise<void> {
   await sql`delete from rate_limit_counts where reset_at < ${before}`.execute(db);
 }
+
+/** A key's shared window as the database has it now, when it has not ended (GET /rate_limit asks, on any process). */
+export async function readSharedCount(db: Db, key: string, now: number): Promise<SharedWindow | undefined> {
+  const { rows } = await sql<{ reset_at: string | number; used: number }>`
+    select reset_at, used from rate_limit_counts where key = ${key} and reset_at > ${now}`.execute(db);
+  return rows[0] && { resetAt: Number(rows[0].reset_at), used: Number(rows[0].used) };
+}

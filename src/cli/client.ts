@@ -113,12 +113,11 @@ class LocalClient implements Client {
   async reach(url: string): Promise<Reached> {
     this.gateway ??= import('./local-gateway.js').then(({ openGateway }) => openGateway(this.app, this.as));
     const gateway = await this.gateway;
-    // The app's URLs start with the configured base URL (which may carry a path prefix a proxy strips): keep what follows.
-    const base = this.runtime.config.baseUrl;
+    // The app's URLs start with the configured base URL, the site's root: its path and query are the app's.
+    const target = new URL(url);
     // A URL of another origin (an S3 store's pre-signed archive URL) is reached directly, with no credential of ours.
-    if (new URL(url).origin !== new URL(base).origin) return { url, token: undefined };
-    const rest = url.startsWith(`${base}/`) ? url.slice(base.length) : `${new URL(url).pathname}${new URL(url).search}`;
-    return { url: gateway.origin + rest, token: gateway.key };
+    if (target.origin !== new URL(this.runtime.config.baseUrl).origin) return { url, token: undefined };
+    return { url: gateway.origin + target.pathname + target.search, token: gateway.key };
   }
 
   serverPath(p: string): string {

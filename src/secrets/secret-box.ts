@@ -56,6 +56,14 @@ export class SecretBox {
     return this.keys.has(id);
   }
 
+  /**
+   * A 32-byte key for another use (an HMAC) from each key this box knows, the current one first: HKDF-SHA256 with
+   * `purpose` as its info, so a derived key differs per purpose and reveals nothing of the sealing key.
+   */
+  derivedKeys(purpose: string): Buffer[] {
+    return [...this.keys.values()].map((key) => Buffer.from(crypto.hkdfSync('sha256', key, Buffer.alloc(0), `hublet derived key\0${purpose}`, KEY_BYTES)));
+  }
+
   seal(plaintext: string, context: string): string {
     const nonce = crypto.randomBytes(NONCE_BYTES);
     const cipher = crypto.createCipheriv('aes-256-gcm', this.keys.get(this.keyId)!, nonce);

@@ -4,6 +4,7 @@ import type { SingleGist } from '../gists/present.js';
 import { isoUtc, type Urls } from '../server/http/urls.js';
 import { html, type Html } from './html.js';
 import { page } from './layout.js';
+import type { ImageLinks } from './markdown.js';
 import { gistLinks, plural, shownTime, userGistsLink, type GistLinks } from './links.js';
 import { renderFile, type ShownFile } from './render-file.js';
 
@@ -47,8 +48,8 @@ function forksSection(view: SingleGist, urls: Urls): Html | '' {
   return html`<h2 id="forks">Forks</h2><ul class="list">${items}</ul>`;
 }
 
-/** The whole gist page (or one revision of it). */
-export function gistPage(data: GistPageData, urls: Urls): Html {
+/** The whole gist page (or one revision of it); its Markdown shows images by `images`. */
+export function gistPage(data: GistPageData, urls: Urls, images: ImageLinks): Html {
   const { view } = data;
   const gist = view.gist;
   const owner = view.owner.login;
@@ -66,7 +67,7 @@ ${gist.description ? html`<p class="description">${gist.description}</p>` : ''}
 <p class="meta">Created ${time(gist.created_at)} · Updated ${time(gist.updated_at)} · <a href="${links.revisions}">${plural(view.history.length, 'revision')}</a> · ${plural(view.forks.length, 'fork')} · ${plural(data.stars, 'star')}${parent}</p>
 ${older}
 ${actions(data, links, urls)}
-${files.length ? files.map((f) => renderFile(f, files)) : html`<p class="empty">This gist has no files.</p>`}
+${files.length ? files.map((f) => renderFile(f, files, images)) : html`<p class="empty">This gist has no files.</p>`}
 ${forksSection(view, urls)}`;
   return page({ title: `${owner}/${title}${data.revision ? ` at ${data.revision.slice(0, 7)}` : ''} · hublet gist`, base: urls.base, noindex: !gist.public, body });
 }

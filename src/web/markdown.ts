@@ -1,6 +1,7 @@
 // GitHub-flavored Markdown to safe HTML: markdown-it (tables, strikethrough, autolinks, raw HTML) with task lists and
 // highlighted fenced code, then sanitize-html with an allow-list like GitHub's: no scripts, event handlers, forms,
-// frames, `javascript:` URLs or styles (table cell alignment becomes a class); images only as the caller allows them.
+// frames, `javascript:` URLs or styles (table cell alignment becomes a class); images by one rule (imageSource): the
+// caller's own files inline, hublet's own addresses as they are, every other host's through the image proxy.
 import type MarkdownIt from 'markdown-it';
 import type sanitizeHtml from 'sanitize-html';
 import { grammarFor, highlightCode } from './highlight.js';
@@ -57,13 +58,54 @@ function aligned(tagName: string, attribs: sanitizeHtml.Attributes): sanitizeHtm
   return { tagName, attribs: align ? { class: `align-${align}` } : {} };
 }
 
-/**
- * What a Markdown image may show: a `data:` URL the caller built (a gist's own image file), or null, and the image
- * becomes a plain link to its address (the pages' Content-Security-Policy loads no image from another host).
- */
-export type ImageSource = (src: string) => string | null;
+/** How the pages show an image at an absolute address: hublet's own as it is, any other through the image proxy. */
+export interface ImageLinks {
+  /** hublet's public base URL: an image under it loads from the page's own origin (the CSP's `img-src 'self'`). */
+  base: string;
+  /** The image proxy's signed address for an image on another host (image-proxy.ts), or null when it cannot carry it. */
+  proxied(address: string): string | null;
+}
 
-function sanitizeOptions(image: ImageSource): sanitizeHtml.IOptions {
+/** What Markdown images may show: the caller's own files (a gist's images, by name or raw_url) and absolute addresses. */
+export interface MarkdownImages {
+  /** A `data:` URL for an image the caller holds itself, or null. */
+  own?: (src: string) => string | null;
+  /** Absent: images at absolute addresses become links. */
+  links?: ImageLinks;
+}
+
+function parseUrl(text: string): URL | null {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `url` lies under the base URL (same origin, and under its path when the base has one). */
+function underBase(url: URL, base: string): boolean {
+  const root = parseUrl(base);
+  if (!root || url.origin !== root.origin) return false;
+  const prefix = root.pathname.replace(/\/+$/, '');
+  return url.pathname === prefix || url.pathname.startsWith(`${prefix}/`);
+}
+
+/**
+ * The one rule for every Markdown image the pages show (gist files, repository READMEs and files, the embed): the
+ * caller's own image as a data: URL; an http(s) address under hublet's base URL as it is; any other http(s) address
+ * through the image proxy, as GitHub shows images through Camo. Null: the image becomes a plain link to its address
+ * (a relative path that names nothing, another scheme, an address carrying credentials).
+ */
+export function imageSource(src: string, images: MarkdownImages): string | null {
+  const own = images.own?.(src);
+  if (own) return own;
+  if (!images.links || !/^https?:\/\//i.test(src)) return null;
+  const url = parseUrl(src);
+  if (!url || url.username || url.password) return null;
+  return underBase(url, images.links.base) ? url.href : images.links.proxied(url.href);
+}
+
+function sanitizeOptions(images: MarkdownImages): sanitizeHtml.IOptions {
   return {
     allowedTags: ALLOWED_TAGS,
     allowedAttributes: {
@@ -81,7 +123,8 @@ function sanitizeOptions(image: ImageSource): sanitizeHtml.IOptions {
     },
     allowedClasses: { code: ['language-*', 'hljs'], span: ['hljs-*'], li: ['task-list-item'], th: ALIGNMENTS, td: ALIGNMENTS },
     allowedSchemes: ['http', 'https', 'mailto'],
-    allowedSchemesByTag: { img: ['data'] },
+    // An image's address is imageSource's: a data: URL, hublet's own address or the image proxy's (transformTags run first).
+    allowedSchemesByTag: { img: ['data', 'http', 'https'] },
     allowProtocolRelative: false,
     transformTags: {
       th: aligned,
@@ -93,7 +136,7 @@ function sanitizeOptions(image: ImageSource): sanitizeHtml.IOptions {
         attribs: { type: 'checkbox', disabled: '', 'aria-label': 'checked' in attribs ? 'done' : 'to do', ...('checked' in attribs ? { checked: '' } : {}) },
       }),
       img: (tagName, attribs): sanitizeHtml.Tag => {
-        const shown = attribs.src ? image(attribs.src) : null;
+        const shown = attribs.src ? imageSource(attribs.src, images) : null;
         if (shown) return { tagName, attribs: { ...attribs, src: shown, alt: attribs.alt ?? '' } };
         return { tagName: 'a', attribs: { href: attribs.src ?? '', rel: 'nofollow noopener' }, text: attribs.alt || attribs.src || 'image' };
       },
@@ -103,6 +146,6 @@ function sanitizeOptions(image: ImageSource): sanitizeHtml.IOptions {
 }
 
 /** Markdown source as sanitized HTML. */
-export function renderMarkdown(source: string, image: ImageSource = () => null): Html {
-  return trustedHtml(renderers().sanitizeHtml(markdownParser().render(source), sanitizeOptions(image)));
+export function renderMarkdown(source: string, images: MarkdownImages = {}): Html {
+  return trustedHtml(renderers().sanitizeHtml(markdownParser().render(source), sanitizeOptions(images)));
 }

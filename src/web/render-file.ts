@@ -1,9 +1,9 @@
-// One gist file as markup: Markdown rendered (GFM, sanitized), code highlighted by its language, images shown (inline
-// as data: URLs, which the pages' CSP allows), binary files and very large ones replaced by a notice and a raw link.
+// One gist file as markup: Markdown rendered (GFM, sanitized; its images by markdown.ts's rule), code highlighted by its
+// language, images shown (inline as data: URLs, which the pages' CSP allows), binary and very large files as a notice.
 import { isBinary } from '../gists/reads.js';
 import { grammarFor, highlightCode } from './highlight.js';
 import { html, type Html } from './html.js';
-import { renderMarkdown } from './markdown.js';
+import { renderMarkdown, type ImageLinks } from './markdown.js';
 
 /** Text past this is cut (the raw URL serves all of it). */
 const TEXT_LIMIT_BYTES = 512 * 1024;
@@ -63,11 +63,11 @@ function codeBlock(text: string, grammar: string | undefined): Html {
   return html`<div class="code"><pre class="lines" aria-hidden="true">${numbers}</pre><pre><code class="hljs">${highlightCode(shown, grammar)}</code></pre></div>`;
 }
 
-/** Images a Markdown file names by a relative path that is another file of the same gist, as data: URLs. */
+/** Images a Markdown file names that are other files of the same gist (by relative path or raw_url), as data: URLs. */
 function siblingImages(files: readonly ShownFile[]): (src: string) => string | null {
   return (src) => {
     const name = decodeURIComponentSafe(src.replace(/^\.\//, ''));
-    const file = files.find((f) => f.filename === name);
+    const file = files.find((f) => f.filename === name || f.rawUrl === src);
     if (!file || file.size > IMAGE_LIMIT_BYTES) return null;
     const type = imageType(file.filename, file.content);
     return type ? dataUrl(type, file.content) : null;
@@ -83,7 +83,7 @@ function decodeURIComponentSafe(s: string): string {
 }
 
 /** The body of a file's box (without its header). */
-function fileBody(f: ShownFile, siblings: readonly ShownFile[]): Html {
+function fileBody(f: ShownFile, siblings: readonly ShownFile[], images: ImageLinks): Html {
   const raw = html`<a href="${f.rawUrl}">view the raw file</a>`;
   const type = imageType(f.filename, f.content);
   if (type) {
@@ -94,7 +94,7 @@ function fileBody(f: ShownFile, siblings: readonly ShownFile[]): Html {
   const cut = f.content.length > TEXT_LIMIT_BYTES;
   const text = textPrefix(f.content, TEXT_LIMIT_BYTES);
   const notice = cut ? html`<p class="notice">This file is ${humanSize(f.size)}; only its beginning is shown: ${raw}.</p>` : '';
-  if (isMarkdown(f) && !cut) return html`<div class="markdown">${renderMarkdown(text, siblingImages(siblings))}</div>`;
+  if (isMarkdown(f) && !cut) return html`<div class="markdown">${renderMarkdown(text, { own: siblingImages(siblings), links: images })}</div>`;
   return html`${notice}${codeBlock(text, grammarFor(f.language, f.filename))}`;
 }
 
@@ -103,13 +103,13 @@ function fileAnchor(filename: string): string {
   return `file-${filename.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
 }
 
-/** A file's box: its name, language and size, a raw link, and its rendered content. */
-export function renderFile(f: ShownFile, siblings: readonly ShownFile[], headingLevel: 2 | 3 = 2): Html {
+/** A file's box: its name, language and size, a raw link, and its rendered content (Markdown images by `images`). */
+export function renderFile(f: ShownFile, siblings: readonly ShownFile[], images: ImageLinks, headingLevel: 2 | 3 = 2): Html {
   const info = [f.language, humanSize(f.size)].filter(Boolean).join(' · ');
   const name = headingLevel === 2 ? html`<h2 class="file-name">${f.filename}</h2>` : html`<h3 class="file-name">${f.filename}</h3>`;
   return html`<section class="file" id="${fileAnchor(f.filename)}" aria-label="${f.filename}">
 <div class="file-head">${name}<span class="file-info">${info}</span><a href="${f.rawUrl}">Raw</a></div>
-${fileBody(f, siblings)}
+${fileBody(f, siblings, images)}
 </section>
 `;
 }

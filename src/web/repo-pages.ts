@@ -8,6 +8,7 @@ import type { Urls } from '../server/http/urls.js';
 import { html, type Html } from './html.js';
 import { page } from './layout.js';
 import { repositoryLinks, type RepositoryLinks } from './links.js';
+import type { ImageLinks } from './markdown.js';
 import { renderFile } from './render-file.js';
 
 /** A README in a directory: the first entry so named (README.md before README, as GitHub prefers Markdown). */
@@ -53,33 +54,33 @@ function treeTable(items: readonly TreeItem[], links: RepositoryLinks, ref: stri
   return html`<table class="tree"><caption class="visually-hidden">Files</caption><tbody>${rows}</tbody></table>`;
 }
 
-function readmeSection(readme: { name: string; content: Buffer } | null, links: RepositoryLinks, ref: string, dir: string): Html | '' {
+function readmeSection(readme: { name: string; content: Buffer } | null, links: RepositoryLinks, ref: string, dir: string, images: ImageLinks): Html | '' {
   if (!readme) return '';
   const path = dir ? `${dir}/${readme.name}` : readme.name;
   const file = { filename: readme.name, size: readme.content.length, language: null, content: readme.content, rawUrl: links.raw(ref, path) };
-  return renderFile(file, [file]);
+  return renderFile(file, [file], images);
 }
 
-/** The repository's home: its default branch's root directory and README (or a note that it is empty). */
-export function repositoryPage(view: RepositoryView, root: readonly TreeItem[] | null, readme: { name: string; content: Buffer } | null, urls: Urls): Html {
+/** The repository's home: its default branch's root directory and README (or a note that it is empty); Markdown images by `images`. */
+export function repositoryPage(view: RepositoryView, root: readonly TreeItem[] | null, readme: { name: string; content: Buffer } | null, urls: Urls, images: ImageLinks): Html {
   const links = repositoryLinks(urls, view.owner.login, view.repo.name);
   const ref = view.repo.default_branch;
-  const files = root ? html`${treeTable(root, links, ref, '')}${readmeSection(readme, links, ref, '')}` : html`<p class="empty">This repository is empty: push to it with the clone URL above.</p>`;
+  const files = root ? html`${treeTable(root, links, ref, '')}${readmeSection(readme, links, ref, '', images)}` : html`<p class="empty">This repository is empty: push to it with the clone URL above.</p>`;
   return page({ title: `${view.owner.login}/${view.repo.name} · hublet`, base: urls.base, body: html`${header(view, urls, links)}\n${files}` });
 }
 
 /** A directory at a ref. */
-export function treePage(view: RepositoryView, ref: string, dir: string, items: readonly TreeItem[], readme: { name: string; content: Buffer } | null, urls: Urls): Html {
+export function treePage(view: RepositoryView, ref: string, dir: string, items: readonly TreeItem[], readme: { name: string; content: Buffer } | null, urls: Urls, images: ImageLinks): Html {
   const links = repositoryLinks(urls, view.owner.login, view.repo.name);
-  const body = html`${header(view, urls, links)}\n${crumbs(view, links, ref, dir)}${treeTable(items, links, ref, dir)}${readmeSection(readme, links, ref, dir)}`;
+  const body = html`${header(view, urls, links)}\n${crumbs(view, links, ref, dir)}${treeTable(items, links, ref, dir)}${readmeSection(readme, links, ref, dir, images)}`;
   return page({ title: `${dir || view.repo.name} at ${ref} · ${view.owner.login}/${view.repo.name} · hublet`, base: urls.base, body });
 }
 
 /** A file at a ref, rendered as the gist pages render files. */
-export function blobPage(view: RepositoryView, ref: string, path: string, content: Buffer, urls: Urls): Html {
+export function blobPage(view: RepositoryView, ref: string, path: string, content: Buffer, urls: Urls, images: ImageLinks): Html {
   const links = repositoryLinks(urls, view.owner.login, view.repo.name);
   const name = path.split('/').pop() ?? path;
   const file = { filename: name, size: content.length, language: null, content, rawUrl: links.raw(ref, path) };
-  const body = html`${header(view, urls, links)}\n${crumbs(view, links, ref, path)}${renderFile(file, [file])}`;
+  const body = html`${header(view, urls, links)}\n${crumbs(view, links, ref, path)}${renderFile(file, [file], images)}`;
   return page({ title: `${path} at ${ref} · ${view.owner.login}/${view.repo.name} · hublet`, base: urls.base, body });
 }

@@ -1,7 +1,9 @@
 // The web pages' routes: the gist page, its revisions and past revisions, its archives and embed script, a user's gists,
-// the public gists, a user's or organization's page, a repository's pages (home, tree, blob, raw), and the stylesheets. Pages are anonymous (a token changes nothing they show), outside the API's rate
-// limit, cached by the change stamp, and carry a CSP without inline scripts. A browser (Accept: text/html) that asks for
-// what does not exist, or that it may not see, gets the not-found page; every other client gets the API's 404 JSON.
+// the public gists, a user's or organization's page, a repository's pages (home, tree, blob, raw), the stylesheets, and
+// the image proxy (image-proxy.ts) that shows their Markdown's images from other hosts. Pages are anonymous (a token
+// changes nothing they show), outside the API's rate limit, cached by the change stamp, and carry a CSP without inline
+// scripts. A browser (Accept: text/html) that asks for what does not exist, or that it may not see, gets the not-found
+// page; every other client gets the API's 404 JSON.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../app/context.js';
 import { requireAnyAccount } from '../accounts/service.js';
@@ -16,6 +18,7 @@ import { exemptFromRateLimit } from '../server/http/rate-limit.js';
 import { tarGz, zip } from './archive.js';
 import { embedScript } from './embed.js';
 import { gistPage } from './gist-page.js';
+import { ImageProxy, imageProxyRoute } from './image-proxy.js';
 import { discoverPage, LIST_PAGE_SIZE, userGistsPage } from './gist-lists.js';
 import type { Html } from './html.js';
 import { notFoundPage, securityHeaders } from './layout.js';
@@ -83,6 +86,8 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
   exemptFromRateLimit(app);
   const cache = new PageCache(app.hublet.config.responseCacheMiB * 1024 * 1024);
   const config = { grant: PUBLIC };
+  const images = new ImageProxy(app.hublet);
+  app.addHook('onClose', () => images.close());
 
   // Pages render with libraries loaded by the first page request (renderers.ts); later requests pass straight on.
   app.addHook('onRequest', (_request, _reply, done) => {
@@ -103,6 +108,7 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/-/web.css', { config }, serveStylesheet(pageStylesheet));
   app.get('/-/embed.css', { config }, serveStylesheet(embedStylesheet));
+  imageProxyRoute(app, images);
 
   app.get('/gist/discover', { config }, async (request: Params<never>, reply) => {
     const ctx = anonymous(request);
@@ -123,7 +129,7 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
       const gist = GIST_ID.test(name) ? await findGist(ctx.db, name) : undefined;
       if (gist) {
         const [view, stars] = await Promise.all([singleView(ctx, gist), starCounts(ctx.db, [gist.id])]);
-        return htmlPage(gistPage({ view, stars: stars.get(gist.id) ?? 0 }, ctx.urls));
+        return htmlPage(gistPage({ view, stars: stars.get(gist.id) ?? 0 }, ctx.urls, images.links(ctx.urls)));
       }
       const account = await orNotFound(requireAnyAccount(ctx, name));
       const list = await listForUser(ctx, account.login, p);
@@ -157,7 +163,7 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
     return send(reply, await cache.get(ctx.db, `revision ${id.toLowerCase()} ${sha.toLowerCase()}`, async () => {
       const view = await orNotFound(revisionView(ctx, id, sha));
       const stars = await starCounts(ctx.db, [view.gist.id]);
-      return htmlPage(gistPage({ view, stars: stars.get(view.gist.id) ?? 0, revision: sha.toLowerCase() }, ctx.urls));
+      return htmlPage(gistPage({ view, stars: stars.get(view.gist.id) ?? 0, revision: sha.toLowerCase() }, ctx.urls, images.links(ctx.urls)));
     }));
   });
 
@@ -170,7 +176,7 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
     const built = await cache.get(ctx.db, `embed ${id} ${file === undefined ? '*' : JSON.stringify(file)}`, async () => {
       const gist = await findGist(ctx.db, id);
       if (!gist) throw new NotFound();
-      const script = embedScript(await singleView(ctx, gist), ctx.urls, file);
+      const script = embedScript(await singleView(ctx, gist), ctx.urls, file, images.links(ctx.urls));
       if (script === null) throw new NotFound();
       return { status: 200, body: Buffer.from(script), type: 'text/javascript; charset=utf-8' };
     });
@@ -219,7 +225,7 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
       const commit = await commitAt(ctx, view.repo, view.repo.default_branch);
       const root = commit ? await treeAt(ctx, view.repo, commit, '') : null;
       const readme = commit && root ? await readmeOf(ctx, view, commit, '', root) : null;
-      return htmlPage(repositoryPage(view, root, readme, ctx.urls));
+      return htmlPage(repositoryPage(view, root, readme, ctx.urls, images.links(ctx.urls)));
     }));
   });
 
@@ -247,12 +253,12 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
         const items = await treeAt(ctx, found.repo, at.commit, at.path);
         if (items) {
           if (view === 'blob') return redirect(links.tree(at.ref, at.path));
-          return htmlPage(treePage(found, at.ref, at.path, items, await readmeOf(ctx, found, at.commit, at.path, items), ctx.urls));
+          return htmlPage(treePage(found, at.ref, at.path, items, await readmeOf(ctx, found, at.commit, at.path, items), ctx.urls, images.links(ctx.urls)));
         }
         const bytes = at.path ? await fileAt(ctx, found.repo, at.commit, at.path) : null;
         if (!bytes) throw new NotFound();
         if (view === 'tree') return redirect(links.blob(at.ref, at.path));
-        return htmlPage(blobPage(found, at.ref, at.path, bytes, ctx.urls));
+        return htmlPage(blobPage(found, at.ref, at.path, bytes, ctx.urls, images.links(ctx.urls)));
       });
       return send(reply, built);
     });

@@ -1,8 +1,7 @@
 // Posts one delivery with undici: keep-alive pools per origin, destinations checked after DNS at connect time, one timeout.
-import dns from 'node:dns';
-import net from 'node:net';
-import { Agent, buildConnector, request } from 'undici';
-import { parseAllowedHosts, refusedAddress, refusedHostName, type AllowedHosts } from '../net/allowed-hosts.js';
+import { Agent, request } from 'undici';
+import { parseAllowedHosts } from '../net/allowed-hosts.js';
+import { guardedConnector, refusedReason } from '../net/guarded-connect.js';
 
 /** Bytes of a response body kept in the delivery record; the rest is read and dropped (up to DRAIN_LIMIT). */
 const RESPONSE_BODY_LIMIT = 64 * 1024;
@@ -26,51 +25,6 @@ export interface Outgoing {
   body: Buffer;
 }
 
-const REFUSED = 'HUBLET_DESTINATION_REFUSED';
-
-class DestinationRefused extends Error {
-  readonly code = REFUSED;
-  constructor(reason: string) {
-    super(reason);
-  }
-}
-
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
-
-/** dns.lookup, keeping only the addresses the policy allows: the socket connects to an address that was checked. */
-function checkedLookup(policy: AllowedHosts) {
-  return (hostname: string, options: dns.LookupOptions, callback: LookupCallback) => {
-    const byName = refusedHostName(hostname);
-    if (byName) return callback(new DestinationRefused(byName), '');
-    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return callback(err, '');
-      const reasons: string[] = [];
-      const allowed = addresses.filter((a) => {
-        const reason = refusedAddress(policy, hostname, a.address);
-        if (reason) reasons.push(reason);
-        return !reason;
-      });
-      if (allowed.length === 0) return callback(new DestinationRefused(reasons[0] ?? `${hostname} has no address`), '');
-      if (options.all) return callback(null, allowed);
-      callback(null, allowed[0].address, allowed[0].family);
-    });
-  };
-}
-
-/** undici's connector behind the policy: literal addresses are checked here, names in the lookup above. */
-function checkedConnector(policy: AllowedHosts, rejectUnauthorized: boolean, timeoutMs: number): buildConnector.connector {
-  const base = buildConnector({ rejectUnauthorized, timeout: timeoutMs, lookup: checkedLookup(policy) } as buildConnector.BuildOptions);
-  return (options, callback) => {
-    const host = options.hostname.replace(/^\[|\]$/g, '');
-    const reason = net.isIP(host) ? refusedAddress(policy, host, host) : refusedHostName(host);
-    if (reason) {
-      callback(new DestinationRefused(reason), null);
-      return;
-    }
-    base(options, callback);
-  };
-}
-
 function errorCodes(err: unknown): string[] {
   const out: string[] = [];
   let e: unknown = err;
@@ -81,15 +35,6 @@ function errorCodes(err: unknown): string[] {
     e = x.cause;
   }
   return out;
-}
-
-function refusedReason(err: unknown): string | undefined {
-  let e: unknown = err;
-  for (let i = 0; e && i < 5; i++) {
-    if (e instanceof DestinationRefused || (e as { code?: unknown }).code === REFUSED) return (e as Error).message;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 const TIMEOUT_CODES = ['TimeoutError', 'AbortError', 'UND_ERR_ABORTED', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT', 'RequestAbortedError'];
@@ -132,7 +77,7 @@ export class Transport {
     this.timeoutMs = options.timeoutMs;
     const agent = (rejectUnauthorized: boolean) =>
       new Agent({
-        connect: checkedConnector(policy, rejectUnauthorized, options.timeoutMs),
+        connect: guardedConnector(policy, rejectUnauthorized, options.timeoutMs),
         connections: options.connections,
         headersTimeout: options.timeoutMs,
         bodyTimeout: options.timeoutMs,

@@ -14,7 +14,7 @@ let carolToken: string;
 beforeAll(async () => {
   s = await startServer();
   sb = sandbox();
-  env = Object.fromEntries(Object.entries({ ...sb.env, HUBLET_BASE_URL: `${s.url}/prefix` }).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv;
+  env = Object.fromEntries(Object.entries({ ...sb.env, HUBLET_BASE_URL: s.url }).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv;
   carolToken = (await s.userWithToken('carol', ['gist'])).token;
 });
 afterAll(async () => {
@@ -35,8 +35,7 @@ describe('local mode', () => {
   it('reach: the same path on a loopback gateway that answers only requests with its key, as the client’s user', async () => {
     let origin = '';
     await withLocal('carol', async (client) => {
-      // The configured base URL carries a path prefix: what follows it is the app's path.
-      const reached = await client.reach(`${s.url}/prefix/user?x=1`);
+      const reached = await client.reach(`${s.url}/user?x=1`);
       const url = new URL(reached.url);
       origin = url.origin;
       expect(url.hostname).toBe('127.0.0.1');
@@ -62,7 +61,7 @@ describe('local mode', () => {
         expect(await r.text()).not.toContain('login');
       }
       // The same gateway for every URL of this client.
-      expect(new URL((await client.reach(`${s.url}/prefix/gist/abc.git`)).url).origin).toBe(origin);
+      expect(new URL((await client.reach(`${s.url}/gist/abc.git`)).url).origin).toBe(origin);
     });
     // Closed with the client.
     await expect(fetch(`${origin}/user`)).rejects.toThrow();

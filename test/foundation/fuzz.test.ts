@@ -66,7 +66,7 @@ function send(req: Sent): Promise<Answer> {
 }
 
 const GIT_PROTOCOL = /\/(?:info\/refs|git-upload-pack|git-receive-pack)(?:\?|$)/;
-const NOT_THE_API = new RegExp(`${GIT_PROTOCOL.source}|^(?:\\/api\\/v3)?\\/gist\\/[^/?]+\\/[^/?]+\\/raw(?:[/?]|$)`);
+const NOT_THE_API = new RegExp(`${GIT_PROTOCOL.source}|^(?:\\/api\\/v3)?\\/gist\\/[^/?]+\\/[^/?]+\\/raw(?:[/?]|$)|^(?:\\/api\\/v3)?\\/camo\\/`);
 
 const cut = (text: string, n: number) => (text.length > n ? `${text.slice(0, n)}…(${text.length} chars)` : text);
 
@@ -87,7 +87,8 @@ function check(req: Sent, res: Answer): void {
   expect(res.status, what).toBeGreaterThanOrEqual(200);
   expect(res.status, what).toBeLessThan(500);
   // Git's smart HTTP answers git clients in text as GitHub does (git prints "Repository not found."), and raw file URLs
-  // answer `404: Not Found` as GitHub's raw host does: there, only no 5xx. A browser's request (Accept: text/html) to
+  // answer `404: Not Found` as GitHub's raw host does, and the image proxy (`/camo/…`) refuses in text as GitHub's Camo
+  // does: there, only no 5xx. A browser's request (Accept: text/html) to
   // a web page's path gets an HTML error page (src/web), checked below for what it says. Every API answer is JSON in
   // GitHub's shape.
   const htmlPage = /text\/html/.test(headerOf(req, 'accept')) && res.contentType.startsWith('text/html');

@@ -1,6 +1,8 @@
 // Every registered route against every kind of token, generated from the grants the routes declare: denied callers get
 // exactly the rule's answer, allowed ones never a refusal; a route that declares no grant cannot be registered.
 import type { FastifyInstance } from 'fastify';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC, type Grant } from '../../src/server/http/grants.js';
 import { ARCHIVE_ROUTE } from '../../src/migrations/signing.js';
@@ -84,6 +86,8 @@ let s: TestServer;
 let marked: FastifyInstance;
 let markedUrl: string;
 let receiver: Receiver;
+/** Another host with an image, for the image proxy's route (`/camo/:digest/:address`, a URL only a page can sign). */
+let images: http.Server;
 /** Values for every path parameter, naming resources that exist and that alice may reach. */
 const values: Record<string, string> = { owner: 'alice', repo: 'pub', org: 'acme', username: 'alice' };
 let userMigration: number;
@@ -160,6 +164,16 @@ beforeAll(async () => {
   const location = new URL(archive.headers.get('location')!);
   archivePath = location.pathname + location.search;
 
+  // A signed image-proxy URL, as a gist page that shows another host's image names it.
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+  images = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(png));
+  await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
+  const badge = `http://127.0.0.1:${(images.address() as AddressInfo).port}/badge.png`;
+  const shown = await s.api('POST', '/gists', { token: full, body: { public: true, files: { 'README.md': { content: `![badge](${badge})\n` } } } });
+  await ok(shown, 201, 'gist with an image');
+  const [, digest, hex] = /\/camo\/([0-9a-f]+)\/([0-9a-f]+)/.exec(await (await fetch(`${s.url}/gist/${shown.body.id}`)).text()) ?? [];
+  Object.assign(values, { digest, address: hex });
+
   // The same routes on the same database, stopped once a request passes its grant: every method is tried, nothing changes.
   marked = await buildApp({ config: s.app.hublet.config, db: s.db });
   marked.addHook('preHandler', async (_request, reply) => reply.code(299).send({ reached: true }));
@@ -168,6 +182,7 @@ beforeAll(async () => {
   markedUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 });
 afterAll(async () => {
+  images?.close();
   await marked?.close();
   await receiver?.close();
   await s?.close();

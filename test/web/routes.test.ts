@@ -176,7 +176,7 @@ describe('files that are not plain text', () => {
 });
 
 describe('images in Markdown', () => {
-  it("shows the gist's own image files inline and turns images from other hosts into links (the CSP loads none)", async () => {
+  it("shows the gist's own image files inline and images from other hosts through the image proxy (the CSP loads none)", async () => {
     const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>\n';
     const created = await s.api('POST', '/gists', {
       token: alice.token,
@@ -185,6 +185,7 @@ describe('images in Markdown', () => {
     expect(created.status).toBe(201);
     const r = await page(created.body.html_url);
     expect(r.text).toContain(`<img src="data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}" alt="the logo" />`);
-    expect(r.text).toContain('<a href="https://example.com/x.png" rel="nofollow noopener">remote</a>');
+    const hex = Buffer.from('https://example.com/x.png').toString('hex');
+    expect(r.text).toMatch(new RegExp(`<img src="${s.url}/camo/[0-9a-f]{64}/${hex}" alt="remote" />`));
   });
 });

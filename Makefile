@@ -24,10 +24,12 @@ typecheck: install
 deps: install
 	npx depcruise src --config .dependency-cruiser.cjs
 
-# Biome's recommended lint rules (biome.jsonc), knip's unused files, exports and dependencies (knip.jsonc): any finding fails.
+# Biome's recommended lint rules (biome.jsonc), knip's unused files, exports and dependencies (knip.jsonc), and every
+# local link of README.md and docs/ (scripts/check-doc-links.mjs): any finding fails.
 lint: install
 	npx biome lint --error-on-warnings
 	npx knip
+	node scripts/check-doc-links.mjs
 
 # The Debian packages the tests drive (gh, python3-github, openssl, chromium, nginx), installed when missing: as root or
 # through `sudo -n`, else it stops at once naming the command to run (scripts/system-packages.sh).

@@ -207,7 +207,7 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
 
 type HookSettings = Pick<Config, 'hookAllowedHosts' | 'hookLimitPerEvent' | 'deliveryRetentionDays' | 'hookTimeoutMs' | 'hookLeaseMs' | 'hookConcurrency' | 'hookRetries' | 'hookRetryBaseMs' | 'hookThrottlePerMinute' | 'hookDisableAfterFailures' | 'hookDisableWindowMinutes' | 'hookGithubHeaders'>;
 
-/** Webhook delivery settings (see notes/hooks-readme.md); the lease must outlast the delivery timeout. */
+/** Webhook delivery settings (docs/configuration.md); the lease must outlast the delivery timeout. */
 function hookSettings(pick: (key: keyof Config) => string | undefined, integer: (key: keyof Config, fallback: number, min: number, max: number) => number, problems: string[]): HookSettings {
   const hookAllowedHosts = pick('hookAllowedHosts') ?? '';
   const hostProblem = allowedHostsProblem(hookAllowedHosts);

@@ -1,4 +1,4 @@
-// The README's performance table from several full runs (bench/results/*.json): per case, the median of the runs'
+// docs/performance.md's table from several full runs (bench/results/*.json): per case, the median of the runs'
 // medians with the min–max over all their rounds, the machine, the range of the load average read before the case,
 // and the target with met/missed judged on that median.
 // Usage: node --import tsx scripts/bench/combine.ts bench/results/a.json b.json c.json
@@ -39,7 +39,7 @@ function combined(spreads: Spread[]): Spread {
 
 const files = process.argv.slice(2);
 if (!files.length) {
-  process.stderr.write('usage: combine.ts RUN.json [RUN.json …] (three full runs make the README table)\n');
+  process.stderr.write('usage: combine.ts RUN.json [RUN.json …] (three full runs make the table of docs/performance.md)\n');
   process.exit(2);
 }
 const runs = files.map((f) => ({ file: path.basename(f), doc: JSON.parse(fs.readFileSync(f, 'utf8')) as RunDoc }));
@@ -47,7 +47,7 @@ for (const what of ['quick', 'database'] as const) {
   const seen = new Set(runs.map((r) => String(r.doc[what])));
   if (seen.size > 1) process.stderr.write(`warning: the runs differ in ${what} (${[...seen].join(', ')})\n`);
 }
-if (runs.some((r) => r.doc.quick)) process.stderr.write('warning: QUICK runs prove the harness, their numbers are not for the README\n');
+if (runs.some((r) => r.doc.quick)) process.stderr.write('warning: QUICK runs prove the harness, their numbers are not for docs/performance.md\n');
 
 const order: string[] = [];
 const byCase = new Map<string, { run: RunDoc; result: CaseResult }[]>();

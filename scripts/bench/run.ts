@@ -1,6 +1,6 @@
 // `make bench`: runs every case against a real `hublet serve` and a same-run baseline, in rounds (3 in a full run, 1 in
 // QUICK); prints a markdown table (median with min–max, the load average before each case) and writes the same as JSON,
-// every round included, under bench/results/. Three full runs make the README's table: combine.ts.
+// every round included, under bench/results/. Three full runs make docs/performance.md's table: combine.ts.
 // Usage: run.ts [--quick] [--database postgres://…] [--processes N] [--only SUBSTRING[|SUBSTRING…]] [--label NAME]
 //   [--profile DIR] [--rounds N] [--round-seconds S]
 // --processes N (PostgreSQL only) runs each server under test as N `hublet serve` processes on one data dir and database,

@@ -1,4 +1,4 @@
-// A real exported archive checked against the layout GitHub's importers read (the README's field-by-field table):
+// A real exported archive checked against the layout GitHub's importers read (docs/migrations.md, What an export holds):
 // every file, every field with its type, and the info/nwo and info/last-sync files in each bare repository.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,7 +13,7 @@ type Fields = Record<string, FieldType>;
 /** Times in records: ISO 8601 with milliseconds and a numeric offset, as GitHub's archives write them. */
 const ARCHIVE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/;
 
-/** The layout, file by file: what every record of each JSON file holds (the README's table says the same). */
+/** The layout, file by file: what every record of each JSON file holds (docs/migrations.md's table says the same). */
 const USER: Fields = {
   type: 'string',
   url: 'string',

@@ -20,9 +20,11 @@ typecheck: install
 	npx tsc --noEmit
 
 # The dependency rules of .dependency-cruiser.cjs over src/: no module or folder cycles, layers import only downwards,
-# no area imports another (one declared exception); a violating import fails the build.
+# no area imports another (one declared exception); a violating import fails the build. The folder graph in
+# docs/design.md must be current (scripts/folder-graph.mjs --write regenerates it).
 deps: install
 	npx depcruise src --config .dependency-cruiser.cjs
+	node scripts/folder-graph.mjs
 
 # Biome's recommended lint rules (biome.jsonc), knip's unused files, exports and dependencies (knip.jsonc), and every
 # local link of README.md and docs/ (scripts/check-doc-links.mjs): any finding fails.

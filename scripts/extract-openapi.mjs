@@ -121,7 +121,7 @@ const ANNOTATIONS = new Set(['description', 'summary', 'title', 'example', 'exam
 
 const readJson = (file) => JSON.parse(fs.readFileSync(path.join(pkgDir, 'generated', file), 'utf8'));
 
-/** API versions hublet accepts in X-Service-Api-Version (src/server/http/versioning.ts); the first is the default. */
+/** API versions hublet accepts in X-Service-Api-Version (src/http/versioning.ts); the first is the default. */
 const API_VERSIONS = ['2022-11-28', '2026-03-10'];
 
 function newestGhes() {

@@ -1,10 +1,10 @@
 // The GitHub Enterprise admin API (site admins only): users, organizations (create, rename, delete), site admins,
 // suspensions, users' tokens and the instance's statistics.
 import type { FastifyInstance } from 'fastify';
-import { pagingQuery, parsePaging, setPageLinks } from '../server/http/pagination.js';
-import { SITE_ADMIN } from '../server/http/grants.js';
-import { absentBodyIsEmpty } from '../server/http/body.js';
-import { typed } from '../server/http/typed.js';
+import { pagingQuery, parsePaging, setPageLinks } from '../http/pagination.js';
+import { SITE_ADMIN } from '../core/grants.js';
+import { absentBodyIsEmpty } from '../http/body.js';
+import { typed } from '../http/typed.js';
 import { changeSiteAdmin, changeSuspension, renameAccount } from './admin.js';
 import { authorization, simpleOrganization, simpleUser } from './present.js';
 import { enterpriseStats, STAT_TYPES } from './stats.js';

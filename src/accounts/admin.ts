@@ -1,9 +1,9 @@
 // Site admin operations on accounts (GitHub Enterprise Server's admin API): renaming users and organizations, making
 // users site admins or not, suspending users.
-import type { ServiceContext } from '../app/context.js';
+import type { ServiceContext } from '../core/context.js';
 import type { UserRow } from '../db/schema.js';
-import { Forbidden, NotFound, ValidationFailed } from '../server/http/errors.js';
-import { requireSiteAdmin } from '../server/http/grants.js';
+import { Forbidden, NotFound, ValidationFailed } from '../core/errors.js';
+import { requireSiteAdmin } from '../core/grants.js';
 import { loginProblem } from './logins.js';
 import { emitOrganizationEvent } from './org-events.js';
 import { ADMIN_LOGIN, insertingLogin } from './service.js';

@@ -2,7 +2,7 @@
 // admin API.
 // Authentication itself is app-wide (src/accounts/authenticate.ts, registered by src/server/app.ts before any area).
 import type { FastifyInstance } from 'fastify';
-import type { Area } from '../app/area.js';
+import type { Area } from '../core/area.js';
 import { adminRoutes } from './admin-routes.js';
 import { organizationRoutes } from './org-routes.js';
 import { accountRoutes } from './routes.js';

@@ -1,9 +1,9 @@
 // Who is calling: the owner of a presented token (looked up through the app's token cache; refused while the owner is
 // suspended), or the CLI's local user.
 import type { TokenRow, UserRow } from '../db/schema.js';
-import { LOCAL_ACTOR_HEADER, presentedToken, type Authenticate } from '../server/http/auth.js';
-import { Forbidden, Unauthorized } from '../server/http/errors.js';
-import type { Actor, TokenKind } from '../server/http/grants.js';
+import { LOCAL_ACTOR_HEADER, presentedToken, type Authenticate } from '../http/auth.js';
+import { Forbidden, Unauthorized } from '../core/errors.js';
+import type { Actor, TokenKind } from '../core/grants.js';
 import { findAccount } from './store.js';
 import { TokenCache } from './tokens.js';
 

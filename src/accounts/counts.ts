@@ -1,7 +1,7 @@
 // Counts shown on account profiles (public_repos, public_gists, …): the sum of what the areas that own the counted things
 // contribute (their `profileCounts`); a count no area contributes is 0.
-import type { ProfileCounts } from '../app/contributions.js';
-import type { ServiceContext } from '../app/context.js';
+import type { ProfileCounts } from '../core/contributions.js';
+import type { ServiceContext } from '../core/context.js';
 import type { UserRow } from '../db/schema.js';
 
 /**

@@ -1,5 +1,5 @@
 // What the areas keep on disk for an account (git repositories…), so deleting the account removes those files too.
-import type { AccountContributions } from '../app/contributions.js';
+import type { AccountContributions } from '../core/contributions.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
 

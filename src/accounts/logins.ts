@@ -1,5 +1,5 @@
 // GitHub's rules for user and organization names.
-import type { FieldError } from '../server/http/errors.js';
+import type { FieldError } from '../core/errors.js';
 
 /** Names the API or git hosting would shadow at the top level of a URL. */
 const RESERVED: ReadonlySet<string> = new Set(['api', 'admin', 'gists', 'orgs', 'users', 'user', 'repos', 'rate_limit', 'avatars', 'login', 'logout', 'settings', 'organizations', 'migrations', 'site', 'gist']);

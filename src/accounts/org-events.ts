@@ -1,9 +1,9 @@
 // The `organization` event in GitHub's shape (created, renamed, deleted, member_added, member_removed), recorded in the
 // transaction of each change. Organization hooks and site-wide hooks receive it.
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../core/context.js';
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
-import type { Urls } from '../server/http/urls.js';
+import type { Urls } from '../core/urls.js';
 import { membership, simpleOrganization, simpleUser } from './present.js';
 
 type OrganizationAction = 'created' | 'renamed' | 'deleted' | 'member_added' | 'member_removed';

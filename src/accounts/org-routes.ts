@@ -1,12 +1,12 @@
 // Organization membership and listing routes: /user/orgs, /users/{username}/orgs, /orgs/{org}/members,
 // /user/memberships/orgs, PATCH and DELETE /orgs/{org}, /organizations, /users.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { absentBodyIsEmpty } from '../server/http/body.js';
-import { lastModified } from '../server/http/conditional.js';
-import { NotFound } from '../server/http/errors.js';
-import { PUBLIC, type Grant } from '../server/http/grants.js';
-import { pagingQuery, parsePaging, requestUrlWith, setPageLinks } from '../server/http/pagination.js';
-import { typed } from '../server/http/typed.js';
+import { absentBodyIsEmpty } from '../http/body.js';
+import { lastModified } from '../http/conditional.js';
+import { NotFound } from '../core/errors.js';
+import { PUBLIC, type Grant } from '../core/grants.js';
+import { pagingQuery, parsePaging, requestUrlWith, setPageLinks } from '../http/pagination.js';
+import { typed } from '../http/typed.js';
 import { accountCounts } from './counts.js';
 import {
   accountsAfter,

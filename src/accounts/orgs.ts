@@ -2,11 +2,11 @@
 // memberships, removing members, changing and deleting an organization, and every account in `since` order.
 // Memberships are concealed, as GitHub's are by default: only the organization's members (and site admins) see them.
 import fs from 'node:fs';
-import type { ServiceContext } from '../app/context.js';
+import type { ServiceContext } from '../core/context.js';
 import { lockRows } from '../db/dialect.js';
 import type { UserRow } from '../db/schema.js';
-import { NotFound } from '../server/http/errors.js';
-import { requireActor } from '../server/http/grants.js';
+import { NotFound } from '../core/errors.js';
+import { requireActor } from '../core/grants.js';
 import { filesOwnedBy } from './lifecycle.js';
 import { emitOrganizationEvent } from './org-events.js';
 import { emailProblem, requireOrgOwner, requireOrganization, textProblem, throwProblems } from './service.js';

@@ -1,6 +1,7 @@
 // The only place that shapes users, organizations and memberships as JSON.
 import type { TokenRow, UserRow } from '../db/schema.js';
-import { isoUtc, nodeId, type Urls } from '../server/http/urls.js';
+import { nodeId, type Urls } from '../core/urls.js';
+import { isoUtc } from '../core/timestamps.js';
 
 /** The short user object GitHub embeds as owner, user and sender. */
 export function simpleUser(row: UserRow, urls: Urls) {

@@ -1,9 +1,9 @@
 // Account reads and organization memberships: GET /user, /users/{username}, /orgs/{org}, /orgs/{org}/memberships/{username}.
 import type { FastifyInstance } from 'fastify';
-import { absentBodyIsEmpty } from '../server/http/body.js';
-import { lastModified } from '../server/http/conditional.js';
-import { PUBLIC, requireActor, type Grant } from '../server/http/grants.js';
-import { typed } from '../server/http/typed.js';
+import { absentBodyIsEmpty } from '../http/body.js';
+import { lastModified } from '../http/conditional.js';
+import { PUBLIC, requireActor, type Grant } from '../core/grants.js';
+import { typed } from '../http/typed.js';
 import { accountCounts } from './counts.js';
 import { fullOrganization, membership, privateUser, publicUser } from './present.js';
 import { deleteMembership, getMembership, putMembership, requireAnyAccount, requireOrganization } from './service.js';

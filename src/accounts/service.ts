@@ -4,14 +4,14 @@ import { lockForTransaction } from '../db/advisory-lock.js';
 import type { Db } from '../db/connect.js';
 import { isUniqueViolation, lockRows } from '../db/dialect.js';
 import type { TokenRow, UserRow } from '../db/schema.js';
-import { NotFound, Unprocessable, ValidationFailed, Forbidden, type FieldError } from '../server/http/errors.js';
-import type { ServiceContext } from '../app/context.js';
-import { requireActor, requireSiteAdmin, type TokenKind } from '../server/http/grants.js';
+import { NotFound, Unprocessable, ValidationFailed, Forbidden, type FieldError } from '../core/errors.js';
+import type { ServiceContext } from '../core/context.js';
+import { requireActor, requireSiteAdmin, type TokenKind } from '../core/grants.js';
 import { filesOwnedBy } from './lifecycle.js';
 import { emitOrganizationEvent } from './org-events.js';
 import { emitUserEvent } from './user-events.js';
 import { loginProblem } from './logins.js';
-import { isKnownScope, isPermissionLevel, FINE_GRAINED_PERMISSIONS, KNOWN_SCOPES } from '../server/http/scopes.js';
+import { isKnownScope, isPermissionLevel, FINE_GRAINED_PERMISSIONS, KNOWN_SCOPES } from '../core/scopes.js';
 import {
   allMembershipsOf,
   countOwners,
@@ -26,7 +26,7 @@ import {
   soleOwnerships,
 } from './store.js';
 import { createToken, hashToken, isTokenKind, listLiveTokens, revokeUserTokens, TOKEN_KINDS } from './tokens.js';
-import { parseTimestamp } from '../server/http/timestamps.js';
+import { parseTimestamp } from '../core/timestamps.js';
 
 export const ADMIN_LOGIN = 'admin';
 

@@ -2,9 +2,9 @@
 // other sections by the areas that own them (their `enterpriseStats`); what hublet does not have (issues, pull requests,
 // pages, teams…) is 0 in GitHub's shape.
 import { sql } from 'kysely';
-import type { EnterpriseStats, EnterpriseStatsOf } from '../app/contributions.js';
-import type { ServiceContext } from '../app/context.js';
-import { requireSiteAdmin } from '../server/http/grants.js';
+import type { EnterpriseStats, EnterpriseStatsOf } from '../core/contributions.js';
+import type { ServiceContext } from '../core/context.js';
+import { requireSiteAdmin } from '../core/grants.js';
 
 /** Every section GitHub Enterprise answers, with every count it defines (enterprise-overview in its OpenAPI description). */
 const SECTIONS: Record<string, readonly string[]> = {

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import type { Db } from '../db/connect.js';
 import type { TokenRow, UserRow } from '../db/schema.js';
 import { writeVersions, type WriteVersions } from '../db/write-observer.js';
-import type { TokenKind } from '../server/http/grants.js';
+import type { TokenKind } from '../core/grants.js';
 
 export const TOKEN_KINDS: Readonly<Record<TokenKind, string>> = {
   classic: 'hlp_',

@@ -1,9 +1,9 @@
 // The `user` event of GitHub Enterprise's global webhooks (a user account created or deleted), recorded in the
 // transaction of the change; it belongs to no organization or repository, so only site-wide hooks receive it.
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../core/context.js';
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
-import type { Urls } from '../server/http/urls.js';
+import type { Urls } from '../core/urls.js';
 import { simpleUser } from './present.js';
 
 /** The payload: action, the user, and who did it. */

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { LOCAL_ACTOR_HEADER } from '../server/http/auth.js';
+import { LOCAL_ACTOR_HEADER } from '../http/auth.js';
 import type { Gateway } from './local-gateway.js';
 import { chooseMode, type LocalChoice, type ModeFlags } from './mode.js';
 import { CliExit, EXIT } from './output.js';

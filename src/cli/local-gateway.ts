@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { LOCAL_ACTOR_HEADER } from '../server/http/auth.js';
+import { LOCAL_ACTOR_HEADER } from '../http/auth.js';
 
 export interface Gateway {
   /** `http://127.0.0.1:PORT` */

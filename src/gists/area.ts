@@ -1,8 +1,8 @@
 // The gists area: the REST API, comments, raw file bytes, git clone/push and import records; a deleted account's gist
 // repositories go with it; public and secret gist counts on profiles and in the instance's statistics.
 import type { FastifyInstance } from 'fastify';
-import type { Area } from '../app/area.js';
-import type { AccountFiles } from '../app/contributions.js';
+import type { Area } from '../core/area.js';
+import type { AccountFiles } from '../core/contributions.js';
 import { gistCommentRoutes } from './comment-routes.js';
 import { gistProfileCounts, gistStats } from './counts.js';
 import { gistRepoDir } from './git.js';

@@ -1,7 +1,7 @@
 // Gist comment routes (GitHub's, beyond the spec): list, create, read, edit and delete.
 import type { FastifyInstance } from 'fastify';
-import { parsePaging, setPageLinks } from '../server/http/pagination.js';
-import { typed } from '../server/http/typed.js';
+import { parsePaging, setPageLinks } from '../http/pagination.js';
+import { typed } from '../http/typed.js';
 import { createGistComment, deleteGistComment, getGistComment, listGistComments, updateGistComment } from './comments.js';
 import { gistComment } from './present.js';
 import { GIST_READ, GIST_WRITE } from './routes.js';

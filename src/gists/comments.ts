@@ -1,10 +1,10 @@
 // Gist comments: list, read, create, edit (author only) and delete (author or gist owner), with `comments` counts kept true.
 import { accountsByIds } from '../accounts/store.js';
 import type { UserRow } from '../db/schema.js';
-import type { ServiceContext } from '../app/context.js';
-import { NotFound } from '../server/http/errors.js';
-import { idFrom } from '../server/http/ids.js';
-import type { Paging } from '../server/http/pagination.js';
+import type { ServiceContext } from '../core/context.js';
+import { NotFound } from '../core/errors.js';
+import { idFrom } from '../core/ids.js';
+import type { Paging } from '../http/pagination.js';
 import { parseCommentBody } from './schemas.js';
 import { requireGist, requireWriter } from './service.js';
 import { deleteComment, findComment, insertComment, listComments, updateCommentBody } from './store.js';

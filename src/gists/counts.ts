@@ -1,7 +1,7 @@
 // Gist counts on account profiles (public_gists for everyone, private_gists (secret gists) for the owner only) and the
 // instance's gist and gist comment statistics.
 import { sql } from 'kysely';
-import type { EnterpriseStatsOf, ProfileCountsOf } from '../app/contributions.js';
+import type { EnterpriseStatsOf, ProfileCountsOf } from '../core/contributions.js';
 import { countGists } from './store.js';
 
 export const gistProfileCounts: ProfileCountsOf = async (db, accounts, own) => {

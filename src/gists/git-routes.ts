@@ -1,10 +1,10 @@
 // Clone and push over git's smart HTTP at `<base>/gist/<id>.git` (and `<base>/gist/<id>`): anyone clones, the owner pushes.
 import fs from 'node:fs';
-import { exemptFromRateLimit } from '../server/http/rate-limit.js';
+import { exemptFromRateLimit } from '../http/rate-limit.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PUBLIC, requireGrant } from '../server/http/grants.js';
+import { PUBLIC, requireGrant } from '../core/grants.js';
 import { gitOperation, gitRefusal, registerGitBodies, requireGit, serveGit, type GitEndpoint } from '../git/smart-http.js';
-import { HttpError } from '../server/http/errors.js';
+import { HttpError } from '../core/errors.js';
 import { gistRepoDir, removeLegacyHook, withGistLock } from './git.js';
 import { checkedPush } from './push.js';
 import { GIST_WRITE } from './routes.js';

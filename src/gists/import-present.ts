@@ -1,6 +1,6 @@
 // The JSON of a gist import record (hublet's own: GitHub has no gist import API).
-import type { Urls } from '../server/http/urls.js';
-import { isoUtc } from '../server/http/urls.js';
+import type { Urls } from '../core/urls.js';
+import { isoUtc } from '../core/timestamps.js';
 import type { ImportEntry } from './import-store.js';
 
 /** `pending`: the gist is still at the revision the import created, before the source's history was pushed over it. */

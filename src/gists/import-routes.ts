@@ -1,10 +1,10 @@
 // hublet's own gist import endpoints (`hublet gist import`): create a gist as the copy of a gist of another server,
 // recorded with its source, and list the caller's recorded imports. Not GitHub's API, which has no gist import.
 import type { FastifyInstance } from 'fastify';
-import type { Grant } from '../server/http/grants.js';
-import { absentBodyIsEmpty } from '../server/http/body.js';
-import { parsePaging, setPageLinks } from '../server/http/pagination.js';
-import { typed } from '../server/http/typed.js';
+import type { Grant } from '../core/grants.js';
+import { absentBodyIsEmpty } from '../http/body.js';
+import { parsePaging, setPageLinks } from '../http/pagination.js';
+import { typed } from '../http/typed.js';
 import { gistImport } from './import-present.js';
 import { callerImports, importBody, recordImport } from './imports.js';
 import { gistMedia, gistSingle } from './present.js';

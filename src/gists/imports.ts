@@ -6,10 +6,10 @@
 // still at it has not received its history yet (an import cut short), and the importer may replace it.
 import type { FromSchema } from 'json-schema-to-ts';
 import { isUniqueViolation } from '../db/dialect.js';
-import type { ServiceContext } from '../app/context.js';
-import { requireActor } from '../server/http/grants.js';
-import { ValidationFailed } from '../server/http/errors.js';
-import type { Paging } from '../server/http/pagination.js';
+import type { ServiceContext } from '../core/context.js';
+import { requireActor } from '../core/grants.js';
+import { ValidationFailed } from '../core/errors.js';
+import type { Paging } from '../http/pagination.js';
 import { findImport, insertImport, listImports, type ImportEntry } from './import-store.js';
 import { createBody } from './schemas.js';
 import { createGist, requireWriter } from './service.js';

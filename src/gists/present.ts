@@ -1,7 +1,8 @@
 // The only place that shapes gists, their files, history entries, forks and comments as JSON (list vs single form).
 import { publicUser, simpleUser, type AccountCounts } from '../accounts/present.js';
 import type { UserRow } from '../db/schema.js';
-import { isoUtc, nodeId, type Urls } from '../server/http/urls.js';
+import { nodeId, type Urls } from '../core/urls.js';
+import { isoUtc } from '../core/timestamps.js';
 import type { GistCommentRow, GistRevisionRow, GistRow } from '../db/tables/gists.js';
 
 /** Content returned per file in a single gist; the raw URL serves the rest. */

@@ -11,7 +11,7 @@ import type { UserRow } from '../db/schema.js';
 import type { RefUpdate } from '../git/bare.js';
 import { receiveIncoming, reportedRefs, sendRefusal, ZERO_OID, type IncomingPush } from '../git/receive-pack.js';
 import { heldGitAnswer, sendGitAnswer } from '../git/smart-http.js';
-import type { ServiceContext } from '../app/context.js';
+import type { ServiceContext } from '../core/context.js';
 import { changeStatus, type SnapshotFile } from './diffstat.js';
 import { GIST_BRANCH, GIST_REF, firstParentChain, gistRepoDir, readBlob, readHead, readTreeEntries, setHead } from './git.js';
 import { revisionProblems, type FileLimits } from './rules.js';

@@ -1,9 +1,9 @@
 // Raw file bytes at the `raw_url`s: `<base>/gist/<owner>/<id>/raw/<sha>/<file>` (blob or commit SHA), `…/raw/<file>` (latest), `…/raw` (first file).
 import { accountsByIds } from '../accounts/store.js';
-import type { ServiceContext } from '../app/context.js';
-import { PUBLIC } from '../server/http/grants.js';
-import { exemptFromRateLimit } from '../server/http/rate-limit.js';
-import { typed } from '../server/http/typed.js';
+import type { ServiceContext } from '../core/context.js';
+import { PUBLIC } from '../core/grants.js';
+import { exemptFromRateLimit } from '../http/rate-limit.js';
+import { typed } from '../http/typed.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { gistRepoDir, readBlob, readTreeEntries } from './git.js';
 import { isBinary } from './language.js';

@@ -1,12 +1,12 @@
 // Gist reads: the single form (files, history, forks, parent), a past revision, and every list with its visibility rules.
 import { accountsByIds } from '../accounts/store.js';
-import { requireActor } from '../server/http/grants.js';
+import { requireActor } from '../core/grants.js';
 import { accountsCounts } from '../accounts/counts.js';
 import { requireAnyAccount } from '../accounts/service.js';
 import type { UserRow } from '../db/schema.js';
-import type { ServiceContext } from '../app/context.js';
-import { NotFound, Unprocessable, ValidationFailed } from '../server/http/errors.js';
-import type { Paging } from '../server/http/pagination.js';
+import type { ServiceContext } from '../core/context.js';
+import { NotFound, Unprocessable, ValidationFailed } from '../core/errors.js';
+import type { Paging } from '../http/pagination.js';
 import { gistRepoDir, readBlob, readTreeEntries } from './git.js';
 import type { FileView, FileWithContent, ForkView, HistoryView, SingleGist } from './present.js';
 import { requireGist } from './service.js';

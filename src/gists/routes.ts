@@ -1,13 +1,13 @@
 // Gist routes: thin handlers (schema, grant, service, present) for every endpoint of spec section 4.1.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Grant } from '../server/http/grants.js';
-import { absentBodyIsEmpty } from '../server/http/body.js';
-import { lastModified } from '../server/http/conditional.js';
-import { NotFound } from '../server/http/errors.js';
-import { parsePaging, setPageLinks } from '../server/http/pagination.js';
-import { cacheKey } from '../server/http/response-cache.js';
+import type { Grant } from '../core/grants.js';
+import { absentBodyIsEmpty } from '../http/body.js';
+import { lastModified } from '../http/conditional.js';
+import { NotFound } from '../core/errors.js';
+import { parsePaging, setPageLinks } from '../http/pagination.js';
+import { cacheKey } from '../http/response-cache.js';
 import { commitItems, gistListItems, gistMedia, gistSingle } from './present.js';
-import { typed } from '../server/http/typed.js';
+import { typed } from '../http/typed.js';
 import { createBody, gistParams, listQuery, pagedQuery, parseSince, revisionParams, updateBody, userParams } from './schemas.js';
 import { listCommits, listForks, listForUser, listMine, listPublic, listStarred, revisionView, singleView, type ListPage } from './reads.js';
 import { createGist, deleteGist, forkGist, isStarredByCaller, requireGist, starGist, unstarGist, updateGist } from './service.js';

@@ -1,9 +1,9 @@
 // Request shapes of the gist routes (JSON schemas for Fastify) and the checks a schema cannot express (file maps; names and limits by rules.ts).
 import type { FromSchema } from 'json-schema-to-ts';
-import { ValidationFailed, type FieldError } from '../server/http/errors.js';
-import { pagingQuery } from '../server/http/pagination.js';
+import { ValidationFailed, type FieldError } from '../core/errors.js';
+import { pagingQuery } from '../http/pagination.js';
 import { automaticName, revisionProblems } from './rules.js';
-import { parseTimestamp } from '../server/http/timestamps.js';
+import { parseTimestamp } from '../core/timestamps.js';
 
 const RESOURCE = 'Gist';
 

@@ -1,11 +1,11 @@
 // Gist writes: create, update, delete, fork and star, with ownership rules and the token checks for writers.
 import crypto from 'node:crypto';
 import type { Db } from '../db/connect.js';
-import type { Actor } from '../server/http/grants.js';
-import { requireActor } from '../server/http/grants.js';
-import { hasPermission } from '../server/http/scopes.js';
-import type { ServiceContext } from '../app/context.js';
-import { Conflict, Forbidden, NotFound, ValidationFailed } from '../server/http/errors.js';
+import type { Actor } from '../core/grants.js';
+import { requireActor } from '../core/grants.js';
+import { hasPermission } from '../core/scopes.js';
+import type { ServiceContext } from '../core/context.js';
+import { Conflict, Forbidden, NotFound, ValidationFailed } from '../core/errors.js';
 import { copyObjects, createRepo, gistRepoDir, removeRepo, withGistLock } from './git.js';
 import { untilHeadHolds } from './head-retry.js';
 import { parseCreate, planUpdate, type CreateBody, type GistLimits, type UpdateBody } from './schemas.js';

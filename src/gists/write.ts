@@ -14,7 +14,7 @@
 // same rows with the same compare-and-set, and puts the ref back when that fails.
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
-import type { ServiceContext } from '../app/context.js';
+import type { ServiceContext } from '../core/context.js';
 import { changeStatus, type ChangeStatus } from './diffstat.js';
 import { setHead, writeBlobs, writeCommit, readHead, type Identity } from './git.js';
 import { detectLanguage, isBinary } from './language.js';

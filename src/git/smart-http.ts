@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/schema.js';
-import { ServiceUnavailable } from '../server/http/errors.js';
+import { ServiceUnavailable } from '../core/errors.js';
 import { diffRefs, readRefs, type RefUpdate } from './bare.js';
 import { spanningLock } from './keyed-lock.js';
 

@@ -1,8 +1,9 @@
 // Users and organizations as GraphQL objects (User, Organization): their fields from the account row, the REST profile's
-// URLs (server/http/urls.ts, accounts/present.ts's layout) and node ids.
+// URLs (core/urls.ts, accounts/present.ts's layout) and node ids.
 import { membershipRole } from '../accounts/store.js';
 import type { UserRow } from '../db/schema.js';
-import { isoUtc, nodeId } from '../server/http/urls.js';
+import { nodeId } from '../core/urls.js';
+import { isoUtc } from '../core/timestamps.js';
 import type { GraphqlContext } from './context.js';
 
 /** A User or Organization object; `row` is the account the links (links.ts) start from. */

@@ -1,6 +1,6 @@
 // What every resolver of one GraphQL request receives: the request's service context (database, URLs, caller), the
 // caller's rate-limit state for `rateLimit`, the node count the limits measured, and per-request batched lookups.
-import type { ServiceContext } from '../app/context.js';
+import type { ServiceContext } from '../core/context.js';
 import { Batcher } from '../db/batch.js';
 import { starCounts, starredBy } from '../gists/store.js';
 import { lockedAmong } from '../repos/reads.js';

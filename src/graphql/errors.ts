@@ -3,7 +3,7 @@
 // unknown field is `undefinedField` with GitHub's message), both answered with HTTP 200.
 import { GraphQLError, type ASTNode } from 'graphql';
 import type { FastifyBaseLogger } from 'fastify';
-import { HttpError } from '../server/http/errors.js';
+import { HttpError } from '../core/errors.js';
 
 /** The `type` of an execution error, as GitHub names them. */
 type ErrorType =

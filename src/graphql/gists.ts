@@ -3,7 +3,8 @@
 import type { UserRow } from '../db/schema.js';
 import type { GistCommentRow, GistRow } from '../db/tables/gists.js';
 import { filesWithContent, type GistFileMeta, fileMetas } from '../gists/store.js';
-import { isoUtc, nodeId } from '../server/http/urls.js';
+import { nodeId } from '../core/urls.js';
+import { isoUtc } from '../core/timestamps.js';
 import type { GraphqlContext } from './context.js';
 
 /** What a Gist object is built from: list reads bring the owner and files' metadata along, single reads load them. */

@@ -5,7 +5,7 @@ import { accountsByIds, findAccount, membershipRole, organizationIdsOf } from '.
 import { fileMetas, listComments, listGists } from '../gists/store.js';
 import { requireGist } from '../gists/service.js';
 import { resolveRepository, resolveRepositoryById } from '../repos/service.js';
-import { HttpError, NotFound } from '../server/http/errors.js';
+import { HttpError, NotFound } from '../core/errors.js';
 import { accountObject, type AccountObject } from './accounts.js';
 import { connection, listConnection, offsetConnection, windowOf, type ConnectionArgs } from './connection.js';
 import type { GraphqlContext } from './context.js';

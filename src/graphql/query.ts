@@ -1,10 +1,10 @@
 // The query root: the viewer, accounts by login, repositories by owner and name, objects by the node ids the REST API
-// hands out (server/http/urls.ts nodeId), and the caller's rate limit.
+// hands out (core/urls.ts nodeId), and the caller's rate limit.
 import { findAccount, findAccountById } from '../accounts/store.js';
 import { requireGist } from '../gists/service.js';
 import { resolveRepositoryById } from '../repos/service.js';
-import { NotFound } from '../server/http/errors.js';
-import { nodeId } from '../server/http/urls.js';
+import { NotFound } from '../core/errors.js';
+import { nodeId } from '../core/urls.js';
 import { accountObject } from './accounts.js';
 import type { GraphqlContext } from './context.js';
 import { notFound, typedError } from './errors.js';

@@ -5,7 +5,8 @@
 import { refState } from '../repos/reads.js';
 import type { ResolvedRepository } from '../repos/service.js';
 import { mergeSettings, repositoryUrls } from '../repos/present.js';
-import { isoUtc, nodeId } from '../server/http/urls.js';
+import { nodeId } from '../core/urls.js';
+import { isoUtc } from '../core/timestamps.js';
 import { listConnection, type ConnectionArgs } from './connection.js';
 import type { GraphqlContext } from './context.js';
 import { languageObject } from './gists.js';

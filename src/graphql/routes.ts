@@ -15,8 +15,8 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BadRequest, HttpError } from '../server/http/errors.js';
-import type { Grant } from '../server/http/grants.js';
+import { BadRequest, HttpError } from '../core/errors.js';
+import type { Grant } from '../core/grants.js';
 import { graphqlContext, type RateView } from './context.js';
 import { formatError, typedError, validationError } from './errors.js';
 import { measure } from './limits.js';

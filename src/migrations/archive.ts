@@ -8,7 +8,7 @@ import { create as createTar } from 'tar';
 import { findAccountById, membersOf } from '../accounts/store.js';
 import type { BlobStore } from '../blob/store.js';
 import type { UserRow } from '../db/schema.js';
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../core/context.js';
 import { mergeSettings } from '../repos/present.js';
 import { loadRepositories, repositoryGitDir, type LoadedRepository } from './repositories.js';
 import { migrationRepositories } from './store.js';

@@ -1,6 +1,6 @@
 // The migrations area (migration archives): the routes under /orgs/{org}/migrations and /user/migrations, archive
 // downloads, the export queue and the archive expiry queue.
-import type { Area } from '../app/area.js';
+import type { Area } from '../core/area.js';
 import type { JobRow } from '../db/schema.js';
 import type { JobRun } from '../jobs/worker.js';
 import { expireArchive, type ExpiryPayload } from './expiry.js';

@@ -1,9 +1,9 @@
 // Serves archives at their signed URLs (no Authorization needed): Content-Length, HEAD, Range for resumed downloads.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PUBLIC } from '../server/http/grants.js';
+import { PUBLIC } from '../core/grants.js';
 import { archiveStore } from '../blob/index.js';
 import type { ByteRange } from '../blob/store.js';
-import { Forbidden, HttpError, NotFound } from '../server/http/errors.js';
+import { Forbidden, HttpError, NotFound } from '../core/errors.js';
 import { archiveAvailable } from './present.js';
 import { ARCHIVE_ROUTE, signatureValid } from './signing.js';
 import { findMigrationByGuid } from './store.js';

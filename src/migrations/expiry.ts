@@ -1,6 +1,6 @@
 // The expiry job: an archive is deleted when its lifetime ends (seven days by default), unless deleted earlier.
 import { archiveStore } from '../blob/index.js';
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../core/context.js';
 import { EXPIRY_QUEUE } from './queues.js';
 import { newArchiveSecret } from './signing.js';
 import { findMigration, markArchiveDeleted } from './store.js';

@@ -2,7 +2,7 @@
 import type { JobRow } from '../db/schema.js';
 import type { JobRun } from '../jobs/worker.js';
 import { archiveStore } from '../blob/index.js';
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../core/context.js';
 import { archiveKey, writeArchive } from './archive.js';
 import { EXPIRY_QUEUE } from './queues.js';
 import { findMigration, markExported, transition } from './store.js';

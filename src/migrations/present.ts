@@ -1,7 +1,7 @@
 // The only place that shapes migrations as JSON (GitHub's `migration` object) and their numeric-offset timestamps.
 import { simpleUser } from '../accounts/present.js';
 import type { UserRow } from '../db/schema.js';
-import { nodeId, type Urls } from '../server/http/urls.js';
+import { nodeId, type Urls } from '../core/urls.js';
 import type { MigrationRow } from '../db/tables/migrations.js';
 
 /** Migration timestamps carry a numeric UTC offset and whole seconds, as GitHub writes them: `2015-07-06T22:33:38+00:00`. */

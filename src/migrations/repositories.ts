@@ -2,8 +2,8 @@
 import { accountsByIds } from '../accounts/store.js';
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
-import type { FieldError } from '../server/http/errors.js';
-import type { Urls } from '../server/http/urls.js';
+import type { FieldError } from '../core/errors.js';
+import type { Urls } from '../core/urls.js';
 import { permissionsFor } from '../repos/access.js';
 import { repositoryDir } from '../repos/git-data.js';
 import { fullRepository } from '../repos/present.js';

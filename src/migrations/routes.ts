@@ -1,10 +1,10 @@
 // Migration endpoints under /orgs/{org}/migrations (owners) and /user/migrations (the account owner), and archive serving.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Grant } from '../server/http/grants.js';
-import { absentBodyIsEmpty } from '../server/http/body.js';
-import { parseId } from '../server/http/ids.js';
-import { pagingQuery, parsePaging, setPageLinks } from '../server/http/pagination.js';
-import { typed } from '../server/http/typed.js';
+import type { Grant } from '../core/grants.js';
+import { absentBodyIsEmpty } from '../http/body.js';
+import { parseId } from '../core/ids.js';
+import { pagingQuery, parsePaging, setPageLinks } from '../http/pagination.js';
+import { typed } from '../http/typed.js';
 import { archiveDownloadRoutes } from './download.js';
 import { migrationImportRoutes } from './import/routes.js';
 import { migration } from './present.js';

@@ -1,13 +1,13 @@
 // Migration operations: start an export, read and list migrations, hand out the archive, delete it, unlock repositories.
 import crypto from 'node:crypto';
-import { requireActor, type Actor } from '../server/http/grants.js';
+import { requireActor, type Actor } from '../core/grants.js';
 import { requireOrgOwner } from '../accounts/service.js';
 import { archiveStore } from '../blob/index.js';
 import type { UserRow } from '../db/schema.js';
 import { canRead, tokenSeesPrivate } from '../repos/access.js';
 import { lockRepositories, unlockRepository } from '../repos/locks.js';
-import { NotFound, Unprocessable, ValidationFailed } from '../server/http/errors.js';
-import type { ServiceContext } from '../app/context.js';
+import { NotFound, Unprocessable, ValidationFailed } from '../core/errors.js';
+import type { ServiceContext } from '../core/context.js';
 import { EXPIRY_QUEUE, EXPORT_MAX_ATTEMPTS, EXPORT_QUEUE } from './queues.js';
 import { archiveAvailable } from './present.js';
 import { loadRepositories, resolveRepositories, type LoadedRepository } from './repositories.js';

@@ -1,6 +1,6 @@
 // Signed archive URLs: like a pre-signed blob URL, they need no Authorization header and stop working when they expire.
 import crypto from 'node:crypto';
-import type { Urls } from '../server/http/urls.js';
+import type { Urls } from '../core/urls.js';
 
 /** Where archives are served: `<base>/storage/migrations/<guid>.tar.gz?expires=…&signature=…`. */
 export const ARCHIVE_ROUTE = '/storage/migrations/:file';

@@ -1,6 +1,6 @@
 // Who may do what with a repository: the caller's role (owner, org owner, org member, anyone) and what their token allows.
-import type { Actor } from '../server/http/grants.js';
-import { hasAnyScope, hasPermission } from '../server/http/scopes.js';
+import type { Actor } from '../core/grants.js';
+import { hasAnyScope, hasPermission } from '../core/scopes.js';
 import { membershipRole } from '../accounts/store.js';
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';

@@ -2,8 +2,8 @@
 // repository directories go with it; repository counts on profiles and in the instance's statistics; the repository
 // reads lent to the other areas (webhooks).
 import type { FastifyInstance } from 'fastify';
-import type { Area } from '../app/area.js';
-import type { AccountFiles, RepositoryReads } from '../app/contributions.js';
+import type { Area } from '../core/area.js';
+import type { AccountFiles, RepositoryReads } from '../core/contributions.js';
 import { roleOn } from './access.js';
 import { repositoryProfileCounts, repositoryStats } from './counts.js';
 import { repositoryDir } from './git-data.js';

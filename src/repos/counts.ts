@@ -1,7 +1,7 @@
 // Repository counts on account profiles (public_repos for everyone, private counts for the account itself) and the
 // instance's repository statistics.
 import { sql } from 'kysely';
-import type { EnterpriseStatsOf, ProfileCountsOf } from '../app/contributions.js';
+import type { EnterpriseStatsOf, ProfileCountsOf } from '../core/contributions.js';
 import { countOrganizationPrivateRepositories, countRepositories } from './store.js';
 
 /**

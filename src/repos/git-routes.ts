@@ -1,7 +1,7 @@
 // Git over smart HTTP for repositories: /{owner}/{repo}[.git]/info/refs, git-upload-pack, git-receive-pack, behind our own auth.
-import { exemptFromRateLimit } from '../server/http/rate-limit.js';
+import { exemptFromRateLimit } from '../http/rate-limit.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PUBLIC } from '../server/http/grants.js';
+import { PUBLIC } from '../core/grants.js';
 import { findAccount, findAccountById } from '../accounts/store.js';
 import { gitAvailable, gitOperation, gitRefusal, registerGitBodies, serveGit, type GitEndpoint } from '../git/smart-http.js';
 import type { RefUpdate } from '../git/bare.js';

@@ -1,7 +1,7 @@
 // POST /admin/repos/import: a site admin imports a git repository from a path on the server's machine.
 import type { FastifyInstance } from 'fastify';
-import { SITE_ADMIN } from '../server/http/grants.js';
-import { typed } from '../server/http/typed.js';
+import { SITE_ADMIN } from '../core/grants.js';
+import { typed } from '../http/typed.js';
 import { fullRepository } from './present.js';
 import { importRepository } from './import.js';
 import { importBody } from './schemas.js';

@@ -1,18 +1,18 @@
 // Repository lists: the caller's (GET /user/repos), an organization's and a user's, with GitHub's filters and orders.
-import type { Actor } from '../server/http/grants.js';
-import { requireActor } from '../server/http/grants.js';
+import type { Actor } from '../core/grants.js';
+import { requireActor } from '../core/grants.js';
 import { accountsByIds, findAccount, membershipRole, membershipRoles, organizationIdsOf } from '../accounts/store.js';
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
-import type { ServiceContext } from '../app/context.js';
-import { Forbidden, NotFound, ValidationFailed } from '../server/http/errors.js';
-import type { Paging } from '../server/http/pagination.js';
+import type { ServiceContext } from '../core/context.js';
+import { Forbidden, NotFound, ValidationFailed } from '../core/errors.js';
+import type { Paging } from '../http/pagination.js';
 import { accessGiven, needsMembership, permissionsFor, tokenSeesPrivate, type AccessLevel } from './access.js';
 import type { Permissions } from './present.js';
 import type { OrgReposQuery, SortOptions, UserReposForQuery, UserReposQuery } from './schemas.js';
 import { listPublicRepositories, listRepositories, type SortKey } from './store.js';
 import type { RepositoryRow } from '../db/tables/repos.js';
-import { parseTimestamp } from '../server/http/timestamps.js';
+import { parseTimestamp } from '../core/timestamps.js';
 
 interface ListedRepository {
   repo: RepositoryRow;

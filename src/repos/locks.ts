@@ -1,7 +1,7 @@
 // Migration locks: a locked repository refuses pushes and setting changes and keeps serving reads. Used by migrations.
 import type { Db } from '../db/connect.js';
 import { lockRows } from '../db/dialect.js';
-import { Unprocessable } from '../server/http/errors.js';
+import { Unprocessable } from '../core/errors.js';
 
 /** The message a push to a locked repository gets (over git and the API alike). */
 export const LOCKED_MESSAGE = 'Repository is locked for migration';

@@ -1,5 +1,5 @@
 // GitHub's repository name rules: [A-Za-z0-9._-], other characters become `-`, `.git` suffixes are dropped, at most 100.
-import { ValidationFailed } from '../server/http/errors.js';
+import { ValidationFailed } from '../core/errors.js';
 
 const MAX_NAME_LENGTH = 100;
 

@@ -1,7 +1,8 @@
 // The only place that shapes repositories as REST JSON: the list form, the full form, and the URL fields both share.
 import type { UserRow } from '../db/schema.js';
 import { simpleOrganization, simpleUser } from '../accounts/present.js';
-import { isoUtc, nodeId, type Urls } from '../server/http/urls.js';
+import { nodeId, type Urls } from '../core/urls.js';
+import { isoUtc } from '../core/timestamps.js';
 import type { RepositoryRow } from '../db/tables/repos.js';
 
 /** What the caller may do, as GitHub's `permissions` object. */

@@ -3,7 +3,7 @@ import { simpleUser } from '../accounts/present.js';
 import type { UserRow } from '../db/schema.js';
 import { payloadOrganization, repositoryUrls } from './present.js';
 import type { RepositoryRow } from '../db/tables/repos.js';
-import type { Urls } from '../server/http/urls.js';
+import type { Urls } from '../core/urls.js';
 import { accountEmail, repositoryPayloadObject } from './repository-payload.js';
 
 export interface GitSignature {

@@ -5,7 +5,7 @@ import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
 import { pushCommitObject, pushPayload, type PushCommitObject } from './push-payload.js';
 import { readRefs, ZERO_SHA, type RefState, type RefUpdate } from '../git/bare.js';
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../core/context.js';
 import { commitsBetween, diskSizeKb, isAncestor, peelToCommit, primaryLanguage, repositoryDir, setHead, summarizeCommit, type CommitSummary, type GitCache } from './git-data.js';
 import { repositoryUrls } from './present.js';
 import { emitRefEvent, tagsWithoutEvents } from './ref-events.js';

@@ -3,7 +3,7 @@
 // migration locks), and its files at a ref (directories and file bytes, read from git).
 import fs from 'node:fs';
 import git from 'isomorphic-git';
-import type { ServiceContext } from '../app/context.js';
+import type { ServiceContext } from '../core/context.js';
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
 import type { RepositoryRow } from '../db/tables/repos.js';

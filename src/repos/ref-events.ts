@@ -1,12 +1,12 @@
 // The `create` and `delete` events (a branch or tag created or deleted by a push, auto_init or an import) in GitHub's
 // shape, and GitHub's rule that a push of more than three tags creates no events for those tags.
 import { simpleUser } from '../accounts/present.js';
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../core/context.js';
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
 import type { RepositoryRow } from '../db/tables/repos.js';
 import { ZERO_SHA, type RefState, type RefUpdate } from '../git/bare.js';
-import type { Urls } from '../server/http/urls.js';
+import type { Urls } from '../core/urls.js';
 import { payloadOrganization } from './present.js';
 import { repositoryPayloadObject } from './repository-payload.js';
 

@@ -4,7 +4,7 @@ import { simpleOrganization, simpleUser } from '../accounts/present.js';
 import type { UserRow } from '../db/schema.js';
 import { payloadOrganization, repositoryCore } from './present.js';
 import type { RepositoryRow } from '../db/tables/repos.js';
-import type { Urls } from '../server/http/urls.js';
+import type { Urls } from '../core/urls.js';
 
 /** The address shown for an account without a public email: GitHub's noreply form on this server's host. */
 export function accountEmail(account: UserRow, urls: Urls): string {

@@ -1,11 +1,11 @@
 // The repository REST API: create (user, organization), get, update, delete, the three lists, all public repositories, topics.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { PUBLIC, type Grant } from '../server/http/grants.js';
-import { absentBodyIsEmpty } from '../server/http/body.js';
-import { lastModified } from '../server/http/conditional.js';
-import { parseId } from '../server/http/ids.js';
-import { parsePaging, requestUrlWith, setPageLinks } from '../server/http/pagination.js';
-import { typed } from '../server/http/typed.js';
+import { PUBLIC, type Grant } from '../core/grants.js';
+import { absentBodyIsEmpty } from '../http/body.js';
+import { lastModified } from '../http/conditional.js';
+import { parseId } from '../core/ids.js';
+import { parsePaging, requestUrlWith, setPageLinks } from '../http/pagination.js';
+import { typed } from '../http/typed.js';
 import { listForAuthenticatedUser, listForOrg, listForUser, listPublic, type ListResult } from './listing.js';
 import { fullRepository, repositoryHead, repositoryListItem, topicsOf } from './present.js';
 import {

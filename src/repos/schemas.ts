@@ -1,6 +1,6 @@
 // Request shapes of the repository routes (JSON schemas for Fastify) and the TypeScript types json-schema-to-ts derives from them.
 import type { FromSchema } from 'json-schema-to-ts';
-import { pagingQuery } from '../server/http/pagination.js';
+import { pagingQuery } from '../http/pagination.js';
 
 const text = { type: ['string', 'null'] } as const;
 const bool = { type: 'boolean' } as const;

@@ -1,17 +1,17 @@
 // Repository operations: create (with auto_init), read, update (rename, visibility, archive, default branch), delete.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Actor } from '../server/http/grants.js';
-import { requireActor } from '../server/http/grants.js';
-import { hasAnyScope } from '../server/http/scopes.js';
+import type { Actor } from '../core/grants.js';
+import { requireActor } from '../core/grants.js';
+import { hasAnyScope } from '../core/scopes.js';
 import { findAccount, findAccountById, membershipRole } from '../accounts/store.js';
 import type { Db } from '../db/connect.js';
 import { isUniqueViolation, lockRows } from '../db/dialect.js';
 import type { UserRow } from '../db/schema.js';
 import { publicEventPayload, repositoryEventPayload, type RepositoryAction, type RepositoryChanges } from './repository-payload.js';
 import { readRefs, removeRepo } from '../git/bare.js';
-import type { ServiceContext } from '../app/context.js';
-import { Forbidden, HttpError, NotFound, ValidationFailed, type FieldError } from '../server/http/errors.js';
+import type { ServiceContext } from '../core/context.js';
+import { Forbidden, HttpError, NotFound, ValidationFailed, type FieldError } from '../core/errors.js';
 import { atLeast, effectiveAccess, permissionsFor, type AccessLevel } from './access.js';
 import { createBareRepository, diskSizeKb, primaryLanguage, repositoryDir, setHead, writeInitialCommit } from './git-data.js';
 import { isLocked, LOCKED_MESSAGE } from './locks.js';

@@ -1,8 +1,8 @@
 // Repository topics: GitHub's rule for topic names and replacing all of a repository's topics (PUT /repos/{owner}/{repo}/topics).
-import { requireActor } from '../server/http/grants.js';
-import type { ServiceContext } from '../app/context.js';
+import { requireActor } from '../core/grants.js';
+import type { ServiceContext } from '../core/context.js';
 import { lockRows } from '../db/dialect.js';
-import { Forbidden, HttpError, NotFound } from '../server/http/errors.js';
+import { Forbidden, HttpError, NotFound } from '../core/errors.js';
 import { atLeast } from './access.js';
 import { isLocked, LOCKED_MESSAGE } from './locks.js';
 import { topicsOf } from './present.js';

@@ -1,7 +1,7 @@
 // POST /repos/{owner}/{repo}/transfer: a repository's admin moves it to another account (202 with the repository).
 import type { FastifyInstance } from 'fastify';
-import type { Grant } from '../server/http/grants.js';
-import { typed } from '../server/http/typed.js';
+import type { Grant } from '../core/grants.js';
+import { typed } from '../http/typed.js';
 import { fullRepository } from './present.js';
 import { ownerRepo, transferBody } from './schemas.js';
 import { transferRepository } from './transfer.js';

@@ -1,11 +1,11 @@
 // Transferring a repository to another account (POST /repos/{owner}/{repo}/transfer): the row changes owner (and name,
 // with new_name) in one transaction with a redirect from the old address and the `repository` `transferred` event.
-import type { ServiceContext } from '../app/context.js';
+import type { ServiceContext } from '../core/context.js';
 import { findAccount, membershipRole } from '../accounts/store.js';
 import { isUniqueViolation } from '../db/dialect.js';
 import type { UserRow } from '../db/schema.js';
-import { Forbidden, ValidationFailed } from '../server/http/errors.js';
-import { requireActor, type Actor } from '../server/http/grants.js';
+import { Forbidden, ValidationFailed } from '../core/errors.js';
+import { requireActor, type Actor } from '../core/grants.js';
 import { atLeast, effectiveAccess, permissionsFor } from './access.js';
 import { isLocked, LOCKED_MESSAGE } from './locks.js';
 import { repositoryName } from './names.js';

@@ -4,9 +4,9 @@ import crypto from 'node:crypto';
 import type { ServerOptions as HttpsOptions } from 'node:https';
 import { accountsArea } from '../accounts/area.js';
 import { authenticator } from '../accounts/authenticate.js';
-import type { Area } from '../app/area.js';
-import { systemClock, type AppContext, type Clock, type ServiceContext } from '../app/context.js';
-import type { AccountContributions } from '../app/contributions.js';
+import type { Area } from '../core/area.js';
+import { systemClock, type AppContext, type Clock, type ServiceContext } from '../core/context.js';
+import type { AccountContributions } from '../core/contributions.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
 import { EventLog } from '../events/emit.js';
@@ -18,39 +18,21 @@ import { clientAddressOf, proxyTrust } from '../net/trusted-proxies.js';
 import { repositoriesArea } from '../repos/area.js';
 import { webhooksArea } from '../webhooks/area.js';
 import { webArea } from '../web/area.js';
-import { registerAuth, ScopeHeaders } from './http/auth.js';
-import { registerJsonBody } from './http/body.js';
-import { BodyTags, registerConditional } from './http/conditional.js';
-import { clientErrorHandler, frameworkErrors, registerErrorHandler } from './http/error-handler.js';
-import { FastPath } from './http/fast-path.js';
-import type { Actor, Grant } from './http/grants.js';
-import { RateLimiter, registerRateLimit } from './http/rate-limit.js';
-import { ResponseCache } from './http/response-cache.js';
-import { hasApiPrefix, makeUrls, withoutApiPrefix } from './http/urls.js';
-import { MediaTypes, registerVersioning } from './http/versioning.js';
-import { accessLog, logOutput, logResponse, requestLogger } from './logging.js';
-import { metaRoutes } from './meta-routes.js';
+import { registerAuth, ScopeHeaders } from '../http/auth.js';
+import { registerJsonBody } from '../http/body.js';
+import { BodyTags, registerConditional } from '../http/conditional.js';
+import { clientErrorHandler, frameworkErrors, registerErrorHandler } from '../http/error-handler.js';
+import { FastPath } from '../http/fast-path.js';
+import type { Actor } from '../core/grants.js';
+import type {} from '../http/fastify-types.js';
+import { RateLimiter, registerRateLimit } from '../http/rate-limit.js';
+import { ResponseCache } from '../http/response-cache.js';
+import { hasApiPrefix, makeUrls, withoutApiPrefix } from '../core/urls.js';
+import { MediaTypes, registerVersioning } from '../http/versioning.js';
+import { accessLog, logOutput, logResponse, requestLogger } from '../http/logging.js';
+import { metaRoutes } from '../http/meta-routes.js';
 import { loadSecretBox } from './secret-key-file.js';
-import { createValidatorCompiler } from './validation.js';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    ctx: ServiceContext;
-    apiVersion: string;
-    mediaParam: string | undefined;
-  }
-  interface FastifyContextConfig {
-    /** Who may call this route and what their token must carry (required on every route: see registerAuth). */
-    grant?: Grant;
-    /** The `resource` named in 422 errors of this route. */
-    resource?: string;
-    /** false: not counted against the REST rate limit (see exemptFromRateLimit). */
-    rateLimit?: false;
-  }
-  interface FastifyInstance {
-    hublet: AppContext;
-  }
-}
+import { createValidatorCompiler } from '../http/validation.js';
 
 export interface BuildOptions {
   config: Readonly<Config>;
@@ -109,6 +91,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     trustProxy: trust,
   });
   const clock = options.clock ?? systemClock;
+  const responses = new ResponseCache(options.config.responseCacheMiB * 1024 * 1024);
   const ctx: AppContext = {
     db: options.db,
     config: options.config,
@@ -120,7 +103,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     accounts: accountContributions(AREAS),
     repositories: providedByOne(AREAS, (a) => a.repositoryReads, 'repository reads'),
     hooks: providedByOne(AREAS, (a) => a.hookImports, 'webhook imports'),
-    responses: new ResponseCache(options.config.responseCacheMiB * 1024 * 1024),
+    responses,
     // The key is read (or the key file created) before anything can seal or open a secret; a bad one stops the start.
     secrets: loadSecretBox(options.config),
   };
@@ -176,7 +159,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   for (const area of AREAS) if (area.routes) await app.register(area.routes);
 
   // Current cached responses of the routes the areas declare cached reads are answered before Fastify routes them.
-  const fast = new FastPath({ ctx, cachedRoutes: cachedReads(app, AREAS), authenticate, limiter, media, scopes, tags, access, clientAddress: clientAddressOf(trust) });
+  const fast = new FastPath({ ctx, responses, cachedRoutes: cachedReads(app, AREAS), authenticate, limiter, media, scopes, tags, access, clientAddress: clientAddressOf(trust) });
   fast.install(app.server);
   app.addHook('preClose', async () => fast.close());
   return app;

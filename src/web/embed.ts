@@ -1,7 +1,7 @@
 // The embed script (`/gist/<id>.js`, GitHub's `<script src=…>` snippet): it writes the rendered gist, or one file of it
 // (`?file=NAME`), into the page that includes it, with a link to its own stylesheet, whose rules stay inside the box.
 import type { SingleGist } from '../gists/present.js';
-import type { Urls } from '../server/http/urls.js';
+import type { Urls } from '../core/urls.js';
 import { html } from './html.js';
 import { gistLinks } from './links.js';
 import type { ImageLinks } from './markdown.js';

@@ -5,10 +5,10 @@
 // memory for a while, and serves them sandboxed (an SVG runs no script and loads nothing).
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../core/context.js';
 import { ImageFetcher, type FetchedImage } from '../net/image-fetch.js';
-import { PUBLIC } from '../server/http/grants.js';
-import type { Urls } from '../server/http/urls.js';
+import { PUBLIC } from '../core/grants.js';
+import type { Urls } from '../core/urls.js';
 import { VERSION } from '../version.js';
 import type { ImageLinks } from './markdown.js';
 

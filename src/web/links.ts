@@ -1,6 +1,6 @@
 // The addresses the web pages link to, built from the public base URL: the same layout as the API's html_url,
 // raw_url and git_pull_url (gists/present.ts), plus the pages' own (revisions, archives, the embed script, styles).
-import type { Urls } from '../server/http/urls.js';
+import type { Urls } from '../core/urls.js';
 
 export interface GistLinks {
   page: string;

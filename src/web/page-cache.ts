@@ -4,7 +4,7 @@
 // stale. Keys are canonical (the route and its parsed parameters, never the raw query), so junk in a URL cannot fill it.
 import { changeStamp } from '../db/change-stamp.js';
 import type { Db } from '../db/schema.js';
-import { StampedCache } from '../server/http/stamped-cache.js';
+import { StampedCache } from '../http/stamped-cache.js';
 
 /** A built response: its status, bytes and the headers that go with them. */
 export interface BuiltPage {

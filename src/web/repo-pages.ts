@@ -4,7 +4,7 @@ import type { UserRow } from '../db/schema.js';
 import type { RepositoryRow } from '../db/tables/repos.js';
 import { repositoryUrls, topicsOf } from '../repos/present.js';
 import type { TreeItem } from '../repos/reads.js';
-import type { Urls } from '../server/http/urls.js';
+import type { Urls } from '../core/urls.js';
 import { html, type Html } from './html.js';
 import { page } from './layout.js';
 import { repositoryLinks, type RepositoryLinks } from './links.js';

@@ -5,16 +5,16 @@
 // scripts. A browser (Accept: text/html) that asks for what does not exist, or that it may not see, gets the not-found
 // page; every other client gets the API's 404 JSON.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ServiceContext } from '../app/context.js';
+import type { ServiceContext } from '../core/context.js';
 import { requireAnyAccount } from '../accounts/service.js';
 import { filesAtRevision, isBinary, listCommits, listForUser, listPublic, revisionView, singleView } from '../gists/reads.js';
 import { findGist, starCounts } from '../gists/store.js';
 import { commitAt, fileAt, listForOwner, treeAt } from '../repos/reads.js';
 import { resolveRepository } from '../repos/service.js';
-import { HttpError, NotFound } from '../server/http/errors.js';
-import { PUBLIC } from '../server/http/grants.js';
-import { parsePaging, type Paging } from '../server/http/pagination.js';
-import { exemptFromRateLimit } from '../server/http/rate-limit.js';
+import { HttpError, NotFound } from '../core/errors.js';
+import { PUBLIC } from '../core/grants.js';
+import { parsePaging, type Paging } from '../http/pagination.js';
+import { exemptFromRateLimit } from '../http/rate-limit.js';
 import { tarGz, zip } from './archive.js';
 import { embedScript } from './embed.js';
 import { gistPage } from './gist-page.js';

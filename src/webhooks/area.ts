@@ -2,7 +2,7 @@
 // delivery jobs (the outbox), the delivery and retention queues, hook secrets resealed with the current key before
 // anything is delivered; hook counts in the instance's statistics; an archive's organization hooks imported (lent to
 // the migrations importer).
-import type { Area } from '../app/area.js';
+import type { Area } from '../core/area.js';
 import { Deliverer } from './deliver.js';
 import { Fairness } from './fairness.js';
 import { hookImports } from './import-hooks.js';

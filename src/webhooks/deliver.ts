@@ -5,7 +5,7 @@ import { scrubDeletedCopies } from '../db/dialect.js';
 import type { JobRow } from '../db/schema.js';
 import type { EventRow } from '../db/tables/events.js';
 import { completeRunsIn, type JobRun } from '../jobs/worker.js';
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../core/context.js';
 import { VERSION } from '../version.js';
 import { Batcher } from '../db/batch.js';
 import { enqueueDelivery, type DeliverJob, type Destination } from './outbox.js';

@@ -12,7 +12,7 @@
 // - Held jobs come back, oldest first, into the delivery queue: as many as the origin has room for each time one of its
 //   deliveries ends, and every `recoverMs` (the hook timeout, within 1 … 5 s) for every holding queue (also jobs held
 //   by a process that stopped or crashed).
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../core/context.js';
 import { Batcher } from '../db/batch.js';
 import { holdRunsIn, type JobRun } from '../jobs/worker.js';
 import { moveWaiting, waitingQueues } from '../jobs/queue.js';

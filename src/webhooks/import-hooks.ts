@@ -2,11 +2,11 @@
 // created inactive and without a secret (archives carry none), by the rules of POST /orgs/{org}/hooks; a hook those
 // rules or the delivery address rules refuse is left out with its reason, one already there (same URL) is not doubled.
 import ipaddr from 'ipaddr.js';
-import type { ArchivedHook, HookImportResult, HookImports } from '../app/contributions.js';
+import type { ArchivedHook, HookImportResult, HookImports } from '../core/contributions.js';
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
 import { parseAllowedHosts, refusedAddress, refusedHostName, type AllowedHosts } from '../net/allowed-hosts.js';
-import { HttpError } from '../server/http/errors.js';
+import { HttpError } from '../core/errors.js';
 import { HOOK_EVENT_NAMES } from './event-names.js';
 import { sealConfig, shownUrl } from './sealed-config.js';
 import { checkRoom, lockHooksOf } from './service.js';

@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import { simpleOrganization, simpleUser } from '../accounts/present.js';
 import type { UserRow } from '../db/schema.js';
-import type { Urls } from '../server/http/urls.js';
+import type { Urls } from '../core/urls.js';
 import { hookCore, type HookHome } from './present.js';
 import type { HookRow } from '../db/tables/webhooks.js';
 

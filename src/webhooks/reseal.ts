@@ -3,7 +3,7 @@
 import { ConfigError } from '../config.js';
 import type { Db } from '../db/connect.js';
 import { lockForWriting, scrubDeletedCopies, scrubFreePages } from '../db/dialect.js';
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../core/context.js';
 import { openConfig, sealConfig, shownUrl, type SealedConfig } from './sealed-config.js';
 import type { HookTarget } from './scope.js';
 

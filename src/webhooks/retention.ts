@@ -2,7 +2,7 @@
 import type { JobRow } from '../db/schema.js';
 import { deleteFinished, hasPendingJob } from '../jobs/queue.js';
 import type { JobRun } from '../jobs/worker.js';
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../core/context.js';
 import { pruneDeliveries, pruneEvents, pruneFarewells } from './store.js';
 
 export const PRUNE_QUEUE = 'hooks.prune';

@@ -1,10 +1,10 @@
 // Webhook endpoints (spec 4.2, and GitHub's repository hooks and GitHub Enterprise's global hooks): one set of thin
 // handlers over service.ts, registered per scope with the scope's paths, grants and who-may check (scope.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ServiceContext } from '../app/context.js';
-import { absentBodyIsEmpty } from '../server/http/body.js';
-import { SITE_ADMIN, type Grant } from '../server/http/grants.js';
-import { pagingQuery, parsePaging, requestUrlWith, setPageLinks } from '../server/http/pagination.js';
+import type { ServiceContext } from '../core/context.js';
+import { absentBodyIsEmpty } from '../http/body.js';
+import { SITE_ADMIN, type Grant } from '../core/grants.js';
+import { pagingQuery, parsePaging, requestUrlWith, setPageLinks } from '../http/pagination.js';
 import { delivery, deliveryItem, hook, hookConfig } from './present.js';
 import {
   configPatchBody,

@@ -2,12 +2,12 @@
 // that target is named everywhere else: in queries, the hooks' URLs, their payloads and the delivery headers.
 import { requireOrgOwner } from '../accounts/service.js';
 import { findAccount } from '../accounts/store.js';
-import type { ServiceContext } from '../app/context.js';
+import type { ServiceContext } from '../core/context.js';
 import type { UserRow } from '../db/schema.js';
 import type { HookRow } from '../db/tables/webhooks.js';
-import { NotFound } from '../server/http/errors.js';
-import { requireActor, requireSiteAdmin, type Actor } from '../server/http/grants.js';
-import { hasAnyScope } from '../server/http/scopes.js';
+import { NotFound } from '../core/errors.js';
+import { requireActor, requireSiteAdmin, type Actor } from '../core/grants.js';
+import { hasAnyScope } from '../core/scopes.js';
 import { HOOK_EVENT_NAMES } from './event-names.js';
 import type { Visibility } from './store.js';
 

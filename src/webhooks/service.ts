@@ -3,10 +3,10 @@
 import type { Db } from '../db/connect.js';
 import { isUniqueViolation, lockRows, scrubDeletedCopies } from '../db/dialect.js';
 import type { SecretBox } from '../secrets/secret-box.js';
-import type { ServiceContext } from '../app/context.js';
+import type { ServiceContext } from '../core/context.js';
 import { eventPayload } from '../events/store.js';
-import { BadRequest, NotFound, ValidationFailed, type FieldError } from '../server/http/errors.js';
-import { parseId } from '../server/http/ids.js';
+import { BadRequest, NotFound, ValidationFailed, type FieldError } from '../core/errors.js';
+import { parseId } from '../core/ids.js';
 import { ALL_EVENTS, subscribes } from './event-names.js';
 import { enqueueDelivery } from './outbox.js';
 import { metaDeletedPayload, pingPayload } from './payloads.js';

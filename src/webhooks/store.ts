@@ -3,7 +3,7 @@
 import type { Db } from '../db/connect.js';
 import { lockAgainstChanges } from '../db/dialect.js';
 import { sql, type Insertable } from 'kysely';
-import type { EnterpriseStatsOf } from '../app/contributions.js';
+import type { EnterpriseStatsOf } from '../core/contributions.js';
 import type { DeliveryRow, FarewellRow, HookDeliveriesTable, HookRow } from '../db/tables/webhooks.js';
 
 /** Whose hooks a caller sees: an OAuth app sees the hooks its tokens made; everyone else sees the ones people made. */

@@ -1,7 +1,7 @@
 // Webhook bodies past their schemas (schemas.ts): GitHub's 422 for each field, the checks a schema cannot say (URL,
 // secrets, event names) and GitHub's defaults. Every problem of a body is answered at once (resource `Hook`).
 import type { FastifySchemaValidationError } from 'fastify';
-import { ValidationFailed, type FieldError } from '../server/http/errors.js';
+import { ValidationFailed, type FieldError } from '../core/errors.js';
 import { ALL_EVENTS } from './event-names.js';
 import type { ConfigPatchBody, CreateHookBody, UpdateHookBody } from './schemas.js';
 

@@ -65,20 +65,22 @@ describe('dependency rules (make deps)', () => {
       'src/jobs/queue.ts': "import { gistsArea } from '../gists/area.js'; export const a = gistsArea;",
       'src/gists/counts.ts': "import { repositoriesArea } from '../repos/area.js'; export const b = repositoriesArea;",
       'src/migrations/queues.ts': "import { webhooksArea } from '../webhooks/area.js'; export const c = webhooksArea;",
-      'src/server/http/ids.ts': "import { accountsArea } from '../../accounts/area.js'; export const d = accountsArea;",
+      'src/core/ids.ts': "import { accountsArea } from '../accounts/area.js'; export const d = accountsArea;",
+      'src/http/typed.ts': "import { gistsArea } from '../gists/area.js'; export const d2 = gistsArea;",
       'src/accounts/logins.ts': "import { AREAS } from '../server/app.js'; export const e = AREAS;",
       'src/web/links.ts': "import { gistRepoDir } from '../gists/git.js'; export const f = gistRepoDir;",
       'src/graphql/links.ts': "import { webArea } from '../web/area.js'; export const g = webArea;",
     });
     expect(r.failed).toBe(true);
     const found = (rule: string, from: string, to: string) => new RegExp(`${rule}: ${from.replaceAll('.', '[.]')} → ${to.replaceAll('.', '[.]')}`).test(r.output);
-    expect(found('lower-layers-never-import-areas', 'src/jobs/queue.ts', 'src/gists/area.ts'), r.output).toBe(true);
+    expect(found('layer-events-jobs-imports-downwards', 'src/jobs/queue.ts', 'src/gists/area.ts'), r.output).toBe(true);
+    expect(found('layer-http-imports-downwards', 'src/http/typed.ts', 'src/gists/area.ts'), r.output).toBe(true);
     expect(found('areas-never-import-areas', 'src/gists/counts.ts', 'src/repos/area.ts'), r.output).toBe(true);
     expect(found('migrations-imports-only-repos', 'src/migrations/queues.ts', 'src/webhooks/area.ts'), r.output).toBe(true);
-    expect(found('below-accounts-never-imports-accounts', 'src/server/http/ids.ts', 'src/accounts/area.ts'), r.output).toBe(true);
-    expect(found('only-the-cli-imports-the-composition-root', 'src/accounts/logins.ts', 'src/server/app.ts'), r.output).toBe(true);
+    expect(found('layer-core-imports-downwards', 'src/core/ids.ts', 'src/accounts/area.ts'), r.output).toBe(true);
+    expect(found('layer-accounts-imports-downwards', 'src/accounts/logins.ts', 'src/server/app.ts'), r.output).toBe(true);
     expect(found('web-reads-areas-through-their-read-side', 'src/web/links.ts', 'src/gists/git.ts'), r.output).toBe(true);
-    expect(found('nothing-below-imports-web', 'src/graphql/links.ts', 'src/web/area.ts'), r.output).toBe(true);
+    expect(found('front-ends-never-import-each-other', 'src/graphql/links.ts', 'src/web/area.ts'), r.output).toBe(true);
   }, 60_000);
 
   it('refuse a cycle between files, and one between folders', async () => {
@@ -95,10 +97,10 @@ describe('dependency rules (make deps)', () => {
   it('keep config.ts at the bottom: it imports only leaves, which import nothing of src/', async () => {
     const r = await cruiseWith({
       'src/net/allowed-hosts.ts': "import { KEY_BYTES } from '../secrets/secret-box.js'; export const j = KEY_BYTES;",
-      'src/config.ts': "import { PUBLIC } from './server/http/grants.js'; export const k = PUBLIC;",
+      'src/config.ts': "import { PUBLIC } from './core/grants.js'; export const k = PUBLIC;",
     });
     expect(r.failed).toBe(true);
     expect(r.output).toMatch(/leaves-import-nothing: src\/net\/allowed-hosts\.ts → src\/secrets\/secret-box\.ts/);
-    expect(r.output).toMatch(/config-imports-only-leaves: src\/config\.ts → src\/server\/http\/grants\.ts/);
+    expect(r.output).toMatch(/layer-db-root-files-imports-downwards: src\/config\.ts → src\/core\/grants\.ts/);
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-// Cached reads answered before routing (src/server/http/fast-path.ts) are byte for byte what the route answers: the same
+// Cached reads answered before routing (src/http/fast-path.ts) are byte for byte what the route answers: the same
 // request is sent with the cache stale (its route answers) and then current (the fast path answers, or hands it to
 // Fastify when a rule refuses it), and both answers must have the same status, headers in the same order and bytes.
 import http from 'node:http';

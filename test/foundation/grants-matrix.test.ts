@@ -4,10 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PUBLIC, type Grant } from '../../src/server/http/grants.js';
+import { PUBLIC, type Grant } from '../../src/core/grants.js';
 import { ARCHIVE_ROUTE } from '../../src/migrations/signing.js';
 import { buildApp } from '../../src/server/app.js';
-import type { DeclaredRoute } from '../../src/server/http/auth.js';
+import type { DeclaredRoute } from '../../src/http/auth.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 

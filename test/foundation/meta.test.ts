@@ -1,7 +1,7 @@
 // GET /meta in GitHub Enterprise Server's shape (what GitHub Enterprise Importer and GitHub Desktop read), /zen,
 // /octocat and /emojis: no credentials needed, under the /api/v3 prefix too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enterpriseVersion } from '../../src/server/meta-routes.js';
+import { enterpriseVersion } from '../../src/http/meta-routes.js';
 import { VERSION } from '../../src/version.js';
 import { checkSchema } from '../helpers/openapi.js';
 import { startServer, type TestServer } from '../helpers/server.js';

@@ -13,7 +13,7 @@ import { loadConfig, withListeningPort } from '../../src/config.js';
 import { connect } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { buildApp, closeApp } from '../../src/server/app.js';
-import { makeUrls } from '../../src/server/http/urls.js';
+import { makeUrls } from '../../src/core/urls.js';
 import { pool, runServe, type ServeProcess } from '../helpers/cli.js';
 import { serveProcesses } from '../helpers/serve-process.js';
 import { makeTestCertificates, type TestCertificates } from '../helpers/tls.js';

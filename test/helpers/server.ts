@@ -9,8 +9,8 @@ import { loadConfig, type ConfigInput } from '../../src/config.js';
 import { connect, type Db } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { buildApp, closeApp } from '../../src/server/app.js';
-import type { Clock } from '../../src/app/context.js';
-import { makeUrls } from '../../src/server/http/urls.js';
+import type { Clock } from '../../src/core/context.js';
+import { makeUrls } from '../../src/core/urls.js';
 import { createTestDatabase } from './database.js';
 
 export interface TestServer {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Clock } from '../../src/app/context.js';
+import type { Clock } from '../../src/core/context.js';
 import type { ConfigInput } from '../../src/config.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 

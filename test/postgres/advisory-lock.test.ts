@@ -7,7 +7,7 @@ import { withAdvisoryLock } from '../../src/db/advisory-lock.js';
 import { connect, type Db } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { spanningLock } from '../../src/git/keyed-lock.js';
-import { addSharedCounts } from '../../src/server/http/shared-rate-counts.js';
+import { addSharedCounts } from '../../src/http/shared-rate-counts.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 let database: TestDatabase;

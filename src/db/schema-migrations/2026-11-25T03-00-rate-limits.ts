@@ -1,6 +1,6 @@
 // Rate-limit counts shared by the server processes on one PostgreSQL database: per key (`user:<id>` or `ip:<address>`),
 // the current window's end (epoch seconds) and the requests counted in it. Processes count locally and add their counts
-// here every ~200 ms (server/http/shared-rate-counts.ts). A SQLite database (one process) has the table but never uses it.
+// here every ~200 ms (http/shared-rate-counts.ts). A SQLite database (one process) has the table but never uses it.
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {

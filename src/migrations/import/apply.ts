@@ -4,12 +4,12 @@
 import { insertingLogin } from '../../accounts/service.js';
 import { insertAccount, membershipRole, setMembership, updateAccount } from '../../accounts/store.js';
 import type { UserRow } from '../../db/schema.js';
-import type { ServiceContext } from '../../app/context.js';
-import { requireActor } from '../../server/http/grants.js';
+import type { ServiceContext } from '../../core/context.js';
+import { requireActor } from '../../core/grants.js';
 import { removeRepo } from '../../git/bare.js';
 import { stageGitData } from '../../repos/import.js';
 import { createRepository } from '../../repos/service.js';
-import type { HookImportResult } from '../../app/contributions.js';
+import type { HookImportResult } from '../../core/contributions.js';
 import type { ImportAction } from './csv.js';
 import type { ArchiveOrganization, ArchiveUser } from './layout.js';
 import type { ImportPlan, PlannedAccount, PlannedRepository } from './plan.js';

@@ -2,7 +2,7 @@
 // written (plain files and directories only, no path leaving the directory), sizes bounded, never held in memory whole.
 import { Transform, type Readable } from 'node:stream';
 import { Unpack } from 'tar';
-import { ValidationFailed } from '../../server/http/errors.js';
+import { ValidationFailed } from '../../core/errors.js';
 
 /** How much an archive may hold. */
 export interface ExtractLimits {

@@ -2,7 +2,7 @@
 // user, organization and repository records, and a count of every other kind of record it holds (which hublet does not model).
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ArchivedHook } from '../../app/contributions.js';
+import type { ArchivedHook } from '../../core/contributions.js';
 import { archiveRefused } from './extract.js';
 
 /** `schema.json` versions this importer reads: GitHub's 1.x layout (hublet writes 1.0.1). */

@@ -2,9 +2,9 @@
 import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import type { Readable } from 'node:stream';
-import { SITE_ADMIN } from '../../server/http/grants.js';
-import { ValidationFailed } from '../../server/http/errors.js';
-import { typed } from '../../server/http/typed.js';
+import { SITE_ADMIN } from '../../core/grants.js';
+import { ValidationFailed } from '../../core/errors.js';
+import { typed } from '../../http/typed.js';
 import { IMPORT_MAP_HEADER, mapRowsFromJson, type MapRow } from './csv.js';
 import { importArchive } from './service.js';
 

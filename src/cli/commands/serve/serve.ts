@@ -5,7 +5,7 @@
 // failed start does not use up the one-time token.
 import type { Command } from 'commander';
 import { loadConfig, withListeningPort, type Config, type ConfigInput } from '../../../config.js';
-import { makeUrls } from '../../../server/http/urls.js';
+import { makeUrls } from '../../../core/urls.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT } from '../../output.js';
 import { withExamples } from '../examples.js';

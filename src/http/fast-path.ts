@@ -5,15 +5,15 @@
 // server closing) goes to Fastify untouched, which answers it, or refuses it, the usual way.
 import crypto from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from 'node:http';
-import { changeStamp } from '../../db/change-stamp.js';
-import type { Db } from '../../db/schema.js';
-import type { Config } from '../../config.js';
+import { changeStamp } from '../db/change-stamp.js';
+import type { Db } from '../db/schema.js';
+import type { Config } from '../config.js';
 import type { Authenticate, ScopeHeaders } from './auth.js';
 import { notModified, VARY, type BodyTags } from './conditional.js';
-import { checkGrant, type Actor } from './grants.js';
+import { checkGrant, type Actor } from '../core/grants.js';
 import { countRequest, type RateLimiter } from './rate-limit.js';
 import { responseKey, type CachedResponse, type ResponseCache } from './response-cache.js';
-import { withoutApiPrefix } from './urls.js';
+import { withoutApiPrefix } from '../core/urls.js';
 import { apiVersionOf, type MediaType, type MediaTypes } from './versioning.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -38,12 +38,13 @@ interface FastPathContext {
   db: Db;
   clock: { now(): Date };
   config: Readonly<Pick<Config, 'rateLimitAuthenticated' | 'rateLimitAnonymous'>>;
-  responses: ResponseCache;
 }
 
 /** The app's rules, the very objects its hooks use. */
 export interface FastPathRules {
   ctx: FastPathContext;
+  /** The app's response cache (ctx.responses, seen here as what it is). */
+  responses: ResponseCache;
   /** URL patterns of the GET routes the areas declare cached reads (Area.cachedReads). */
   cachedRoutes: ReadonlySet<string>;
   authenticate: Authenticate;
@@ -92,7 +93,7 @@ export class FastPath {
     const url = withoutApiPrefix(received);
     const media = this.rules.media.of(req.headers.accept);
     const key = responseKey(media.param, received);
-    if (!this.rules.ctx.responses.has(key)) {
+    if (!this.rules.responses.has(key)) {
       next(req, res);
       return;
     }
@@ -124,7 +125,7 @@ export class FastPath {
     } catch {
       return false;
     }
-    const entry = ctx.responses.current(key, await changeStamp(ctx.db));
+    const entry = this.rules.responses.current(key, await changeStamp(ctx.db));
     if (!entry || !this.rules.cachedRoutes.has(entry.route.url) || !permitted(actor, entry)) return false;
     const ip = this.rules.clientAddress(req);
     const rate = countRequest(this.rules.limiter, ctx.config, actor, ip, entry.route);

@@ -1,15 +1,22 @@
 // What every service receives: the database, the configuration, URL building, a clock, the app's registries (jobs,
 // events, what areas contribute to accounts, the repository reads lent to other areas), all built per app, and the caller.
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
 import type { EventLog } from '../events/emit.js';
 import type { JobWorker } from '../jobs/worker.js';
 import type { SecretBox } from '../secrets/secret-box.js';
-import type { Actor } from '../server/http/grants.js';
-import type { ResponseCache } from '../server/http/response-cache.js';
-import type { Urls } from '../server/http/urls.js';
+import type { Actor } from './grants.js';
+import type { Urls } from './urls.js';
 import type { AccountContributions, HookImports, RepositoryReads } from './contributions.js';
+
+/**
+ * Whole responses kept while the database is unchanged: a route answers through `respond`, which builds the body only
+ * when nothing current is kept (the request pipeline's response cache, src/http/response-cache.ts, is the one).
+ */
+interface CachedResponses {
+  respond(request: FastifyRequest, reply: FastifyReply, key: string, build: () => Promise<unknown>): Promise<FastifyReply>;
+}
 
 export interface Clock {
   now(): Date;
@@ -34,7 +41,7 @@ export interface AppContext {
   /** What the webhooks area lends the migrations importer (an archive's organization webhooks, imported inactive). */
   hooks: HookImports;
   /** Hot reads answered from memory while the database is unchanged. */
-  responses: ResponseCache;
+  responses: CachedResponses;
   /** Seals and opens secrets kept at rest (hook secrets, passwords, URL credentials) with the configured key. */
   secrets: SecretBox;
 }

@@ -6,7 +6,7 @@ import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
 import type { RepositoryRow } from '../db/tables/repos.js';
 import type { SecretBox } from '../secrets/secret-box.js';
-import type { Urls } from '../server/http/urls.js';
+import type { Urls } from './urls.js';
 
 /** Lists the directories an area keeps for an account; called inside the deleting transaction, before the rows go. */
 export type AccountFiles = (db: Db, config: Readonly<Config>, accountId: number) => Promise<string[]>;

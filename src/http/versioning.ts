@@ -1,7 +1,7 @@
 // API versions (`X-Service-Api-Version`) and media types (`Accept: application/vnd.service[.param]+json`): the rules, as
 // plain functions the onRequest hook and the cached-read fast path (fast-path.ts) both call.
 import type { FastifyInstance } from 'fastify';
-import { BadRequest } from './errors.js';
+import { BadRequest } from '../core/errors.js';
 
 export const SUPPORTED_API_VERSIONS = ['2022-11-28', '2026-03-10'] as const;
 const DEFAULT_API_VERSION = '2022-11-28';

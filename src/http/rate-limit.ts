@@ -9,10 +9,10 @@
 // flush: at most the requests one process serves for a key in FLUSH_MS, per other process (the bounded over-admission).
 // GET /rate_limit reads the shared total when asked (`current`), so it shows every process's count on any process.
 import type { FastifyInstance } from 'fastify';
-import { Forbidden } from './errors.js';
-import type { Config } from '../../config.js';
-import { isPostgresDb } from '../../db/dialect.js';
-import type { Db } from '../../db/schema.js';
+import { Forbidden } from '../core/errors.js';
+import type { Config } from '../config.js';
+import { isPostgresDb } from '../db/dialect.js';
+import type { Db } from '../db/schema.js';
 import { addSharedCounts, pruneSharedCounts, readSharedCount, type CountIncrement } from './shared-rate-counts.js';
 
 /** How often a process adds its counts to the shared ones (PostgreSQL). */

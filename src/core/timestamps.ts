@@ -1,4 +1,5 @@
-// The one reader of ISO 8601 timestamps that callers send (`since`, `before`, `expires_at`): strict, calendar-checked.
+// Timestamps: the one reader of ISO 8601 timestamps that callers send (`since`, `before`, `expires_at`): strict,
+// calendar-checked; and the one writer of the timestamps responses show (GitHub's, without milliseconds).
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
 
@@ -19,4 +20,13 @@ export function parseTimestamp(text: string): number | undefined {
   const normalised = m[4] === undefined ? `${m[1]}-${m[2]}-${m[3]}T00:00:00Z` : text.replace(' ', 'T') + (zone ? '' : 'Z');
   const ms = Date.parse(normalised);
   return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** Stored timestamps are toISOString() output; those only lose their milliseconds (no Date parse on list pages). */
+const STORED_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+export function isoUtc(value: string | Date): string {
+  if (typeof value === 'string' && STORED_ISO.test(value)) return `${value.slice(0, 19)}Z`;
+  const d = typeof value === 'string' ? new Date(value) : value;
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }

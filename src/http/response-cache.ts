@@ -3,8 +3,8 @@
 // write, by this process or another, changes the stamp and the next request builds the response afresh. Each entry
 // keeps the route that built it, so the fast path (fast-path.ts) can answer it as that route would.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { changeStamp } from '../../db/change-stamp.js';
-import type { Grant } from './grants.js';
+import { changeStamp } from '../db/change-stamp.js';
+import type { Grant } from '../core/grants.js';
 import { StampedCache } from './stamped-cache.js';
 
 /** Headers a cached response carries besides its body (set by the handler while building it). */

@@ -2,10 +2,10 @@
 // /octocat and /emojis.
 import type { FastifyInstance } from 'fastify';
 import { VERSION } from '../version.js';
-import { PUBLIC } from './http/grants.js';
-import { rateHeaders, rateKey, type RateLimiter } from './http/rate-limit.js';
-import type { Urls } from './http/urls.js';
-import { SUPPORTED_API_VERSIONS } from './http/versioning.js';
+import { PUBLIC } from '../core/grants.js';
+import { rateHeaders, rateKey, type RateLimiter } from './rate-limit.js';
+import type { Urls } from '../core/urls.js';
+import { SUPPORTED_API_VERSIONS } from './versioning.js';
 
 /**
  * hublet's version as a GitHub Enterprise Server version (`installed_version` of GET /meta): 0.MINOR.PATCH is

@@ -31,15 +31,6 @@ export function nodeId(type: string, id: number | string): string {
   return Buffer.from(`0${type.length}:${type}${id}`).toString('base64');
 }
 
-/** Stored timestamps are toISOString() output; those only lose their milliseconds (no Date parse on list pages). */
-const STORED_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-export function isoUtc(value: string | Date): string {
-  if (typeof value === 'string' && STORED_ISO.test(value)) return `${value.slice(0, 19)}Z`;
-  const d = typeof value === 'string' ? new Date(value) : value;
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
 /** Whether a request's URL (as received) is under GitHub Enterprise's API prefix. */
 export function hasApiPrefix(url: string): boolean {
   return url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`);

@@ -4,7 +4,7 @@
 import os from 'node:os';
 import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { pino, type DestinationStream } from 'pino';
-import type { AccessRecord } from './http/fast-path.js';
+import type { AccessRecord } from './fast-path.js';
 
 /** Query parameters that could carry a secret are masked before a URL is logged. */
 const SECRET_QUERY = /([?&](?:access_token|token|client_secret|secret|password)=)[^&]*/gi;

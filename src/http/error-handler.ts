@@ -2,8 +2,8 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isForeignKeyViolation } from '../../db/dialect.js';
-import { HttpError, NotFound, type FieldError } from './errors.js';
+import { isForeignKeyViolation } from '../db/dialect.js';
+import { HttpError, NotFound, type FieldError } from '../core/errors.js';
 
 interface AjvError {
   keyword: string;

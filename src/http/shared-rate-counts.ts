@@ -1,7 +1,7 @@
 // The rate-limit counts the server processes on one PostgreSQL database share: each adds what it counted to
 // `rate_limit_counts` in one statement per flush and reads back every key's shared total and window end.
 import { sql } from 'kysely';
-import type { Db } from '../../db/schema.js';
+import type { Db } from '../db/schema.js';
 
 /** What one process counted for a key since its last flush, in its window ending at `resetAt` (epoch seconds). */
 export interface CountIncrement {

@@ -1,5 +1,5 @@
 // Who is calling (the actor) and what a route asks of them (its grant); the one rule for whether a grant lets a call in.
-import type { TokenRow, UserRow } from '../../db/schema.js';
+import type { TokenRow, UserRow } from '../db/schema.js';
 import { Forbidden, NotFound, Unauthorized } from './errors.js';
 import { hasAnyScope, hasPermission, type FineGrainedPermission, type PermissionLevel } from './scopes.js';
 

@@ -25,7 +25,7 @@ export interface Area {
   readonly routes?: FastifyPluginAsync;
   /**
    * The URL patterns of its GET routes that answer through the response cache (`ctx.responses.respond`) and need no hook
-   * of their own: a current cached response of theirs is answered before routing (server/http/fast-path.ts), by the
+   * of their own: a current cached response of theirs is answered before routing (http/fast-path.ts), by the
    * app's rules (version, credentials, grant, rate limit, conditional GET), exactly as the route would answer it.
    */
   readonly cachedReads?: readonly string[];

@@ -1,6 +1,6 @@
 // Request bodies: every content type is read as JSON, as GitHub does (curl -d sends form encoding with a JSON body); an absent body as `{}` where a route says so.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { BadRequest } from './errors.js';
+import { BadRequest } from '../core/errors.js';
 
 /** A preValidation hook: a request without a body means "all defaults" (a PUT membership adds a plain member); the schema then checks `{}`. */
 export async function absentBodyIsEmpty(request: FastifyRequest): Promise<void> {

@@ -3,8 +3,8 @@
 // are plain functions the hooks and the cached-read fast path (fast-path.ts) both call.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
-import type { Db } from '../../db/schema.js';
-import { checkGrant, grantsEveryone, type Actor, type Grant } from './grants.js';
+import type { Db } from '../db/schema.js';
+import { checkGrant, grantsEveryone, type Actor, type Grant } from '../core/grants.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -3,18 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { absentBodyIsEmpty } from '../http/body.js';
 import { lastModified } from '../http/conditional.js';
 import { PUBLIC, requireActor, type Grant } from '../core/grants.js';
+import { memberParams, orgParams, userParams } from '../http/route-params.js';
 import { typed } from '../http/typed.js';
 import { accountCounts } from './counts.js';
 import { fullOrganization, membership, privateUser, publicUser } from './present.js';
 import { deleteMembership, getMembership, putMembership, requireAnyAccount, requireOrganization } from './service.js';
 
-const userParams = { type: 'object', properties: { username: { type: 'string' } }, required: ['username'] } as const;
-const orgParams = { type: 'object', properties: { org: { type: 'string' } }, required: ['org'] } as const;
-const membershipParams = {
-  type: 'object',
-  properties: { org: { type: 'string' }, username: { type: 'string' } },
-  required: ['org', 'username'],
-} as const;
 
 /**
  * The signed-in person: any token of theirs, no scope or permission needed; app user tokens too, but not installation
@@ -50,7 +44,7 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.get(
     '/orgs/:org/memberships/:username',
-    { schema: { params: membershipParams }, config: { grant: orgRead } },
+    { schema: { params: memberParams }, config: { grant: orgRead } },
     async (request) => {
       const m = await getMembership(request.ctx, request.params.org, request.params.username);
       return membership(m.org, m.user, m.role, request.ctx.urls);
@@ -61,7 +55,7 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
     '/orgs/:org/memberships/:username',
     {
       schema: {
-        params: membershipParams,
+        params: memberParams,
         body: { type: 'object', properties: { role: { type: 'string', enum: ['admin', 'member'] } } },
       },
       config: { grant: orgWrite, resource: 'Membership' },
@@ -75,7 +69,7 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.delete(
     '/orgs/:org/memberships/:username',
-    { schema: { params: membershipParams }, config: { grant: orgWrite } },
+    { schema: { params: memberParams }, config: { grant: orgWrite } },
     async (request, reply) => {
       await deleteMembership(request.ctx, request.params.org, request.params.username);
       return reply.code(204).send();

@@ -2,7 +2,7 @@
 // first, a page of 30 at a time with previous/next links.
 import type { UserRow } from '../db/schema.js';
 import type { ListPage } from '../gists/reads.js';
-import { type Urls } from '../core/urls.js';
+import type { Urls } from '../core/urls.js';
 import { isoUtc } from '../core/timestamps.js';
 import { html, type Html } from './html.js';
 import { page } from './layout.js';

@@ -1,7 +1,7 @@
 // The gist page (`/gist/<id>`) and a past revision of it (`/gist/<id>/<sha>`): description, owner, dates, every file
 // rendered, raw, download, clone and embed links, revisions, forks and stars.
 import type { SingleGist } from '../gists/present.js';
-import { type Urls } from '../core/urls.js';
+import type { Urls } from '../core/urls.js';
 import { isoUtc } from '../core/timestamps.js';
 import { html, type Html } from './html.js';
 import { page } from './layout.js';

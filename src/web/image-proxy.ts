@@ -2,12 +2,10 @@
 // `GET /camo/<hmac>/<hex of the address>`, so the pages' CSP keeps loading images from hublet alone. The address is
 // signed (HMAC-SHA256 with a key derived from the secret key), so the proxy fetches only what hublet's pages named;
 // it fetches as the webhooks do (net/image-fetch.ts: the same address rules), passes on only images, keeps them in
-// memory for a while, and serves them sandboxed (an SVG runs no script and loads nothing).
+// memory for a while; its route (asset-routes.ts) serves them sandboxed (an SVG runs no script and loads nothing).
 import crypto from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../core/context.js';
 import { ImageFetcher, type FetchedImage } from '../net/image-fetch.js';
-import { PUBLIC } from '../core/grants.js';
 import type { Urls } from '../core/urls.js';
 import { VERSION } from '../version.js';
 import type { ImageLinks } from './markdown.js';
@@ -26,8 +24,6 @@ const MAX_AGE_SECONDS = 86_400;
 const MAX_ADDRESS_LENGTH = 1000;
 const DIGEST = /^[0-9a-f]{64}$/;
 const HEX = /^(?:[0-9a-f]{2})+$/;
-/** Every proxy answer: never a document of this origin (an SVG opened directly runs nothing), never sniffed. */
-const SANDBOX = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox";
 
 interface Kept {
   type: string;
@@ -142,21 +138,4 @@ export class ImageProxy {
   async close(): Promise<void> {
     await this.fetcher.close();
   }
-}
-
-type ProxyRequest = FastifyRequest<{ Params: { digest: string; address: string } }>;
-
-/** `GET /camo/<digest>/<hex>`: the image, or a refusal as plain text (docs/web.md, The image proxy). */
-export function imageProxyRoute(app: FastifyInstance, proxy: ImageProxy): void {
-  app.get('/camo/:digest/:address', { config: { grant: PUBLIC } }, async (request: ProxyRequest, reply: FastifyReply) => {
-    const answer = await proxy.answer(request.params.digest, request.params.address);
-    reply.header('content-security-policy', SANDBOX);
-    reply.header('x-content-type-options', 'nosniff');
-    if (!answer.ok) {
-      reply.header('cache-control', 'no-store');
-      return reply.code(answer.status).type('text/plain; charset=utf-8').send(`${answer.message}\n`);
-    }
-    reply.header('cache-control', `public, max-age=${answer.maxAgeSeconds}`);
-    return reply.type(answer.type).send(answer.body);
-  });
 }

@@ -3,7 +3,7 @@
 import type { UserRow } from '../db/schema.js';
 import type { ListPage } from '../gists/reads.js';
 import type { listForOwner } from '../repos/reads.js';
-import { type Urls } from '../core/urls.js';
+import type { Urls } from '../core/urls.js';
 import { isoUtc } from '../core/timestamps.js';
 import { html, type Html } from './html.js';
 import { page } from './layout.js';

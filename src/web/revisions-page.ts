@@ -2,7 +2,7 @@
 // revision before it, file by file (jsdiff's unified hunks as a table), ten revisions a page.
 import { structuredPatch } from 'diff';
 import type { FileWithContent, HistoryView, SingleGist } from '../gists/present.js';
-import { type Urls } from '../core/urls.js';
+import type { Urls } from '../core/urls.js';
 import { isoUtc } from '../core/timestamps.js';
 import { html, type Html } from './html.js';
 import { page } from './layout.js';

@@ -1,0 +1,30 @@
+// The page of a user or an organization (the html_url of accounts): its profile, public repositories and, for a user,
+// public gists. Anonymous and cached by the change stamp, as every page (routes.ts).
+import type { FastifyInstance } from 'fastify';
+import { requireAnyAccount } from '../accounts/service.js';
+import { listForUser } from '../gists/reads.js';
+import { listForOwner } from '../repos/reads.js';
+import { pathParams } from '../http/route-params.js';
+import { typed } from '../http/typed.js';
+import { LIST_PAGE_SIZE } from './gist-lists.js';
+import { profilePage } from './profile-page.js';
+import { anonymous, htmlPage, orNotFound, send, webConfig as config, type WebState } from './serve.js';
+
+const ownerParams = pathParams('owner');
+
+export function accountPageRoutes(fastify: FastifyInstance, { cache }: WebState): void {
+  const app = typed(fastify);
+
+  app.get('/:owner', { schema: { params: ownerParams }, config }, async (request, reply) => {
+    const ctx = anonymous(request.ctx);
+    const login = request.params.owner;
+    return send(reply, await cache.get(ctx.db, `profile ${login.toLowerCase()}`, async () => {
+      const account = await orNotFound(requireAnyAccount(ctx, login));
+      const [repos, gists] = await Promise.all([
+        listForOwner(ctx, account, { affiliations: ['owner'], sort: 'pushed', direction: 'desc', offset: 0, limit: LIST_PAGE_SIZE }),
+        account.type === 'User' ? listForUser(ctx, account.login, { page: 1, perPage: 10, offset: 0 }) : null,
+      ]);
+      return htmlPage(profilePage({ account, repos, gists }, ctx.urls));
+    }));
+  });
+}

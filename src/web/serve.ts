@@ -1,0 +1,66 @@
+// What the web's route families share: their state (the page cache, the image proxy), their route config and query
+// schema, the anonymous context pages read with, not-found reads, and built pages (HTML, redirects) and how they are sent.
+import type { FastifyReply } from 'fastify';
+import type { ServiceContext } from '../core/context.js';
+import { HttpError, NotFound } from '../core/errors.js';
+import { PUBLIC } from '../core/grants.js';
+import { parsePaging, type Paging } from '../http/pagination.js';
+import type { Html } from './html.js';
+import type { ImageProxy } from './image-proxy.js';
+import type { BuiltPage, PageCache } from './page-cache.js';
+
+const HTML_TYPE = 'text/html; charset=utf-8';
+
+/** One per app, shared by the families: pages kept by the change stamp, and the proxy that signs their images' addresses. */
+export interface WebState {
+  cache: PageCache;
+  images: ImageProxy;
+}
+
+/** Every web route: public, and a token changes nothing it shows. */
+export const webConfig = { grant: PUBLIC };
+
+/**
+ * A query parameter as the pages read it: a string, or the strings of a repeated one, never refused (a page takes the
+ * last `page`, and a repeated `file` or `v` as none given), so the schema turns no page into a 400.
+ */
+export const queryValue = { type: ['string', 'array'], items: { type: 'string' } } as const;
+
+/** `?page=` of the paged pages. */
+export const pagedQuery = { type: 'object', properties: { page: queryValue } } as const;
+
+/** The page of `?page=` (the last of a repeated one; the first page when it is no positive number), `size` a page. */
+export function paging(page: string | string[] | undefined, size: number): Paging {
+  return parsePaging({ page, per_page: String(size) }, size);
+}
+
+/** The request's context without its caller: pages show what anyone may see, whoever asks. */
+export function anonymous(requestCtx: ServiceContext): ServiceContext {
+  const ctx = Object.create(requestCtx) as ServiceContext;
+  ctx.actor = null;
+  return ctx;
+}
+
+/** A read the page needs, where any refusal of the API (404, 422) is simply "not here". */
+export async function orNotFound<T>(read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof HttpError && err.status >= 400 && err.status < 500) throw new NotFound();
+    throw err;
+  }
+}
+
+export function htmlPage(markup: Html, status = 200): BuiltPage {
+  return { status, body: Buffer.from(markup.text), type: HTML_TYPE };
+}
+
+/** A redirect, kept in the page cache like a page (a path's kind changes only with a push). */
+export function redirect(location: string): BuiltPage {
+  return { status: 302, body: Buffer.alloc(0), type: HTML_TYPE, headers: { location } };
+}
+
+export function send(reply: FastifyReply, built: BuiltPage): FastifyReply {
+  if (built.headers) reply.headers(built.headers);
+  return reply.code(built.status).type(built.type).send(built.body);
+}

@@ -14,10 +14,11 @@ import { heldGitAnswer, sendGitAnswer } from '../git/smart-http.js';
 import type { ServiceContext } from '../core/context.js';
 import { changeStatus, type SnapshotFile } from './diffstat.js';
 import { GIST_BRANCH, GIST_REF, firstParentChain, gistRepoDir, readBlob, readHead, readTreeEntries, setHead } from './git.js';
+import { treeChange } from './plan.js';
 import { revisionProblems, type FileLimits } from './rules.js';
-import { advanceHead, deleteRevisionsFrom, fileMetas, findGist, insertRevisions, revisionsOf } from './store.js';
+import { advanceHead, deleteRevisionsFrom, fileMetas, findGist, insertRevisions, replaceFileRows, revisionsOf } from './store.js';
 import type { GistRevisionRow, GistRow } from '../db/tables/gists.js';
-import { fileRow, replaceFileRows, syncRef } from './write.js';
+import { fileRow, syncRef } from './write.js';
 
 /**
  * Why a push to a gist is refused (empty: accepted). Only the main branch, which cannot be deleted; every commit the
@@ -159,13 +160,13 @@ async function recordPush(ctx: ServiceContext, gist: GistRow, pusher: UserRow, u
       previous = files;
     }
     const rows = await Promise.all(previous.map((f) => fileRow(gist.id, f.filename, f.content, f.oid)));
-    const before = (await fileMetas(ctx.db, [gist.id])).get(gist.id) ?? [];
+    const rowChange = treeChange((await fileMetas(ctx.db, [gist.id])).get(gist.id) ?? [], rows);
     const updatedAt = ctx.clock.now().toISOString();
     const recorded = await ctx.db.transaction().execute(async (trx) => {
       if (!(await advanceHead(trx, gist.id, update.before, { head_sha: update.after, updated_at: updatedAt }))) return false;
       await deleteRevisionsFrom(trx, gist.id, startPosition);
       await insertRevisions(trx, revisions);
-      await replaceFileRows(trx, gist.id, before, rows);
+      await replaceFileRows(trx, gist.id, rowChange.gone, rowChange.rows);
       return true;
     });
     if (recorded) {

@@ -1,5 +1,5 @@
-// What a gist may hold, decided once for the API (schemas.ts) and for `git push` (push.ts): file names, the kinds of
-// tree entries, the number of files and their sizes. Both report the same messages.
+// What a gist may hold, decided once for the API (plan.ts) and for `git push` (push.ts): file names (and git's order of
+// them), the kinds of tree entries, the number of files and their sizes. Both report the same messages.
 
 /** Limits a gist's files must meet. */
 export interface FileLimits {
@@ -22,6 +22,11 @@ const MAX_NAME_BYTES = 255;
  */
 export function automaticName(n: number): string {
   return `gistfile${n}.txt`;
+}
+
+/** Git orders tree entries by the bytes of their names; so do responses. */
+export function byName(a: { filename: string }, b: { filename: string }): number {
+  return Buffer.compare(Buffer.from(a.filename), Buffer.from(b.filename));
 }
 
 /** Why a name cannot be a gist file's name, or null when it can. */

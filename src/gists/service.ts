@@ -8,7 +8,9 @@ import type { ServiceContext } from '../core/context.js';
 import { Conflict, Forbidden, NotFound, ValidationFailed } from '../core/errors.js';
 import { copyObjects, createRepo, gistRepoDir, removeRepo, withGistLock } from './git.js';
 import { untilHeadHolds } from './head-retry.js';
-import { parseCreate, planUpdate, type CreateBody, type GistLimits, type UpdateBody } from './schemas.js';
+import type { GistLimits } from './parse.js';
+import { planCreate, planUpdate } from './plan.js';
+import type { CreateBody, UpdateBody } from './schemas.js';
 import {
   addStar,
   advanceHead,
@@ -69,7 +71,7 @@ function now(ctx: ServiceContext): Date {
  */
 export async function createGist(ctx: ServiceContext, body: CreateBody, alsoRecord?: (trx: Db, row: GistRow) => Promise<void>): Promise<GistRow> {
   const actor = requireWriter(ctx);
-  const input = parseCreate(body, gistLimits(ctx));
+  const plan = planCreate(body, gistLimits(ctx));
   const id = newGistId();
   const dir = gistRepoDir(ctx.config, id);
   const when = now(ctx);
@@ -81,16 +83,15 @@ export async function createGist(ctx: ServiceContext, body: CreateBody, alsoReco
       gistId: id,
       dir,
       parent: null,
-      current: [],
-      next: input.files,
+      plan: plan.files,
       author: actor.user,
       when,
       claimHead: async (trx, head) => {
         row = {
           id,
           owner_id: actor.user.id,
-          description: input.description,
-          public: input.public ? 1 : 0,
+          description: plan.description,
+          public: plan.public ? 1 : 0,
           fork_of: null,
           head_sha: head,
           comments: 0,
@@ -121,15 +122,12 @@ export async function updateGist(ctx: ServiceContext, id: string, body: UpdateBo
       const gist = await findGist(ctx.db, first.id);
       if (!gist) throw new NotFound();
       const current = await filesWithContent(ctx.db, gist.id);
-      const plan = planUpdate(body, new Map(current.map((f) => [f.filename, f.content])), gistLimits(ctx));
+      const plan = planUpdate(body, { description: gist.description, files: current }, gistLimits(ctx));
       const when = now(ctx);
       const at = ctx.clock.now().toISOString();
       const description = plan.description ?? gist.description;
-      const filesChanged =
-        plan.files !== undefined &&
-        (plan.files.length !== current.length || plan.files.some((f) => !current.find((c) => c.filename === f.filename)?.content.equals(f.content)));
-      if (!filesChanged) {
-        if (description === gist.description) return gist;
+      if (!plan.files) {
+        if (plan.description === undefined) return gist;
         const changes = { description, updated_at: at };
         if (await advanceHead(ctx.db, gist.id, gist.head_sha, changes)) return { ...gist, ...changes };
         return undefined; // the head moved: again on the new one
@@ -138,8 +136,7 @@ export async function updateGist(ctx: ServiceContext, id: string, body: UpdateBo
         gistId: gist.id,
         dir: gistRepoDir(ctx.config, gist.id),
         parent: gist.head_sha,
-        current,
-        next: plan.files!,
+        plan: plan.files,
         author: actor.user,
         when,
         claimHead: (trx, head) => advanceHead(trx, gist.id, gist.head_sha, { head_sha: head, description, updated_at: at }),

@@ -4,6 +4,9 @@ import type { Db } from '../db/connect.js';
 import { lockForWriting } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import type { GistCommentRow, GistFileRow, GistRevisionRow, GistRow, GistsTable } from '../db/tables/gists.js';
+import { byName } from './rules.js';
+
+export { byName };
 
 /** A current file without its bytes (what list responses need). */
 export type GistFileMeta = Omit<GistFileRow, 'content'>;
@@ -104,11 +107,6 @@ export async function findFile(db: Db, gistId: string, filter: { filename?: stri
   return q.executeTakeFirst();
 }
 
-/** Git orders tree entries by the bytes of their names; so do responses. */
-export function byName(a: { filename: string }, b: { filename: string }): number {
-  return Buffer.compare(Buffer.from(a.filename), Buffer.from(b.filename));
-}
-
 export async function insertGist(db: Db, row: GistRow): Promise<void> {
   await db.insertInto('gists').values(row).execute();
 }
@@ -127,19 +125,31 @@ export async function deleteGistRow(db: Db, id: string): Promise<boolean> {
   return Number(r.numDeletedRows) > 0;
 }
 
-export async function deleteFiles(db: Db, gistId: string, filenames: string[]): Promise<void> {
-  for (let i = 0; i < filenames.length; i += 200) {
-    await db.deleteFrom('gist_files').where('gist_id', '=', gistId).where('filename', 'in', filenames.slice(i, i + 200)).execute();
-  }
-}
-
 export async function insertFiles(db: Db, rows: GistFileRow[]): Promise<void> {
   // Few rows per statement: SQLite caps bound parameters, and file bytes make rows large.
   for (let i = 0; i < rows.length; i += 25) await db.insertInto('gist_files').values(rows.slice(i, i + 25)).execute();
 }
 
+/** A new revision's file rows: those of the names in `gone` deleted, `rows` inserted (plan.ts decides which). */
+export async function replaceFileRows(db: Db, gistId: string, gone: readonly string[], rows: GistFileRow[]): Promise<void> {
+  for (let i = 0; i < gone.length; i += 200) {
+    await db.deleteFrom('gist_files').where('gist_id', '=', gistId).where('filename', 'in', gone.slice(i, i + 200)).execute();
+  }
+  await insertFiles(db, rows);
+}
+
 export async function insertRevisions(db: Db, rows: GistRevisionRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 100) await db.insertInto('gist_revisions').values(rows.slice(i, i + 100)).execute();
+}
+
+/** The next position in a gist's history. */
+export async function nextPosition(db: Db, gistId: string): Promise<number> {
+  const r = await db
+    .selectFrom('gist_revisions')
+    .select((eb) => eb.fn.max('position').as('p'))
+    .where('gist_id', '=', gistId)
+    .executeTakeFirst();
+  return r?.p === null || r?.p === undefined ? 0 : Number(r.p) + 1;
 }
 
 export async function deleteRevisionsFrom(db: Db, gistId: string, position: number): Promise<void> {

@@ -1,7 +1,8 @@
-// The one write path for a gist's files: git objects first, then the database rows in one transaction, then the ref.
+// The one write path for a gist's files, applying a plan (plan.ts): git objects first, then the database rows in one
+// transaction, then the ref.
 //
 // Why the database and git cannot drift:
-// 1. Blobs, tree and commit are written into the gist's bare repository. Nothing points at them yet, so a failure
+// 1. New blobs, tree and commit are written into the gist's bare repository. Nothing points at them yet, so a failure
 //    here leaves only unreachable objects that nobody can see.
 // 2. One transaction creates the gist row or moves `gists.head_sha` from the parent commit to the new one with a
 //    compare-and-set (it fails when another writer moved it first: the caller re-reads and retries), replaces the
@@ -15,11 +16,11 @@
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
 import type { ServiceContext } from '../core/context.js';
-import { changeStatus, type ChangeStatus } from './diffstat.js';
+import type { ChangeStatus } from './diffstat.js';
 import { setHead, writeBlobs, writeCommit, readHead, type Identity } from './git.js';
 import { detectLanguage, isBinary } from './language.js';
-import type { NewFile } from './schemas.js';
-import { byName, deleteFiles, insertFiles, insertRevisions } from './store.js';
+import { revisionOf, type FilesPlan } from './plan.js';
+import { insertRevisions, nextPosition, replaceFileRows } from './store.js';
 import type { GistFileRow } from '../db/tables/gists.js';
 
 /** The author and committer of a revision written by hublet. */
@@ -43,33 +44,13 @@ export async function fileRow(gistId: string, filename: string, content: Buffer,
   };
 }
 
-/** Makes a gist's file rows equal `next`: deletes the names that went or changed, inserts the ones that came or changed. */
-export async function replaceFileRows(db: Db, gistId: string, before: Pick<GistFileRow, 'filename' | 'blob_sha'>[], next: GistFileRow[]): Promise<void> {
-  const old = new Map(before.map((f) => [f.filename, f.blob_sha]));
-  const keep = new Set(next.filter((f) => old.get(f.filename) === f.blob_sha).map((f) => f.filename));
-  await deleteFiles(db, gistId, before.map((f) => f.filename).filter((n) => !keep.has(n)));
-  await insertFiles(db, next.filter((f) => !keep.has(f.filename)));
-}
-
-/** The next position in a gist's history. */
-async function nextPosition(db: Db, gistId: string): Promise<number> {
-  const r = await db
-    .selectFrom('gist_revisions')
-    .select((eb) => eb.fn.max('position').as('p'))
-    .where('gist_id', '=', gistId)
-    .executeTakeFirst();
-  return r?.p === null || r?.p === undefined ? 0 : Number(r.p) + 1;
-}
-
 export interface WriteFilesInput {
   gistId: string;
   dir: string;
   /** The head before this revision (null for a new gist). */
   parent: string | null;
-  /** The files at `parent`, with their bytes. */
-  current: GistFileRow[];
-  /** The complete file set of the new revision. */
-  next: NewFile[];
+  /** What the revision changes against the files at `parent` (plan.ts). */
+  plan: FilesPlan;
   author: UserRow;
   when: Date;
   /**
@@ -86,31 +67,21 @@ export interface WriteResult {
 
 /** Writes one revision through git and the database (see the header for the order). Null: the head moved meanwhile. */
 export async function writeFiles(ctx: ServiceContext, input: WriteFilesInput): Promise<WriteResult | null> {
-  const current = new Map(input.current.map((f) => [f.filename, f]));
-  const next = [...input.next].sort(byName);
-  const fresh = next.filter((f) => !current.get(f.filename)?.content.equals(f.content));
-  const oids = await writeBlobs(input.dir, fresh.map((f) => f.content));
-  const freshOid = new Map(fresh.map((f, i) => [f.filename, oids[i]]));
-
+  // Only new bytes are written: a kept file, or one renamed without a change, already has its blob.
+  const fresh = input.plan.files.filter((f) => f.blob === null);
+  const revision = revisionOf(input.plan, await writeBlobs(input.dir, fresh.map((f) => f.content)));
   const rows: GistFileRow[] = [];
-  for (const f of next) {
-    const same = current.get(f.filename);
-    rows.push(same && !freshOid.has(f.filename) ? same : await fileRow(input.gistId, f.filename, f.content, freshOid.get(f.filename)!));
-  }
+  for (const f of revision.files) if (f.change !== 'kept') rows.push(await fileRow(input.gistId, f.filename, f.content, f.blob));
   const head = await writeCommit(input.dir, {
-    entries: rows.map((r) => ({ filename: r.filename, oid: r.blob_sha })),
+    entries: revision.files.map((f) => ({ filename: f.filename, oid: f.blob })),
     parent: input.parent,
     author: identity(input.author, ctx.config.baseUrl),
     when: input.when,
   });
-  const change = changeStatus(
-    input.current.map((f) => ({ filename: f.filename, oid: f.blob_sha, content: f.content })),
-    rows.map((f) => ({ filename: f.filename, oid: f.blob_sha, content: f.content })),
-  );
 
   const claimed = await ctx.db.transaction().execute(async (trx) => {
     if (!(await input.claimHead(trx, head))) return false;
-    await replaceFileRows(trx, input.gistId, input.current, rows);
+    await replaceFileRows(trx, input.gistId, input.plan.gone, rows);
     await insertRevisions(trx, [
       {
         gist_id: input.gistId,
@@ -119,14 +90,14 @@ export async function writeFiles(ctx: ServiceContext, input: WriteFilesInput): P
         position: input.parent === null ? 0 : await nextPosition(trx, input.gistId),
         user_id: input.author.id,
         committed_at: input.when.toISOString(),
-        ...change,
+        ...revision.change,
       },
     ]);
     return true;
   });
   if (!claimed) return null;
   await moveHeadAfterCommit(ctx, input.dir, head);
-  return { head, change };
+  return { head, change: revision.change };
 }
 
 /**

@@ -1,7 +1,8 @@
 // The GitHub Enterprise admin API (site admins only): users, organizations (create, rename, delete), site admins,
 // suspensions, users' tokens and the instance's statistics.
 import type { FastifyInstance } from 'fastify';
-import { pagingQuery, parsePaging, setPageLinks } from '../http/pagination.js';
+import { pagedList, pagingQuery } from '../http/pagination.js';
+import { orgParams, userParams } from '../http/route-params.js';
 import { SITE_ADMIN } from '../core/grants.js';
 import { absentBodyIsEmpty } from '../http/body.js';
 import { typed } from '../http/typed.js';
@@ -10,8 +11,6 @@ import { authorization, simpleOrganization, simpleUser } from './present.js';
 import { enterpriseStats, STAT_TYPES } from './stats.js';
 import { createOrganization, createUser, createUserToken, deleteUser, listUserTokens, revokeTokens } from './service.js';
 
-const username = { type: 'object', properties: { username: { type: 'string' } }, required: ['username'] } as const;
-const orgParams = { type: 'object', properties: { org: { type: 'string' } }, required: ['org'] } as const;
 const renameBody = { type: 'object', required: ['login'], properties: { login: { type: 'string' } } } as const;
 
 export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
@@ -38,7 +37,7 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
     },
   );
 
-  app.delete('/admin/users/:username', { schema: { params: username }, config }, async (request, reply) => {
+  app.delete('/admin/users/:username', { schema: { params: userParams }, config }, async (request, reply) => {
     await deleteUser(request.ctx, request.params.username);
     return reply.code(204).send();
   });
@@ -62,7 +61,7 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
   );
 
   // GitHub Enterprise queues a rename and answers 202; hublet's is done when it answers (everything is kept by id).
-  app.patch('/admin/users/:username', { schema: { params: username, body: renameBody }, config: { ...config, resource: 'User' } }, async (request, reply) => {
+  app.patch('/admin/users/:username', { schema: { params: userParams, body: renameBody }, config: { ...config, resource: 'User' } }, async (request, reply) => {
     const user = await renameAccount(request.ctx, 'User', request.params.username, request.body.login);
     return reply.code(202).send({ message: 'Job queued to rename user. It may take a few minutes to complete.', url: request.ctx.urls.api(`/users/${user.login}`) });
   });
@@ -72,12 +71,12 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
     return reply.code(202).send({ message: 'Job queued to rename organization. It may take a few minutes to complete.', url: request.ctx.urls.api(`/orgs/${org.login}`) });
   });
 
-  app.put('/users/:username/site_admin', { schema: { params: username }, config }, async (request, reply) => {
+  app.put('/users/:username/site_admin', { schema: { params: userParams }, config }, async (request, reply) => {
     await changeSiteAdmin(request.ctx, request.params.username, true);
     return reply.code(204).send();
   });
 
-  app.delete('/users/:username/site_admin', { schema: { params: username }, config }, async (request, reply) => {
+  app.delete('/users/:username/site_admin', { schema: { params: userParams }, config }, async (request, reply) => {
     await changeSiteAdmin(request.ctx, request.params.username, false);
     return reply.code(204).send();
   });
@@ -86,7 +85,7 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
   app.put(
     '/users/:username/suspended',
     {
-      schema: { params: username, body: { type: 'object', properties: { reason: { type: 'string' } } } },
+      schema: { params: userParams, body: { type: 'object', properties: { reason: { type: 'string' } } } },
       config: { ...config, resource: 'User' },
       preValidation: absentBodyIsEmpty,
     },
@@ -96,7 +95,7 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
     },
   );
 
-  app.delete('/users/:username/suspended', { schema: { params: username }, config }, async (request, reply) => {
+  app.delete('/users/:username/suspended', { schema: { params: userParams }, config }, async (request, reply) => {
     await changeSuspension(request.ctx, request.params.username, false);
     return reply.code(204).send();
   });
@@ -111,7 +110,7 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
     '/admin/users/:username/authorizations',
     {
       schema: {
-        params: username,
+        params: userParams,
         body: {
           type: 'object',
           properties: {
@@ -143,16 +142,12 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.get(
     '/admin/users/:username/authorizations',
-    { schema: { params: username, querystring: { type: 'object', properties: pagingQuery } }, config },
-    async (request, reply) => {
-      const paging = parsePaging(request.query);
-      const { user, tokens, total } = await listUserTokens(request.ctx, request.params.username, paging);
-      setPageLinks(request, reply, paging, total);
-      return tokens.map((row) => authorization(row, user, request.ctx.urls));
-    },
+    { schema: { params: userParams, querystring: { type: 'object', properties: pagingQuery } }, config },
+    async (request, reply) =>
+      pagedList(request, reply, (paging) => listUserTokens(request.ctx, request.params.username, paging), (page) => page.tokens.map((row) => authorization(row, page.user, request.ctx.urls))),
   );
 
-  app.delete('/admin/users/:username/authorizations', { schema: { params: username }, config }, async (request, reply) => {
+  app.delete('/admin/users/:username/authorizations', { schema: { params: userParams }, config }, async (request, reply) => {
     await revokeTokens(request.ctx, request.params.username);
     return reply.code(204).send();
   });

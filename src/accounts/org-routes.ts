@@ -5,7 +5,8 @@ import { absentBodyIsEmpty } from '../http/body.js';
 import { lastModified } from '../http/conditional.js';
 import { NotFound } from '../core/errors.js';
 import { PUBLIC, type Grant } from '../core/grants.js';
-import { pagingQuery, parsePaging, requestUrlWith, setPageLinks } from '../http/pagination.js';
+import { pagedList, pagingQuery, parsePaging, requestUrlWith } from '../http/pagination.js';
+import { memberParams, orgParams, userParams } from '../http/route-params.js';
 import { typed } from '../http/typed.js';
 import { accountCounts } from './counts.js';
 import {
@@ -20,13 +21,6 @@ import {
 import { fullOrganization, membership, simpleOrganization, simpleUser } from './present.js';
 import { deleteMembership, requireAnyAccount } from './service.js';
 
-const userParams = { type: 'object', properties: { username: { type: 'string' } }, required: ['username'] } as const;
-const orgParams = { type: 'object', properties: { org: { type: 'string' } }, required: ['org'] } as const;
-const memberParams = {
-  type: 'object',
-  properties: { org: { type: 'string' }, username: { type: 'string' } },
-  required: ['org', 'username'],
-} as const;
 const pagedQuery = { type: 'object', properties: pagingQuery } as const;
 const sinceQuery = { type: 'object', properties: { since: { type: 'string' }, per_page: { type: 'string' } } } as const;
 
@@ -73,19 +67,17 @@ export async function organizationRoutes(fastify: FastifyInstance): Promise<void
   const app = typed(fastify);
 
   app.get('/user/orgs', { schema: { querystring: pagedQuery }, config: { grant: OWN_ORGS } }, async (request, reply) => {
-    const paging = parsePaging(request.query);
     if (request.ctx.actor?.kind === 'fine_grained') return [];
-    const { rows, total } = await myMemberships(request.ctx, paging);
-    setPageLinks(request, reply, paging, total);
-    return rows.map((m) => simpleOrganization(m.org, request.ctx.urls));
+    return pagedList(request, reply, (paging) => myMemberships(request.ctx, paging), (page) => page.rows.map((m) => simpleOrganization(m.org, request.ctx.urls)));
   });
 
   // Only public memberships, whoever asks (GitHub's rule): memberships are concealed, so none.
   app.get('/users/:username/orgs', { schema: { params: userParams, querystring: pagedQuery }, config: { grant: PUBLIC } }, async (request, reply) => {
-    const paging = parsePaging(request.query);
-    await requireAnyAccount(request.ctx, request.params.username);
-    setPageLinks(request, reply, paging, 0);
-    return [];
+    const publicMemberships = async () => {
+      await requireAnyAccount(request.ctx, request.params.username);
+      return { total: 0 };
+    };
+    return pagedList(request, reply, publicMemberships, () => []);
   });
 
   app.get(
@@ -95,12 +87,9 @@ export async function organizationRoutes(fastify: FastifyInstance): Promise<void
       config: { grant: OWN_MEMBERSHIPS },
     },
     async (request, reply) => {
-      const paging = parsePaging(request.query);
       // Every membership is active (hublet has no invitations): `state=pending` lists none.
       if (request.query.state === 'pending') return [];
-      const { user, rows, total } = await myMemberships(request.ctx, paging);
-      setPageLinks(request, reply, paging, total);
-      return rows.map((m) => membership(m.org, user, m.role, request.ctx.urls));
+      return pagedList(request, reply, (paging) => myMemberships(request.ctx, paging), (page) => page.rows.map((m) => membership(m.org, page.user, m.role, request.ctx.urls)));
     },
   );
 
@@ -122,11 +111,8 @@ export async function organizationRoutes(fastify: FastifyInstance): Promise<void
       config: { grant: MEMBERS_READ, resource: 'Member' },
     },
     async (request, reply) => {
-      const paging = parsePaging(request.query);
       const role = request.query.role === 'admin' || request.query.role === 'member' ? request.query.role : undefined;
-      const { rows, total } = await listMembers(request.ctx, request.params.org, role, paging);
-      setPageLinks(request, reply, paging, total);
-      return rows.map((u) => simpleUser(u, request.ctx.urls));
+      return pagedList(request, reply, (paging) => listMembers(request.ctx, request.params.org, role, paging), (page) => page.rows.map((u) => simpleUser(u, request.ctx.urls)));
     },
   );
 

@@ -268,47 +268,59 @@ async function requireMembershipManager(ctx: ServiceContext, orgLogin: string): 
   return org;
 }
 
-/**
- * Starts a membership change: locks the member's row, then the organization's (the order every such change takes),
- * and checks again under the locks that both still exist and that the caller still manages the organization. Changes
- * to one organization's memberships then run one at a time, so its owner count is true until the change commits.
- */
-async function lockMembership(trx: Db, ctx: ServiceContext, org: UserRow, user: UserRow): Promise<void> {
-  if (!(await lockRows(trx, 'users', [user.id])).has(user.id)) throw new NotFound();
-  if (!(await lockRows(trx, 'users', [org.id])).has(org.id)) throw new NotFound();
-  await requireManagerRole(trx, ctx, org);
+/** What a membership change works on: the organization, the member, who makes the change, the member's role now. */
+interface MembershipChange {
+  org: UserRow;
+  user: UserRow;
+  sender: UserRow;
+  /** Undefined: not a member. */
+  current: 'admin' | 'member' | undefined;
 }
 
-/** Adds a member or changes their role; a new member is announced with `organization` `member_added`. */
-export async function putMembership(ctx: ServiceContext, orgLogin: string, login: string, role: 'admin' | 'member') {
+/**
+ * Runs a membership change by a caller who manages the organization, in one transaction: locks the member's row, then
+ * the organization's (the order every such change takes), checks again under the locks that both still exist and that
+ * the caller still manages the organization, and hands `change` the member's current role. Changes to one
+ * organization's memberships then run one at a time, so its owner count is true until the change commits.
+ */
+async function changeMembership(
+  ctx: ServiceContext,
+  orgLogin: string,
+  login: string,
+  change: (trx: Db, m: MembershipChange) => Promise<void>,
+): Promise<{ org: UserRow; user: UserRow }> {
   const org = await requireMembershipManager(ctx, orgLogin);
   const user = await requireUser(ctx, login);
   const sender = requireActor(ctx.actor).user;
   await ctx.db.transaction().execute(async (trx) => {
-    await lockMembership(trx, ctx, org, user);
-    const current = await membershipRole(trx, org.id, user.id);
-    if (current === 'admin' && role === 'member' && (await countOwners(trx, org.id)) <= 1) {
+    if (!(await lockRows(trx, 'users', [user.id])).has(user.id)) throw new NotFound();
+    if (!(await lockRows(trx, 'users', [org.id])).has(org.id)) throw new NotFound();
+    await requireManagerRole(trx, ctx, org);
+    await change(trx, { org, user, sender, current: await membershipRole(trx, org.id, user.id) });
+  });
+  return { org, user };
+}
+
+/** Adds a member or changes their role; a new member is announced with `organization` `member_added`. */
+export async function putMembership(ctx: ServiceContext, orgLogin: string, login: string, role: 'admin' | 'member') {
+  const { org, user } = await changeMembership(ctx, orgLogin, login, async (trx, m) => {
+    if (m.current === 'admin' && role === 'member' && (await countOwners(trx, m.org.id)) <= 1) {
       throw new Unprocessable('You cannot demote the last owner of an organization.');
     }
     const now = ctx.clock.now();
-    await setMembership(trx, org.id, user.id, role, now);
-    if (!current) await emitOrganizationEvent(trx, ctx, { action: 'member_added', org, sender, member: { user, role } }, now);
+    await setMembership(trx, m.org.id, m.user.id, role, now);
+    if (!m.current) await emitOrganizationEvent(trx, ctx, { action: 'member_added', org: m.org, sender: m.sender, member: { user: m.user, role } }, now);
   });
   return { org, user, role };
 }
 
 /** Removes a member (never the last owner), with `organization` `member_removed`. */
 export async function deleteMembership(ctx: ServiceContext, orgLogin: string, login: string): Promise<void> {
-  const org = await requireMembershipManager(ctx, orgLogin);
-  const user = await requireUser(ctx, login);
-  const sender = requireActor(ctx.actor).user;
-  await ctx.db.transaction().execute(async (trx) => {
-    await lockMembership(trx, ctx, org, user);
-    const current = await membershipRole(trx, org.id, user.id);
-    if (!current) throw new NotFound();
-    if (current === 'admin' && (await countOwners(trx, org.id)) <= 1) throw new Unprocessable('You cannot remove the last owner of an organization.');
-    await removeMembership(trx, org.id, user.id);
-    await emitOrganizationEvent(trx, ctx, { action: 'member_removed', org, sender, member: { user, role: current } }, ctx.clock.now());
+  await changeMembership(ctx, orgLogin, login, async (trx, m) => {
+    if (!m.current) throw new NotFound();
+    if (m.current === 'admin' && (await countOwners(trx, m.org.id)) <= 1) throw new Unprocessable('You cannot remove the last owner of an organization.');
+    await removeMembership(trx, m.org.id, m.user.id);
+    await emitOrganizationEvent(trx, ctx, { action: 'member_removed', org: m.org, sender: m.sender, member: { user: m.user, role: m.current } }, ctx.clock.now());
   });
 }
 

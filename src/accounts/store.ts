@@ -53,16 +53,25 @@ export async function loginOfUser(db: Db, id: number, login: string): Promise<st
   return row?.login;
 }
 
+/**
+ * The accounts on one side of the memberships of `id`, each with its role, in one query: an organization's members
+ * (by login), or the organizations a user belongs to (oldest first).
+ */
+function membershipAccounts(db: Db, of: 'org' | 'user', id: number) {
+  const [account, holder, order] = of === 'org' ? (['ms.user_id', 'ms.org_id', 'a.login_lower'] as const) : (['ms.org_id', 'ms.user_id', 'a.id'] as const);
+  return db
+    .selectFrom('memberships as ms')
+    .innerJoin('users as a', 'a.id', account)
+    .selectAll('a')
+    .select('ms.role as membership_role')
+    .where(holder, '=', id)
+    .orderBy(order)
+    .execute();
+}
+
 /** An organization's members with their roles, by login. */
 export async function membersOf(db: Db, orgId: number): Promise<{ user: UserRow; role: 'admin' | 'member' }[]> {
-  const rows = await db
-    .selectFrom('memberships as ms')
-    .innerJoin('users as u', 'u.id', 'ms.user_id')
-    .selectAll('u')
-    .select('ms.role as membership_role')
-    .where('ms.org_id', '=', orgId)
-    .orderBy('u.login_lower')
-    .execute();
+  const rows = await membershipAccounts(db, 'org', orgId);
   return rows.map(({ membership_role, ...user }) => ({ user: user as UserRow, role: membership_role }));
 }
 
@@ -151,14 +160,7 @@ export async function countOwners(db: Db, orgId: number): Promise<number> {
 
 /** Every organization this user belongs to, with their role in it (oldest organization first). */
 export async function allMembershipsOf(db: Db, userId: number): Promise<{ org: UserRow; role: 'admin' | 'member' }[]> {
-  const rows = await db
-    .selectFrom('memberships as ms')
-    .innerJoin('users as o', 'o.id', 'ms.org_id')
-    .selectAll('o')
-    .select('ms.role as membership_role')
-    .where('ms.user_id', '=', userId)
-    .orderBy('o.id')
-    .execute();
+  const rows = await membershipAccounts(db, 'user', userId);
   return rows.map(({ membership_role, ...org }) => ({ org: org as UserRow, role: membership_role }));
 }
 

@@ -123,22 +123,19 @@ class ObservedDriver implements Driver {
     c.inTransaction = true;
     c.written.clear();
   }
-  async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    const c = connection as ObservedConnection;
-    try {
-      await this.inner.commitTransaction(c.inner);
-    } finally {
-      c.inTransaction = false;
-      this.versions.committed(c.written);
-      c.written.clear();
-    }
+  commitTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.endTransaction(connection as ObservedConnection, 'commitTransaction');
   }
-  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    const c = connection as ObservedConnection;
+  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.endTransaction(connection as ObservedConnection, 'rollbackTransaction');
+  }
+  /** Ends the transaction either way; a commit counts its writes (a failed one too: counting is only cautious). */
+  private async endTransaction(c: ObservedConnection, end: 'commitTransaction' | 'rollbackTransaction'): Promise<void> {
     try {
-      await this.inner.rollbackTransaction(c.inner);
+      await this.inner[end](c.inner);
     } finally {
       c.inTransaction = false;
+      if (end === 'commitTransaction') this.versions.committed(c.written);
       c.written.clear();
     }
   }

@@ -1,6 +1,6 @@
 // Gist comment routes (GitHub's, beyond the spec): list, create, read, edit and delete.
 import type { FastifyInstance } from 'fastify';
-import { parsePaging, setPageLinks } from '../http/pagination.js';
+import { pagedList } from '../http/pagination.js';
 import { typed } from '../http/typed.js';
 import { createGistComment, deleteGistComment, getGistComment, listGistComments, updateGistComment } from './comments.js';
 import { gistComment } from './present.js';
@@ -15,12 +15,13 @@ export async function gistCommentRoutes(fastify: FastifyInstance): Promise<void>
   app.get(
     '/gists/:gist_id/comments',
     { schema: { params: gistParams, querystring: pagedQuery }, config: read },
-    async (request, reply) => {
-      const paging = parsePaging(request.query);
-      const result = await listGistComments(request.ctx, request.params.gist_id, paging);
-      setPageLinks(request, reply, paging, result.total);
-      return result.items.map((v) => gistComment(v.comment, v.author, v.gist, request.ctx.urls));
-    },
+    async (request, reply) =>
+      pagedList(
+        request,
+        reply,
+        (paging) => listGistComments(request.ctx, request.params.gist_id, paging),
+        (page) => page.items.map((v) => gistComment(v.comment, v.author, v.gist, request.ctx.urls)),
+      ),
   );
 
   app.post(

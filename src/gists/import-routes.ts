@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Grant } from '../core/grants.js';
 import { absentBodyIsEmpty } from '../http/body.js';
-import { parsePaging, setPageLinks } from '../http/pagination.js';
+import { pagedList } from '../http/pagination.js';
 import { typed } from '../http/typed.js';
 import { gistImport } from './import-present.js';
 import { callerImports, importBody, recordImport } from './imports.js';
@@ -19,12 +19,9 @@ const IMPORTS_READ: Grant = { scopes: [], apps: 'user' };
 export async function gistImportRoutes(fastify: FastifyInstance): Promise<void> {
   const app = typed(fastify);
 
-  app.get('/user/gist-imports', { schema: { querystring: pagedQuery }, config: { grant: IMPORTS_READ } }, async (request, reply) => {
-    const paging = parsePaging(request.query, 100);
-    const page = await callerImports(request.ctx, paging);
-    setPageLinks(request, reply, paging, page.total);
-    return page.items.map((e) => gistImport(e, request.ctx.urls));
-  });
+  app.get('/user/gist-imports', { schema: { querystring: pagedQuery }, config: { grant: IMPORTS_READ } }, async (request, reply) =>
+    pagedList(request, reply, (paging) => callerImports(request.ctx, paging), (page) => page.items.map((e) => gistImport(e, request.ctx.urls)), 100),
+  );
 
   // 201 with the new gist; 200 with the existing one when the caller imported this source before.
   app.post(

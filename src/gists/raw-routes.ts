@@ -3,6 +3,7 @@ import { accountsByIds } from '../accounts/store.js';
 import type { ServiceContext } from '../core/context.js';
 import { PUBLIC } from '../core/grants.js';
 import { exemptFromRateLimit } from '../http/rate-limit.js';
+import { pathParams } from '../http/route-params.js';
 import { typed } from '../http/typed.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { gistRepoDir, readBlob, readTreeEntries } from './git.js';
@@ -10,14 +11,9 @@ import { isBinary } from './language.js';
 import { byName, filesWithContent, findFile, findGist, findRevision } from './store.js';
 import type { GistRow } from '../db/tables/gists.js';
 
-const text = { type: 'string' } as const;
-const latestParams = { type: 'object', properties: { owner: text, gist_id: text }, required: ['owner', 'gist_id'] } as const;
-const fileParams = { type: 'object', properties: { owner: text, gist_id: text, filename: text }, required: ['owner', 'gist_id', 'filename'] } as const;
-const revisionFileParams = {
-  type: 'object',
-  properties: { owner: text, gist_id: text, sha: text, filename: text },
-  required: ['owner', 'gist_id', 'sha', 'filename'],
-} as const;
+const latestParams = pathParams('owner', 'gist_id');
+const fileParams = pathParams('owner', 'gist_id', 'filename');
+const revisionFileParams = pathParams('owner', 'gist_id', 'sha', 'filename');
 
 /** The gist named by the URL, when the owner segment names its owner. */
 async function gistAt(ctx: ServiceContext, params: { owner: string; gist_id: string }): Promise<GistRow | undefined> {

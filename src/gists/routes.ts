@@ -4,12 +4,12 @@ import type { Grant } from '../core/grants.js';
 import { absentBodyIsEmpty } from '../http/body.js';
 import { lastModified } from '../http/conditional.js';
 import { NotFound } from '../core/errors.js';
-import { parsePaging, setPageLinks } from '../http/pagination.js';
+import { pagedList } from '../http/pagination.js';
 import { cacheKey } from '../http/response-cache.js';
 import { commitItems, gistListItems, gistMedia, gistSingle } from './present.js';
 import { typed } from '../http/typed.js';
 import { createBody, gistParams, listQuery, pagedQuery, parseSince, revisionParams, updateBody, userParams } from './schemas.js';
-import { listCommits, listForks, listForUser, listMine, listPublic, listStarred, revisionView, singleView, type ListPage } from './reads.js';
+import { listCommits, listForks, listForUser, listMine, listPublic, listStarred, revisionView, singleView } from './reads.js';
 import { createGist, deleteGist, forkGist, isStarredByCaller, requireGist, starGist, unstarGist, updateGist } from './service.js';
 import type { GistRow } from '../db/tables/gists.js';
 
@@ -23,11 +23,6 @@ export const GIST_READ: Grant = { scopes: [], anonymous: true, apps: 'user' };
 /** The caller's starred gists: a signed-in person. */
 const GIST_READ_SIGNED_IN: Grant = { scopes: [], apps: 'user' };
 
-function sendList(request: FastifyRequest, reply: FastifyReply, result: ListPage, paging: ReturnType<typeof parsePaging>) {
-  setPageLinks(request, reply, paging, result.total);
-  return gistListItems(result.items, request.ctx.urls);
-}
-
 async function sendSingle(request: FastifyRequest, reply: FastifyReply, gist: GistRow, status = 200) {
   const view = await singleView(request.ctx, gist);
   reply.header('last-modified', lastModified(gist.updated_at));
@@ -40,32 +35,26 @@ export async function gistRoutes(fastify: FastifyInstance): Promise<void> {
   const read = { grant: GIST_READ };
   const bodyLimit = app.hublet.config.gistBodyLimitBytes;
 
-  app.get('/gists', { schema: { querystring: listQuery }, config: read }, async (request, reply) => {
-    const paging = parsePaging(request.query);
-    return sendList(request, reply, await listMine(request.ctx, paging, parseSince(request.query.since)), paging);
-  });
+  app.get('/gists', { schema: { querystring: listQuery }, config: read }, async (request, reply) =>
+    pagedList(request, reply, (paging) => listMine(request.ctx, paging, parseSince(request.query.since)), (page) => gistListItems(page.items, request.ctx.urls)),
+  );
 
   // The same for every caller: answered from the response cache while nothing changed.
   app.get('/gists/public', { schema: { querystring: listQuery }, config: read }, async (request, reply) => {
-    return request.ctx.responses.respond(request, reply, cacheKey(request), async () => {
-      const paging = parsePaging(request.query);
-      return sendList(request, reply, await listPublic(request.ctx, paging, parseSince(request.query.since)), paging);
-    });
+    return request.ctx.responses.respond(request, reply, cacheKey(request), () =>
+      pagedList(request, reply, (paging) => listPublic(request.ctx, paging, parseSince(request.query.since)), (page) => gistListItems(page.items, request.ctx.urls)),
+    );
   });
 
-  app.get('/gists/starred', { schema: { querystring: listQuery }, config: { grant: GIST_READ_SIGNED_IN } }, async (request, reply) => {
-    const paging = parsePaging(request.query);
-    return sendList(request, reply, await listStarred(request.ctx, paging, parseSince(request.query.since)), paging);
-  });
+  app.get('/gists/starred', { schema: { querystring: listQuery }, config: { grant: GIST_READ_SIGNED_IN } }, async (request, reply) =>
+    pagedList(request, reply, (paging) => listStarred(request.ctx, paging, parseSince(request.query.since)), (page) => gistListItems(page.items, request.ctx.urls)),
+  );
 
   app.get(
     '/users/:username/gists',
     { schema: { params: userParams, querystring: listQuery }, config: read },
-    async (request, reply) => {
-      const paging = parsePaging(request.query);
-      const since = parseSince(request.query.since);
-      return sendList(request, reply, await listForUser(request.ctx, request.params.username, paging, since), paging);
-    },
+    async (request, reply) =>
+      pagedList(request, reply, (paging) => listForUser(request.ctx, request.params.username, paging, parseSince(request.query.since)), (page) => gistListItems(page.items, request.ctx.urls)),
   );
 
   app.post(
@@ -108,21 +97,14 @@ export async function gistRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/gists/:gist_id/commits',
     { schema: { params: gistParams, querystring: pagedQuery }, config: read },
-    async (request, reply) => {
-      const paging = parsePaging(request.query);
-      const result = await listCommits(request.ctx, request.params.gist_id, paging);
-      setPageLinks(request, reply, paging, result.total);
-      return commitItems(result.items, result.gist.id, request.ctx.urls);
-    },
+    async (request, reply) =>
+      pagedList(request, reply, (paging) => listCommits(request.ctx, request.params.gist_id, paging), (page) => commitItems(page.items, page.gist.id, request.ctx.urls)),
   );
 
   app.get(
     '/gists/:gist_id/forks',
     { schema: { params: gistParams, querystring: pagedQuery }, config: read },
-    async (request, reply) => {
-      const paging = parsePaging(request.query);
-      return sendList(request, reply, await listForks(request.ctx, request.params.gist_id, paging), paging);
-    },
+    async (request, reply) => pagedList(request, reply, (paging) => listForks(request.ctx, request.params.gist_id, paging), (page) => gistListItems(page.items, request.ctx.urls)),
   );
 
   app.post('/gists/:gist_id/forks', { schema: { params: gistParams }, config: write }, async (request, reply) => {

@@ -1,4 +1,5 @@
-// Page-number pagination shared by every list: parse `page`/`per_page`, and write GitHub's `Link` header.
+// Page-number pagination shared by every list: parse `page`/`per_page`, write GitHub's `Link` header, and pagedList,
+// the one sequence of a paged list's route (paging, load, `Link`, present).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export interface Paging {
@@ -62,8 +63,27 @@ export function requestUrlWith(request: FastifyRequest, params: Record<string, s
   return api(`${url.pathname}?${only}`);
 }
 
+/**
+ * A paged list's answer: parses `page`/`per_page` (`defaultPerPage` when absent), loads that page, sets `Link` from
+ * the page's `total` and returns `present(page)`. `present` shapes the whole page, one map over its rows: a page
+ * carries more than its rows (the member whose memberships they are, the hooks' last deliveries), and some presenters
+ * share work across a page's rows (gistListItems' user objects).
+ */
+export async function pagedList<P extends { total: number }, T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  load: (paging: Paging) => Promise<P>,
+  present: (page: P) => T,
+  defaultPerPage?: number,
+): Promise<T> {
+  const paging = parsePaging(request.query, defaultPerPage);
+  const page = await load(paging);
+  setPageLinks(request, reply, paging, page.total);
+  return present(page);
+}
+
 /** Sets `Link` with first/prev/next/last from the total count of items. */
-export function setPageLinks(request: FastifyRequest, reply: FastifyReply, paging: Paging, total: number): void {
+function setPageLinks(request: FastifyRequest, reply: FastifyReply, paging: Paging, total: number): void {
   const lastPage = Math.max(1, Math.ceil(total / paging.perPage));
   setLinks(request, reply, paging, paging.page < lastPage, lastPage);
 }

@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Grant } from '../core/grants.js';
 import { absentBodyIsEmpty } from '../http/body.js';
 import { parseId } from '../core/ids.js';
-import { pagingQuery, parsePaging, setPageLinks } from '../http/pagination.js';
+import { pagedList, pagingQuery, type Paging } from '../http/pagination.js';
+import { pathParams } from '../http/route-params.js';
 import { typed } from '../http/typed.js';
 import { archiveDownloadRoutes } from './download.js';
 import { migrationImportRoutes } from './import/routes.js';
@@ -53,12 +54,8 @@ const startBody = {
 } as const;
 
 const pagedQuery = { type: 'object', properties: pagingQuery } as const;
-const migrationParams = { type: 'object', properties: { migration_id: { type: 'string' } }, required: ['migration_id'] } as const;
-const lockParams = {
-  type: 'object',
-  properties: { migration_id: { type: 'string' }, repo_name: { type: 'string' } },
-  required: ['migration_id', 'repo_name'],
-} as const;
+const migrationParams = pathParams('migration_id');
+const lockParams = pathParams('migration_id', 'repo_name');
 
 /** `exclude=repositories`, `exclude[]=repositories`, `exclude=repositories,other`, or a body's `exclude` array. */
 function excludesRepositories(query: unknown, body?: string[]): boolean {
@@ -83,12 +80,13 @@ function routesFor(prefix: string, grant: Grant, scopeOf: ScopeOf) {
       migration(m, { owner: scope(request).owner, repositories: repos?.map((r) => presentRepository(r, request.ctx.urls, request.apiVersion)), now: request.ctx.clock.now() }, request.ctx.urls);
 
     app.get(prefix, { config, preValidation: resolveScope, schema: { querystring: pagedQuery } }, async (request, reply) => {
-      const paging = parsePaging(request.query);
-      const { rows, total } = await listMigrations(request.ctx, scope(request), paging);
-      const exclude = excludesRepositories(request.query);
-      const repos = exclude ? undefined : await repositoriesOf(request.ctx, rows);
-      setPageLinks(request, reply, paging, total);
-      return rows.map((m) => present(request, m, repos ? repos.get(m.id) ?? [] : undefined));
+      // Each migration's repositories too, loaded for the whole page at once, unless the query excludes them.
+      const load = async (paging: Paging) => {
+        const { rows, total } = await listMigrations(request.ctx, scope(request), paging);
+        const repos = excludesRepositories(request.query) ? undefined : await repositoriesOf(request.ctx, rows);
+        return { rows, total, repos };
+      };
+      return pagedList(request, reply, load, ({ rows, repos }) => rows.map((m) => present(request, m, repos ? repos.get(m.id) ?? [] : undefined)));
     });
 
     app.post(
@@ -132,12 +130,13 @@ function routesFor(prefix: string, grant: Grant, scopeOf: ScopeOf) {
     app.get(
       `${prefix}/:migration_id/repositories`,
       { config, preValidation: resolveScope, schema: { params: migrationParams, querystring: pagedQuery } },
-      async (request, reply) => {
-        const paging = parsePaging(request.query);
-        const { repositories, total } = await listMigrationRepositories(request.ctx, scope(request), parseId(request.params.migration_id), paging);
-        setPageLinks(request, reply, paging, total);
-        return repositories.map((r) => presentRepository(r, request.ctx.urls, request.apiVersion));
-      },
+      async (request, reply) =>
+        pagedList(
+          request,
+          reply,
+          (paging) => listMigrationRepositories(request.ctx, scope(request), parseId(request.params.migration_id), paging),
+          (page) => page.repositories.map((r) => presentRepository(r, request.ctx.urls, request.apiVersion)),
+        ),
     );
   };
 }

@@ -3,6 +3,7 @@
 // limit, and only `image/*` answers. Each refusal carries the status the proxy answers with.
 import { Agent, request } from 'undici';
 import { parseAllowedHosts } from './allowed-hosts.js';
+import { errorCodes } from './error-codes.js';
 import { guardedConnector, refusedReason } from './guarded-connect.js';
 
 /** Redirects followed (each to an address checked like the first); one more is a failure. */
@@ -29,22 +30,10 @@ function refusal(status: number, message: string): FetchedImage {
   return { ok: false, status, message };
 }
 
-function codesOf(err: unknown): string[] {
-  const out: string[] = [];
-  let e: unknown = err;
-  for (let i = 0; e && i < 5; i++) {
-    const x = e as { code?: unknown; name?: unknown; cause?: unknown };
-    if (typeof x.code === 'string') out.push(x.code);
-    if (typeof x.name === 'string') out.push(x.name);
-    e = x.cause;
-  }
-  return out;
-}
-
 /** A fetch that got no (whole) answer: refused by the address rules (403), timed out (504), or failed (502). */
 function failure(err: unknown): FetchedImage {
   if (refusedReason(err)) return refusal(403, 'Destination refused by the address rules (HUBLET_HOOK_ALLOWED_HOSTS)');
-  if (codesOf(err).some((c) => TIMEOUT_CODES.includes(c))) return refusal(504, 'The image server did not answer in time');
+  if (errorCodes(err).some((c) => TIMEOUT_CODES.includes(c))) return refusal(504, 'The image server did not answer in time');
   return refusal(502, 'The image server could not be reached');
 }
 

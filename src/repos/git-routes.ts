@@ -1,6 +1,8 @@
 // Git over smart HTTP for repositories: /{owner}/{repo}[.git]/info/refs, git-upload-pack, git-receive-pack, behind our own auth.
 import { exemptFromRateLimit } from '../http/rate-limit.js';
+import type { repoParams } from '../http/route-params.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FromSchema } from 'json-schema-to-ts';
 import { PUBLIC } from '../core/grants.js';
 import { findAccount, findAccountById } from '../accounts/store.js';
 import { gitAvailable, gitOperation, gitRefusal, registerGitBodies, serveGit, type GitEndpoint } from '../git/smart-http.js';
@@ -18,7 +20,8 @@ const ENDPOINTS: { endpoint: GitEndpoint; method: 'GET' | 'POST' }[] = [
   { endpoint: 'git-receive-pack', method: 'POST' },
 ];
 
-type Params = { owner: string; repo: string };
+/** The path's `{owner}/{repo}`, typed by the shared schema (git's routes declare none: the handler answers as git expects). */
+type Params = FromSchema<typeof repoParams>;
 
 /** `name.git` and `name` both name the repository `name`. */
 function repoNameFromUrl(segment: string): string {

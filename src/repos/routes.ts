@@ -4,7 +4,7 @@ import { PUBLIC, type Grant } from '../core/grants.js';
 import { absentBodyIsEmpty } from '../http/body.js';
 import { lastModified } from '../http/conditional.js';
 import { parseId } from '../core/ids.js';
-import { parsePaging, requestUrlWith, setPageLinks } from '../http/pagination.js';
+import { pagedList, requestUrlWith } from '../http/pagination.js';
 import { typed } from '../http/typed.js';
 import { listForAuthenticatedUser, listForOrg, listForUser, listPublic, type ListResult } from './listing.js';
 import { fullRepository, repositoryHead, repositoryListItem, topicsOf } from './present.js';
@@ -91,12 +91,7 @@ export async function repositoryRoutes(fastify: FastifyInstance): Promise<void> 
       schema: { querystring: userReposQuery },
       config: { grant: READ_OWN, resource: 'Repository' },
     },
-    async (request, reply) => {
-      const paging = parsePaging(request.query);
-      const result = await listForAuthenticatedUser(request.ctx, request.query, paging);
-      setPageLinks(request, reply, paging, result.total);
-      return list(request, result);
-    },
+    async (request, reply) => pagedList(request, reply, (paging) => listForAuthenticatedUser(request.ctx, request.query, paging), (page) => list(request, page)),
   );
 
   app.get(
@@ -105,12 +100,7 @@ export async function repositoryRoutes(fastify: FastifyInstance): Promise<void> 
       schema: { params: orgParams, querystring: orgReposQuery },
       config: { grant: READ, resource: 'Repository' },
     },
-    async (request, reply) => {
-      const paging = parsePaging(request.query);
-      const result = await listForOrg(request.ctx, request.params.org, request.query, paging);
-      setPageLinks(request, reply, paging, result.total);
-      return list(request, result);
-    },
+    async (request, reply) => pagedList(request, reply, (paging) => listForOrg(request.ctx, request.params.org, request.query, paging), (page) => list(request, page)),
   );
 
   app.get(
@@ -119,12 +109,7 @@ export async function repositoryRoutes(fastify: FastifyInstance): Promise<void> 
       schema: { params: userParams, querystring: userReposForQuery },
       config: { grant: READ, resource: 'Repository' },
     },
-    async (request, reply) => {
-      const paging = parsePaging(request.query);
-      const result = await listForUser(request.ctx, request.params.username, request.query, paging);
-      setPageLinks(request, reply, paging, result.total);
-      return list(request, result);
-    },
+    async (request, reply) => pagedList(request, reply, (paging) => listForUser(request.ctx, request.params.username, request.query, paging), (page) => list(request, page)),
   );
 
   app.get('/repositories', { schema: { querystring: publicReposQuery }, config: { grant: PUBLIC, resource: 'Repository' } }, async (request, reply) => {

@@ -4,7 +4,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../core/context.js';
 import { absentBodyIsEmpty } from '../http/body.js';
 import { SITE_ADMIN, type Grant } from '../core/grants.js';
-import { pagingQuery, parsePaging, requestUrlWith, setPageLinks } from '../http/pagination.js';
+import { pagedList, pagingQuery, parsePaging, requestUrlWith } from '../http/pagination.js';
+import { pathParams } from '../http/route-params.js';
 import { delivery, deliveryItem, hook, hookConfig } from './present.js';
 import {
   configPatchBody,
@@ -86,10 +87,6 @@ const SCOPES: ScopeRoutes[] = [
   },
 ];
 
-function paramsSchema(names: readonly string[]) {
-  return { type: 'object', properties: Object.fromEntries(names.map((n) => [n, { type: 'string' }])), required: [...names] } as const;
-}
-
 /**
  * A hook body is judged after the scope's who-may check (the resolver's): its schema's failures are kept, not thrown,
  * and answered with the checks a schema cannot say in one 422 (validate.ts). A request without a body is `{}`.
@@ -103,21 +100,19 @@ function received<T>(request: FastifyRequest): Received<T> {
 const deliveriesQuery = { type: 'object', properties: { per_page: { type: 'string' }, cursor: { type: 'string' }, status: { type: 'string' } } } as const;
 
 function scopeRoutes(app: FastifyInstance, sr: ScopeRoutes): void {
-  const one = paramsSchema([...sr.params, 'hook_id']);
-  const oneDelivery = paramsSchema([...sr.params, 'hook_id', 'delivery_id']);
+  const collection = pathParams(...sr.params);
+  const one = pathParams(...sr.params, 'hook_id');
+  const oneDelivery = pathParams(...sr.params, 'hook_id', 'delivery_id');
   const cfg = (level: Level, resource = 'Hook') => ({ grant: sr.grants[level], resource });
   const scope = (request: FastifyRequest, level: Level) => sr.resolve(request.ctx, request.params as Params, level);
   const id = (request: FastifyRequest, name = 'hook_id') => (request.params as Params)[name];
 
-  app.get(sr.base, { schema: { params: paramsSchema(sr.params), querystring: { type: 'object', properties: pagingQuery } }, config: cfg('read') }, async (request, reply) => {
+  app.get(sr.base, { schema: { params: collection, querystring: { type: 'object', properties: pagingQuery } }, config: cfg('read') }, async (request, reply) => {
     const s = await scope(request, 'read');
-    const paging = parsePaging(request.query);
-    const r = await listScopeHooks(request.ctx, s, paging);
-    setPageLinks(request, reply, paging, r.total);
-    return r.hooks.map((h) => hook(h, s, request.ctx.urls, r.last.get(h.id)));
+    return pagedList(request, reply, (paging) => listScopeHooks(request.ctx, s, paging), (page) => page.hooks.map((h) => hook(h, s, request.ctx.urls, page.last.get(h.id))));
   });
 
-  app.post(sr.base, { schema: { params: paramsSchema(sr.params), body: sr.bodies.create }, ...judgedLater, config: cfg('write') }, async (request, reply) => {
+  app.post(sr.base, { schema: { params: collection, body: sr.bodies.create }, ...judgedLater, config: cfg('write') }, async (request, reply) => {
     const s = await scope(request, 'write');
     const r = await createScopeHook(request.ctx, s, received<CreateHookBody>(request));
     reply.code(201).header('location', request.ctx.urls.api(`${s.path}/${r.hook.id}`));
@@ -182,7 +177,7 @@ function scopeRoutes(app: FastifyInstance, sr: ScopeRoutes): void {
 export async function hookRoutes(app: FastifyInstance): Promise<void> {
   for (const sr of SCOPES) scopeRoutes(app, sr);
   const repo = SCOPES[1];
-  app.post(`${repo.base}/:hook_id/tests`, { schema: { params: paramsSchema([...repo.params, 'hook_id']) }, config: { grant: repo.grants.write, resource: 'Hook' } }, async (request, reply) => {
+  app.post(`${repo.base}/:hook_id/tests`, { schema: { params: pathParams(...repo.params, 'hook_id') }, config: { grant: repo.grants.write, resource: 'Hook' } }, async (request, reply) => {
     const p = request.params as Params;
     await testRepositoryHook(request.ctx, await repositoryScope(request.ctx, p.owner, p.repo, 'write'), p.hook_id);
     return reply.code(204).send();

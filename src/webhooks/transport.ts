@@ -1,6 +1,7 @@
 // Posts one delivery with undici: keep-alive pools per origin, destinations checked after DNS at connect time, one timeout.
 import { Agent, request } from 'undici';
 import { parseAllowedHosts } from '../net/allowed-hosts.js';
+import { errorCodes } from '../net/error-codes.js';
 import { guardedConnector, refusedReason } from '../net/guarded-connect.js';
 
 /** Bytes of a response body kept in the delivery record; the rest is read and dropped (up to DRAIN_LIMIT). */
@@ -23,18 +24,6 @@ export interface Outgoing {
   insecureSsl: boolean;
   headers: Record<string, string>;
   body: Buffer;
-}
-
-function errorCodes(err: unknown): string[] {
-  const out: string[] = [];
-  let e: unknown = err;
-  for (let i = 0; e && i < 5; i++) {
-    const x = e as { code?: unknown; name?: unknown; cause?: unknown };
-    if (typeof x.code === 'string') out.push(x.code);
-    if (typeof x.name === 'string') out.push(x.name);
-    e = x.cause;
-  }
-  return out;
 }
 
 const TIMEOUT_CODES = ['TimeoutError', 'AbortError', 'UND_ERR_ABORTED', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT', 'RequestAbortedError'];

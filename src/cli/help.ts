@@ -76,18 +76,26 @@ function addNestedHelp(group: Command): void {
     ...(deeper ? [`${prefix} help ${sample.name()} ${deeper.name()}`] : []),
   ])
     .argument('[command...]', 'the command, as typed after hublet (empty: this one)')
-    .action((names: string[]) => {
-      let target = group;
-      for (const [i, name] of names.entries()) {
-        const next = target.commands.find((c) => c.name() === name || c.aliases().includes(name));
-        if (!next) {
-          const typed = [...here, ...names.slice(0, i + 1)].join(' ');
-          throw new CliExit(EXIT.usage, `hublet: unknown command '${typed}' (see ${['hublet', ...here, ...names.slice(0, i)].join(' ')} --help)`);
-        }
-        target = next;
-      }
-      target.help();
-    });
+    .action((names: string[]) => runHelp({ group, names }));
+}
+
+/**
+ * `help [command...]` under `group`: the help of the command its words name, however deep, written where the program
+ * writes its help (its configured output), ending as commander's --help does (exit 0); an unknown word is a usage error.
+ */
+export function runHelp(opts: { group: Command; names: string[] }): void {
+  const { group, names } = opts;
+  const here = pathOf(group);
+  let target = group;
+  for (const [i, name] of names.entries()) {
+    const next = target.commands.find((c) => c.name() === name || c.aliases().includes(name));
+    if (!next) {
+      const typed = [...here, ...names.slice(0, i + 1)].join(' ');
+      throw new CliExit(EXIT.usage, `hublet: unknown command '${typed}' (see ${['hublet', ...here, ...names.slice(0, i)].join(' ')} --help)`);
+    }
+    target = next;
+  }
+  target.help();
 }
 
 /** Finishes the program's help and adds `completion`; called once every other command is registered. */

@@ -16,7 +16,7 @@ interface FsckOptions {
 }
 
 /** Local only: it reads the data dir and the database directly. */
-async function runFsck(opts: FsckOptions, io: IO): Promise<void> {
+export async function runFsck(opts: FsckOptions, io: IO): Promise<void> {
   const [{ openRuntime }, { checkGists }, { checkRepositories }] = await Promise.all([import('../../runtime.js'), import('../../../gists/fsck.js'), import('../../../repos/fsck.js')]);
   const runtime = await openRuntime({ dataDir: opts.data, databaseUrl: opts.database, logLevel: 'silent' }, opts.env);
   try {

@@ -27,22 +27,15 @@ export function registerAdmin(program: Command, f: Factory): void {
     ],
   );
   registerFsck(admin, f);
-
-  const user = admin.command('user').description('create and delete users');
-  registerUserCreate(user, f);
-  registerUserDelete(user, f);
-
-  const token = admin.command('token').description("issue and revoke users' access tokens");
-  registerTokenCreate(token, f);
-  registerTokenRevoke(token, f);
-
-  const org = admin.command('org').description('create organizations and add their members');
-  registerOrgCreate(org, f);
-  registerOrgAddMember(org, f);
-
-  const repo = admin.command('repo').description('import existing git repositories as a site admin');
-  registerRepoImport(repo, f);
-
-  const migration = admin.command('migration').description('import migration archives as a site admin');
-  registerMigrationImport(migration, f);
+  const groups: [string, string, ((parent: Command, f: Factory) => void)[]][] = [
+    ['user', 'create and delete users', [registerUserCreate, registerUserDelete]],
+    ['token', "issue and revoke users' access tokens", [registerTokenCreate, registerTokenRevoke]],
+    ['org', 'create organizations and add their members', [registerOrgCreate, registerOrgAddMember]],
+    ['repo', 'import existing git repositories as a site admin', [registerRepoImport]],
+    ['migration', 'import migration archives as a site admin', [registerMigrationImport]],
+  ];
+  for (const [name, description, commands] of groups) {
+    const group = admin.command(name).description(description);
+    for (const register of commands) register(group, f);
+  }
 }

@@ -6,14 +6,12 @@ import { gzipSync } from 'node:zlib';
 import type { Command } from 'commander';
 import { formatMapCsv, IMPORT_MAP_HEADER, parseMapCsv, type MapRow } from '../../../migrations/import/csv.js';
 import type { ImportReport } from '../../../migrations/import/service.js';
-import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk, printJson, printTable } from '../../output.js';
 import { withExamples } from '../examples.js';
-import { withClient, type Factory } from '../factory.js';
+import { withClient, type ClientOptions, type Factory } from '../factory.js';
 
-interface MigrationImportOptions {
-  client: Client;
+interface MigrationImportOptions extends ClientOptions {
   /** The archive's path on this machine, or `-` for stdin. */
   archive: string;
   dryRun: boolean;
@@ -21,7 +19,6 @@ interface MigrationImportOptions {
   conflicts?: string;
   /** The edited map to apply. */
   map?: MapRow[];
-  json: boolean;
 }
 
 /** The map as its header carries it: the rows as JSON, gzipped, base64url. */
@@ -74,7 +71,7 @@ function printReport(io: IO, r: ImportReport): void {
   for (const note of r.notes) out.write(`note: ${note}\n`);
 }
 
-async function runMigrationImport(opts: MigrationImportOptions, io: IO): Promise<void> {
+export async function runMigrationImport(opts: MigrationImportOptions, io: IO): Promise<void> {
   const headers: Record<string, string> = { 'content-type': 'application/gzip' };
   if (opts.map) headers[IMPORT_MAP_HEADER] = mapHeader(opts.map);
   const upload = openArchive(opts.archive, io);
@@ -108,8 +105,6 @@ export function registerMigrationImport(migration: Command, f: Factory): void {
     .option('--map <file>', 'a CSV of that shape, edited: the actions to take (import, map, rename, skip) and their targets')
     .action(async (archive: string, flags: { dryRun?: boolean; conflicts?: string; map?: string }, command: Command) => {
       const map = flags.map ? readMap(flags.map) : undefined;
-      return withClient(command, f, (client, g) =>
-        runMigrationImport({ client, archive, dryRun: Boolean(flags.dryRun), conflicts: flags.conflicts, map, json: Boolean(g.json) }, f.io),
-      );
+      return withClient(command, f, (c) => runMigrationImport({ ...c, archive, dryRun: Boolean(flags.dryRun), conflicts: flags.conflicts, map }, f.io));
     });
 }

@@ -1,20 +1,17 @@
 // `hublet admin org add-member ORG LOGIN [--role admin|member]`: makes a user a member (or an owner) of an organization.
 import { Option, type Command } from 'commander';
-import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
 import { withExamples } from '../examples.js';
-import { withClient, type Factory } from '../factory.js';
+import { withClient, type ClientOptions, type Factory } from '../factory.js';
 
-interface OrgAddMemberOptions {
-  client: Client;
+interface OrgAddMemberOptions extends ClientOptions {
   org: string;
   login: string;
   role: string;
-  json: boolean;
 }
 
-async function runOrgAddMember(opts: OrgAddMemberOptions, io: IO): Promise<void> {
+export async function runOrgAddMember(opts: OrgAddMemberOptions, io: IO): Promise<void> {
   const path = `/orgs/${encodeURIComponent(opts.org)}/memberships/${encodeURIComponent(opts.login)}`;
   const res = expectOk(await opts.client.request('PUT', path, { body: { role: opts.role } }));
   if (opts.json) printJson(io.stdout, res.body);
@@ -30,6 +27,6 @@ export function registerOrgAddMember(org: Command, f: Factory): void {
     .argument('<login>', 'the user')
     .addOption(new Option('--role <role>', 'admin (owner) or member').choices(['admin', 'member']).default('member'))
     .action(async (orgName: string, login: string, flags: { role: string }, command: Command) =>
-      withClient(command, f, (client, g) => runOrgAddMember({ client, org: orgName, login, role: flags.role, json: Boolean(g.json) }, f.io)),
+      withClient(command, f, (c) => runOrgAddMember({ ...c, org: orgName, login, role: flags.role }, f.io)),
     );
 }

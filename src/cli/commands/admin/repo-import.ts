@@ -1,23 +1,20 @@
 // `hublet admin repo import OWNER/NAME --from PATH`: a site admin imports a git repository from the server's machine.
 import type { Command } from 'commander';
-import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
 import { withExamples } from '../examples.js';
-import { withClient, type Factory } from '../factory.js';
+import { withClient, type ClientOptions, type Factory } from '../factory.js';
 import { printRepo, repoSpec, whoAmI, type Repo } from '../repo/shared.js';
 
-interface RepoImportOptions {
-  client: Client;
+interface RepoImportOptions extends ClientOptions {
   spec: { owner?: string; name: string };
   /** A path on the server's machine (locally this one: relative to the current directory). */
   from: string;
   private?: boolean;
   description?: string;
-  json: boolean;
 }
 
-async function runRepoImport(opts: RepoImportOptions, io: IO): Promise<void> {
+export async function runRepoImport(opts: RepoImportOptions, io: IO): Promise<void> {
   const { client, spec } = opts;
   const from = client.serverPath(opts.from);
   const owner = spec.owner ?? (await whoAmI(client));
@@ -42,6 +39,6 @@ export function registerRepoImport(repo: Command, f: Factory): void {
     .option('--description <text>', 'a short description')
     .action(async (specText: string, flags: { from: string; private?: boolean; description?: string }, command: Command) => {
       const spec = repoSpec(specText);
-      return withClient(command, f, (client, g) => runRepoImport({ ...flags, client, spec, json: Boolean(g.json) }, f.io));
+      return withClient(command, f, (c) => runRepoImport({ ...flags, ...c, spec }, f.io));
     });
 }

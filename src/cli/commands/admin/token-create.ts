@@ -1,11 +1,10 @@
 // `hublet admin token create LOGIN`: issues a token (classic, fine-grained, oauth, …); prints the token alone, or the record with --json.
 import { Option, type Command } from 'commander';
-import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
 import { commaList as csv, positiveInteger } from '../option-values.js';
 import { withExamples } from '../examples.js';
-import { withClient, type Factory } from '../factory.js';
+import { withClient, type ClientOptions, type Factory } from '../factory.js';
 
 /** The command line's flags. */
 interface TokenCreateFlags {
@@ -18,10 +17,8 @@ interface TokenCreateFlags {
   note?: string;
 }
 
-interface TokenCreateOptions extends TokenCreateFlags {
-  client: Client;
+interface TokenCreateOptions extends TokenCreateFlags, ClientOptions {
   login: string;
-  json: boolean;
 }
 
 /** `gists=write,organization_hooks=read` → `{gists: 'write', organization_hooks: 'read'}` */
@@ -34,7 +31,7 @@ function permissionsList(v: string): Record<string, string> {
   return out;
 }
 
-async function runTokenCreate(opts: TokenCreateOptions, io: IO): Promise<void> {
+export async function runTokenCreate(opts: TokenCreateOptions, io: IO): Promise<void> {
   const expires = opts.expires && /^\d+d$/.test(opts.expires) ? new Date(Date.now() + parseInt(opts.expires, 10) * 86_400_000).toISOString() : opts.expires;
   const res = expectOk(
     await opts.client.request('POST', `/admin/users/${encodeURIComponent(opts.login)}/authorizations`, {
@@ -62,6 +59,6 @@ export function registerTokenCreate(token: Command, f: Factory): void {
     .option('--expires <iso>', 'expiry time (ISO 8601) or a number of days, e.g. 30d')
     .option('--note <text>', 'what the token is for')
     .action(async (login: string, flags: TokenCreateFlags, command: Command) =>
-      withClient(command, f, (client, g) => runTokenCreate({ ...flags, client, login, json: Boolean(g.json) }, f.io)),
+      withClient(command, f, (c) => runTokenCreate({ ...flags, ...c, login }, f.io)),
     );
 }

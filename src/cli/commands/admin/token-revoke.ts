@@ -1,17 +1,11 @@
 // `hublet admin token revoke LOGIN`: revokes every token of a user.
 import type { Command } from 'commander';
-import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk } from '../../output.js';
 import { withExamples } from '../examples.js';
-import { withClient, type Factory } from '../factory.js';
+import { withClient, type ClientOptions, type Factory } from '../factory.js';
 
-interface TokenRevokeOptions {
-  client: Client;
-  login: string;
-}
-
-async function runTokenRevoke(opts: TokenRevokeOptions, io: IO): Promise<void> {
+export async function runTokenRevoke(opts: Pick<ClientOptions, 'client'> & { login: string }, io: IO): Promise<void> {
   expectOk(await opts.client.request('DELETE', `/admin/users/${encodeURIComponent(opts.login)}/authorizations`));
   io.stdout.write(`revoked every token of ${opts.login}\n`);
 }
@@ -19,5 +13,5 @@ async function runTokenRevoke(opts: TokenRevokeOptions, io: IO): Promise<void> {
 export function registerTokenRevoke(token: Command, f: Factory): void {
   withExamples(token.command('revoke').description("revoke all of a user's tokens (their next request answers 401)"), ['hublet admin token revoke alice'])
     .argument('<login>', 'the user whose tokens go')
-    .action(async (login: string, _flags: unknown, command: Command) => withClient(command, f, (client) => runTokenRevoke({ client, login }, f.io)));
+    .action(async (login: string, _flags: unknown, command: Command) => withClient(command, f, (c) => runTokenRevoke({ ...c, login }, f.io)));
 }

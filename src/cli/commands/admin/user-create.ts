@@ -1,20 +1,17 @@
 // `hublet admin user create LOGIN`: a user (--site-admin for an administrator); prints a line, or the user with --json.
 import type { Command } from 'commander';
-import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
 import { withExamples } from '../examples.js';
-import { withClient, type Factory } from '../factory.js';
+import { withClient, type ClientOptions, type Factory } from '../factory.js';
 
-interface UserCreateOptions {
-  client: Client;
+interface UserCreateOptions extends ClientOptions {
   login: string;
   siteAdmin?: boolean;
   email?: string;
-  json: boolean;
 }
 
-async function runUserCreate(opts: UserCreateOptions, io: IO): Promise<void> {
+export async function runUserCreate(opts: UserCreateOptions, io: IO): Promise<void> {
   const res = expectOk(await opts.client.request('POST', '/admin/users', { body: { login: opts.login, email: opts.email, site_admin: opts.siteAdmin } }));
   if (opts.json) printJson(io.stdout, res.body);
   else io.stdout.write(`created user ${(res.body as { login: string }).login}\n`);
@@ -31,6 +28,6 @@ export function registerUserCreate(user: Command, f: Factory): void {
     .option('--site-admin', 'make the user a site administrator')
     .option('--email <email>', 'email address')
     .action(async (login: string, flags: { siteAdmin?: boolean; email?: string }, command: Command) =>
-      withClient(command, f, (client, g) => runUserCreate({ client, login, siteAdmin: flags.siteAdmin, email: flags.email, json: Boolean(g.json) }, f.io)),
+      withClient(command, f, (c) => runUserCreate({ ...c, login, siteAdmin: flags.siteAdmin, email: flags.email }, f.io)),
     );
 }

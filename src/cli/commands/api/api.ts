@@ -3,10 +3,10 @@
 // is built in request.ts, pages are followed in paginate.ts and printed in response.ts. Not carried over from gh: the
 // `{owner}`/`{repo}`/`{branch}` placeholders (hublet has no current repository), --preview, --cache and --verbose.
 import type { Command } from 'commander';
-import { openClient, type Client, type GlobalOptions } from '../../client.js';
+import { openClient, type GlobalOptions } from '../../client.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT } from '../../output.js';
-import { globals, type Factory } from '../factory.js';
+import { globals, type ClientOptions, type Factory } from '../factory.js';
 import { repeatable } from '../option-values.js';
 import { checkJq } from './jq.js';
 import { findEndCursor, findNextPage, nextRequestPath } from './paginate.js';
@@ -59,15 +59,41 @@ function withHostname(g: GlobalOptions, hostname: string | undefined): GlobalOpt
   return { ...g, server };
 }
 
+/** What `hublet api` sends and how it prints the answers. */
+interface ApiOptions extends ClientOptions {
+  request: ApiRequest;
+  print: PrintOptions;
+}
+
+/**
+ * The request and the printing the command line asks for: gh's checks of the flags, the fields and files read,
+ * --jq and --template compiled. Usage errors (exit 2) come from here, before any client is opened.
+ */
+export async function apiRequest(endpoint: string, flags: ApiFlags, io: IO, env: NodeJS.ProcessEnv): Promise<Omit<ApiOptions, keyof ClientOptions>> {
+  checkFlags(flags, endpoint);
+  const request = await buildRequest(endpoint, flags, io);
+  if (flags.jq !== undefined) await checkJq(flags.jq);
+  let template: PrintOptions['template'];
+  if (flags.template !== undefined) {
+    try {
+      template = compileTemplate(flags.template, { color: io.isTTY && !env.NO_COLOR });
+    } catch (err) {
+      throw usage(`--template: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  return { request, print: { include: flags.include, silent: flags.silent, jq: flags.jq, template, paginate: flags.paginate, slurp: flags.slurp, graphql: request.graphql } };
+}
+
 /** Sends the request and every following page (with --paginate), printing each as it comes. */
-async function runApi(client: Client, req: ApiRequest, flags: ApiFlags, printOpts: PrintOptions, io: IO): Promise<void> {
-  const printer = new ResponsePrinter(io, printOpts);
+export async function runApi(opts: ApiOptions, io: IO): Promise<void> {
+  const { client, request: req } = opts;
+  const printer = new ResponsePrinter(io, opts.print);
   let { path, body } = req;
   for (;;) {
     const res = await client.request(req.method, path, { body, headers: req.headers });
     let nextPath: string | undefined;
     let nextBody: typeof body;
-    if (flags.paginate && res.status < 300) {
+    if (opts.print.paginate && res.status < 300) {
       if (req.graphql) {
         const cursor = findEndCursor(res.body);
         if (cursor !== undefined) [nextPath, nextBody] = [path, graphqlBody({ ...req.params, endCursor: cursor })];
@@ -117,22 +143,11 @@ Examples:
   $ echo '{"description":"x"}' | hublet api -X PATCH gists/ID --input -`,
     )
     .action(async (endpoint: string, flags: ApiFlags, command: Command) => {
-      checkFlags(flags, endpoint);
       const g = withHostname(globals(command), flags.hostname);
-      const req = await buildRequest(endpoint, flags, f.io);
-      if (flags.jq !== undefined) await checkJq(flags.jq);
-      let template: PrintOptions['template'];
-      if (flags.template !== undefined) {
-        try {
-          template = compileTemplate(flags.template, { color: f.io.isTTY && !f.env.NO_COLOR });
-        } catch (err) {
-          throw usage(`--template: ${err instanceof Error ? err.message : String(err)}`);
-        }
-      }
-      const printOpts: PrintOptions = { include: flags.include, silent: flags.silent, jq: flags.jq, template, paginate: flags.paginate, slurp: flags.slurp, graphql: req.graphql };
+      const asked = await apiRequest(endpoint, flags, f.io, f.env);
       const client = await openClient(g, f.env);
       try {
-        await runApi(client, req, flags, printOpts, f.io);
+        await runApi({ ...asked, client, json: Boolean(g.json) }, f.io);
       } finally {
         await client.close();
       }

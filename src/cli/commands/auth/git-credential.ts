@@ -47,7 +47,7 @@ async function readRequest(stdin: NodeJS.ReadableStream): Promise<Map<string, st
 /** Exit 1, nothing on stdout: git asks its next helper (or the user); the reason is one line on stderr. */
 const noAnswer = (why: string) => new CliExit(EXIT.error, `hublet auth git-credential: ${why}`);
 
-async function runCredential(opts: CredentialOptions, io: IO): Promise<void> {
+export async function runCredential(opts: CredentialOptions, io: IO): Promise<void> {
   if (opts.operation === 'store' || opts.operation === 'erase') return;
   if (opts.operation !== 'get') throw new CliExit(EXIT.error, `hublet auth git-credential: ${JSON.stringify(opts.operation)} operation not supported`);
   const wants = await readRequest(io.stdin);

@@ -1,6 +1,6 @@
 // `hublet auth login --server URL --token TOKEN`: checks the token against the server's GET /user and saves both (mode 0600).
 import type { Command } from 'commander';
-import { RemoteClient } from '../../client.js';
+import { RemoteClient, type Client } from '../../client.js';
 import { writeCredentials } from '../../credentials.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
@@ -13,12 +13,14 @@ interface LoginOptions {
   json: boolean;
   /** Where the credentials file is found (HUBLET_CONFIG_DIR, XDG_CONFIG_HOME). */
   env: NodeJS.ProcessEnv;
+  /** The client that checks the token at the server (a RemoteClient). */
+  connect: (server: string, token: string) => Client;
 }
 
-async function runLogin(opts: LoginOptions, io: IO): Promise<void> {
+export async function runLogin(opts: LoginOptions, io: IO): Promise<void> {
   if (!opts.server || !opts.token) throw new CliExit(EXIT.usage, 'hublet auth login needs --server URL and --token TOKEN');
   const server = opts.server.replace(/\/+$/, '');
-  const res = expectOk(await new RemoteClient(server, opts.token).request('GET', '/user'));
+  const res = expectOk(await opts.connect(server, opts.token).request('GET', '/user'));
   const login = (res.body as { login: string }).login;
   const file = writeCredentials({ server, token: opts.token, login }, opts.env);
   if (opts.json) printJson(io.stdout, { server, login, credentials: file });
@@ -39,6 +41,6 @@ export function registerLogin(auth: Command, f: Factory): void {
     ],
   ).action(async (_flags: unknown, command: Command) => {
       const g = globals(command);
-      await runLogin({ server: g.server, token: g.token, json: Boolean(g.json), env: f.env }, f.io);
+      await runLogin({ server: g.server, token: g.token, json: Boolean(g.json), env: f.env, connect: (server, token) => new RemoteClient(server, token) }, f.io);
     });
 }

@@ -10,7 +10,7 @@ interface LogoutOptions {
   env: NodeJS.ProcessEnv;
 }
 
-async function runLogout(opts: LogoutOptions, io: IO): Promise<void> {
+export async function runLogout(opts: LogoutOptions, io: IO): Promise<void> {
   const removed = removeCredentials(opts.env);
   io.stdout.write(removed ? `signed out (removed ${credentialsPath(opts.env)})\n` : 'not signed in\n');
 }

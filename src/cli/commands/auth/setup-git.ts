@@ -56,7 +56,7 @@ async function git(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   if (r.code !== 0) throw new CliExit(EXIT.error, `hublet: failed to set up git's credential helper: git ${args.join(' ')}: ${r.stderr.trim() || `exit ${r.code}`}`);
 }
 
-async function runSetupGit(opts: SetupGitOptions, io: IO): Promise<void> {
+export async function runSetupGit(opts: SetupGitOptions, io: IO): Promise<void> {
   const origins = servers(opts);
   const helper = helperCommand(opts.executable);
   const done: { server: string; key: string; helper: string }[] = [];

@@ -3,26 +3,39 @@
 // would. Exit 0 when that user is known; 4 when it is not (no token, a rejected token, an unknown --as user, no
 // database to act in); 2 for options that contradict each other, as every command.
 import type { Command } from 'commander';
-import { openClient, RemoteClient, type GlobalOptions } from '../../client.js';
+import { openClient, type ApiResponse, type Client } from '../../client.js';
 import type { IO } from '../../io.js';
-import { chooseMode, type LocalChoice, type RemoteChoice, type Sourced } from '../../mode.js';
+import { chooseMode, type LocalChoice, type ModeFlags, type RemoteChoice, type Sourced } from '../../mode.js';
 import { CliExit, EXIT, printJson } from '../../output.js';
 import { withExamples } from '../examples.js';
 import { globals, type Factory } from '../factory.js';
 
 interface StatusOptions {
-  globals: GlobalOptions;
+  /** The program's options: what chooses the mode (mode.ts). */
+  flags: ModeFlags;
   json: boolean;
   /** Where HUBLET_* and the credentials file (HUBLET_CONFIG_DIR, XDG_CONFIG_HOME) are found. */
   env: NodeJS.ProcessEnv;
+  /** Opens the client the next command would use (openClient with the same options and environment). */
+  open: () => Promise<Client>;
 }
 
 const from = (s: Sourced | undefined) => (s === undefined || s.from === 'default' ? 'default' : `from ${s.name}`);
 const scopesOf = (header: string | undefined) => (header === undefined ? null : header.split(', ').filter(Boolean));
 
+/** GET /user as the next command would ask it. */
+async function getUser(opts: StatusOptions): Promise<ApiResponse> {
+  const client = await opts.open();
+  try {
+    return await client.request('GET', '/user');
+  } finally {
+    await client.close();
+  }
+}
+
 async function remoteStatus(choice: RemoteChoice, opts: StatusOptions, io: IO): Promise<void> {
   const { server, token } = choice;
-  const res = await new RemoteClient(server.value, token?.value).request('GET', '/user');
+  const res = await getUser(opts);
   const valid = res.status === 200 && token !== undefined;
   const login = valid ? (res.body as { login: string }).login : null;
   const scopes = res.headers['x-oauth-scopes'];
@@ -47,14 +60,9 @@ async function localStatus(choice: LocalChoice, opts: StatusOptions, io: IO): Pr
   let login: string | null = null;
   let problem: CliExit | undefined;
   try {
-    const client = await openClient(opts.globals, opts.env);
-    try {
-      const res = await client.request('GET', '/user');
-      if (res.status === 200) login = (res.body as { login: string }).login;
-      else problem = new CliExit(EXIT.auth, `hublet: there is no user ${choice.user.value} (${from(choice.user)}) in this data dir; create it with hublet admin user create ${choice.user.value}`);
-    } finally {
-      await client.close();
-    }
+    const res = await getUser(opts);
+    if (res.status === 200) login = (res.body as { login: string }).login;
+    else problem = new CliExit(EXIT.auth, `hublet: there is no user ${choice.user.value} (${from(choice.user)}) in this data dir; create it with hublet admin user create ${choice.user.value}`);
   } catch (err) {
     if (!(err instanceof NoDatabaseError)) throw err;
     const nothingNamed = choice.dataDir === undefined && choice.database === undefined;
@@ -70,8 +78,8 @@ async function localStatus(choice: LocalChoice, opts: StatusOptions, io: IO): Pr
   if (problem) throw problem;
 }
 
-async function runStatus(opts: StatusOptions, io: IO): Promise<void> {
-  const choice = chooseMode(opts.globals, opts.env);
+export async function runStatus(opts: StatusOptions, io: IO): Promise<void> {
+  const choice = chooseMode(opts.flags, opts.env);
   if (choice.mode === 'remote') await remoteStatus(choice, opts, io);
   else await localStatus(choice, opts, io);
 }
@@ -82,6 +90,6 @@ export function registerStatus(auth: Command, f: Factory): void {
     ['hublet auth status', '# what a command with these options would use', 'hublet --data ./data --as alice auth status', 'hublet --json auth status'],
   ).action(async (_flags: unknown, command: Command) => {
       const g = globals(command);
-      await runStatus({ globals: g, json: Boolean(g.json), env: f.env }, f.io);
+      await runStatus({ flags: g, json: Boolean(g.json), env: f.env, open: () => openClient(g, f.env) }, f.io);
     });
 }

@@ -13,7 +13,7 @@ interface TokenOptions {
   env: NodeJS.ProcessEnv;
 }
 
-async function runToken(opts: TokenOptions, io: IO): Promise<void> {
+export async function runToken(opts: TokenOptions, io: IO): Promise<void> {
   const choice = chooseMode(opts.flags, opts.env);
   if (choice.mode === 'local') throw new CliExit(EXIT.error, `hublet: no token: this command would run in ${describeChoice(choice)}, which acts without one`);
   if (!choice.token) {

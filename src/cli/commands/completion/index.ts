@@ -3,6 +3,7 @@
 // maintained ones (@bomb.sh/tab, tabtab, omelette) emit a stub that runs the program again on every TAB, which for
 // hublet means starting Node and loading the CLI each time; the tree is fixed, so a script that carries it answers at once.
 import { Argument, type Command } from 'commander';
+import type { IO } from '../../io.js';
 import { withExamples } from '../examples.js';
 import type { Factory } from '../factory.js';
 import { bashScript } from './bash.js';
@@ -18,6 +19,11 @@ function rootOf(command: Command): Command {
   return c;
 }
 
+/** Prints the script for `shell` that completes `program`'s commands. */
+export function runCompletion(opts: { shell: keyof typeof SCRIPTS; program: Command }, io: IO): void {
+  io.stdout.write(SCRIPTS[opts.shell](completionTree(opts.program)));
+}
+
 export function registerCompletion(program: Command, f: Factory): void {
   withExamples(program.command('completion').description('print a shell completion script for bash, zsh or fish (commands, subcommands, options and their values)'), [
     '# bash: now, and in every new shell',
@@ -30,7 +36,5 @@ export function registerCompletion(program: Command, f: Factory): void {
     'hublet completion fish > ~/.config/fish/completions/hublet.fish',
   ])
     .addArgument(new Argument('<shell>', 'the shell to complete in').choices(Object.keys(SCRIPTS)))
-    .action((shell: keyof typeof SCRIPTS, _flags: unknown, command: Command) => {
-      f.io.stdout.write(SCRIPTS[shell](completionTree(rootOf(command))));
-    });
+    .action((shell: keyof typeof SCRIPTS, _flags: unknown, command: Command) => runCompletion({ shell, program: rootOf(command) }, f.io));
 }

@@ -99,6 +99,6 @@ export function registerClone(gist: Command, f: Factory): void {
     ],
   )
     .action(async (id: string, dir: string | undefined, _flags: unknown, command: Command) => {
-      await withClient(command, f, (client) => runClone({ client, id, dir, env: f.env }, f.io));
+      await withClient(command, f, ({ client }) => runClone({ client, id, dir, env: f.env }, f.io));
     });
 }

@@ -1,11 +1,10 @@
 // `hublet gist create [FILE…|-]`: a gist from files and/or stdin (`-`, or piped stdin when no file is named). Prints
 // the gist's URL, as gh does (`--json`: the gist); at a terminal, gh's `✓ Created secret gist NAME` on stderr first.
 import type { Command } from 'commander';
-import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
 import { withExamples } from '../examples.js';
-import { withClient, type Factory } from '../factory.js';
+import { withClient, type ClientOptions, type Factory } from '../factory.js';
 import { readStdin, readTextFile, sortedNames, type Gist } from './shared.js';
 
 /** The command line's flags. */
@@ -15,16 +14,14 @@ interface CreateFlags {
   filename?: string;
 }
 
-interface CreateOptions {
-  client: Client;
+interface CreateOptions extends ClientOptions {
   files: Record<string, { content: string }>;
   desc?: string;
   public?: boolean;
-  json: boolean;
 }
 
 /** The `files` map of the request; stdin without --filename goes under an empty name (the API names it gistfile1.txt). */
-async function createFiles(args: string[], flags: CreateFlags, io: IO): Promise<Record<string, { content: string }>> {
+export async function createFiles(args: string[], flags: CreateFlags, io: IO): Promise<Record<string, { content: string }>> {
   const useStdin = args.includes('-') || (args.length === 0 && !io.stdinIsTTY);
   if (args.length === 0 && io.stdinIsTTY) throw new CliExit(EXIT.usage, 'hublet: name files to put in the gist, or pipe the content on stdin (or use -)');
   if (args.filter((a) => a === '-').length > 1) throw new CliExit(EXIT.usage, 'hublet: stdin (-) can be named once');
@@ -43,7 +40,7 @@ async function createFiles(args: string[], flags: CreateFlags, io: IO): Promise<
   return files;
 }
 
-async function runCreate(opts: CreateOptions, io: IO): Promise<void> {
+export async function runCreate(opts: CreateOptions, io: IO): Promise<void> {
   const res = expectOk(await opts.client.request('POST', '/gists', { body: { description: opts.desc, public: Boolean(opts.public), files: opts.files } }));
   const gist = res.body as Gist;
   if (opts.json) return printJson(io.stdout, gist);
@@ -76,6 +73,6 @@ export function registerCreate(gist: Command, f: Factory): void {
     .action(async (args: string[], flags: CreateFlags, command: Command) => {
       // Files and stdin are read before the data dir or the server is touched: a bad argument exits 2 at once.
       const files = await createFiles(args, flags, f.io);
-      await withClient(command, f, (client, g) => runCreate({ client, files, desc: flags.desc, public: flags.public, json: Boolean(g.json) }, f.io));
+      await withClient(command, f, (c) => runCreate({ ...c, files, desc: flags.desc, public: flags.public }, f.io));
     });
 }

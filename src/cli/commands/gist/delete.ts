@@ -2,23 +2,20 @@
 // 2025): at a terminal it asks `? Delete "FILE" gist? (y/N)` first; without a terminal it needs --yes (a usage error
 // otherwise, exit 2, before anything is touched); declining deletes nothing and exits 2, gh's "cancelled".
 import type { Command } from 'commander';
-import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk } from '../../output.js';
 import { canPrompt, confirm } from '../../prompt.js';
 import { withExamples } from '../examples.js';
-import { withClient, type Factory } from '../factory.js';
+import { withClient, type ClientOptions, type Factory } from '../factory.js';
 import { getGist, gistId, gistPath, sortedNames } from './shared.js';
 
-interface DeleteOptions {
-  client: Client;
+interface DeleteOptions extends ClientOptions {
   id: string;
   /** --yes: delete without asking. */
   confirmed: boolean;
-  json: boolean;
 }
 
-async function runDelete(opts: DeleteOptions, io: IO): Promise<void> {
+export async function runDelete(opts: DeleteOptions, io: IO): Promise<void> {
   if (!opts.confirmed) {
     // The question names the gist by its first file, as gh's does; a gist that is not there fails here (404).
     const gist = await getGist(opts.client, opts.id);
@@ -46,6 +43,6 @@ export function registerDelete(gist: Command, f: Factory): void {
   )
     .action(async (id: string, flags: { yes?: boolean }, command: Command) => {
       if (!flags.yes && !canPrompt(f.io)) throw new CliExit(EXIT.usage, 'hublet: --yes required when not running interactively');
-      await withClient(command, f, (client, g) => runDelete({ client, id, confirmed: Boolean(flags.yes), json: Boolean(g.json) }, f.io));
+      await withClient(command, f, (c) => runDelete({ ...c, id, confirmed: Boolean(flags.yes) }, f.io));
     });
 }

@@ -8,7 +8,7 @@ import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
 import { repeatable } from '../option-values.js';
 import { withExamples } from '../examples.js';
-import { withClient, type Factory } from '../factory.js';
+import { withClient, type ClientOptions, type Factory } from '../factory.js';
 import { editDraft, editorCommand } from './editor.js';
 import { asText, BASE64, fileBytes, getGist, gistPath, readTextFile, sortedNames, type Gist } from './shared.js';
 
@@ -20,11 +20,10 @@ interface EditFlags {
   filename?: string;
 }
 
-interface EditOptions {
-  client: Client;
+interface EditOptions extends ClientOptions {
   id: string;
   plan: Plan;
-  json: boolean;
+  /** Where the editor is found (HUBLET_EDITOR, GIT_EDITOR, VISUAL, EDITOR), and its environment. */
   env: NodeJS.ProcessEnv;
 }
 
@@ -118,7 +117,7 @@ async function editorBody(opts: EditOptions, io: IO): Promise<{ body: Body; kept
   return { body, kept: () => draft.file, done: () => draft.remove() };
 }
 
-async function runEdit(opts: EditOptions, io: IO): Promise<void> {
+export async function runEdit(opts: EditOptions, io: IO): Promise<void> {
   const { client, id, plan } = opts;
   let body: Body = {};
   let draft: { kept: () => string; done: () => void } | undefined;
@@ -166,6 +165,6 @@ export function registerEdit(gist: Command, f: Factory): void {
     ],
   ).action(async (id: string, files: string[], flags: EditFlags, command: Command) => {
     const plan = editPlan(files, flags);
-    await withClient(command, f, (client, g) => runEdit({ client, id, plan, json: Boolean(g.json), env: f.env }, f.io));
+    await withClient(command, f, (c) => runEdit({ ...c, id, plan, env: f.env }, f.io));
   });
 }

@@ -1,19 +1,12 @@
 // `hublet gist fork ID`: your copy of someone else's gist, history included; prints its id (the gist with --json).
 import type { Command } from 'commander';
-import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
 import { withExamples } from '../examples.js';
-import { withClient, type Factory } from '../factory.js';
+import { withClient, type ClientOptions, type Factory } from '../factory.js';
 import { gistPath, type Gist } from './shared.js';
 
-interface ForkOptions {
-  client: Client;
-  id: string;
-  json: boolean;
-}
-
-async function runFork(opts: ForkOptions, io: IO): Promise<void> {
+export async function runFork(opts: ClientOptions & { id: string }, io: IO): Promise<void> {
   const fork = expectOk(await opts.client.request('POST', `${gistPath(opts.id)}/forks`)).body as Gist;
   if (opts.json) printJson(io.stdout, fork);
   else io.stdout.write(`${fork.id}\n`);
@@ -30,6 +23,6 @@ export function registerFork(gist: Command, f: Factory): void {
     ],
   )
     .action(async (id: string, _flags: unknown, command: Command) => {
-      await withClient(command, f, (client, g) => runFork({ client, id, json: Boolean(g.json) }, f.io));
+      await withClient(command, f, (c) => runFork({ ...c, id }, f.io));
     });
 }

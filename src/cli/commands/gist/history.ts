@@ -1,20 +1,13 @@
 // `hublet gist history ID`: every revision of a gist, newest first, with its line changes (times relative at a terminal).
 import type { Command } from 'commander';
-import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { printJson, printTable } from '../../output.js';
 import { timeCell } from '../../relative-time.js';
 import { withExamples } from '../examples.js';
-import { withClient, type Factory } from '../factory.js';
+import { withClient, type ClientOptions, type Factory } from '../factory.js';
 import { collectPages, gistPath, type Commit } from './shared.js';
 
-interface HistoryOptions {
-  client: Client;
-  id: string;
-  json: boolean;
-}
-
-async function runHistory(opts: HistoryOptions, io: IO): Promise<void> {
+export async function runHistory(opts: ClientOptions & { id: string }, io: IO): Promise<void> {
   const commits = await collectPages<Commit>(opts.client, `${gistPath(opts.id)}/commits`, Infinity);
   if (opts.json) return printJson(io.stdout, commits);
   const now = new Date();
@@ -41,6 +34,6 @@ export function registerHistory(gist: Command, f: Factory): void {
     ],
   )
     .action(async (id: string, _flags: unknown, command: Command) => {
-      await withClient(command, f, (client, g) => runHistory({ client, id, json: Boolean(g.json) }, f.io));
+      await withClient(command, f, (c) => runHistory({ ...c, id }, f.io));
     });
 }

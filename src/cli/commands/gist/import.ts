@@ -15,7 +15,7 @@ import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk, printJson, printTable } from '../../output.js';
 import { Progress } from '../migration/progress.js';
 import { withExamples } from '../examples.js';
-import { withClient, type Factory } from '../factory.js';
+import { withClient, type ClientOptions, type Factory } from '../factory.js';
 import { GistSource, sourceBase, type SourceGist } from './import-source.js';
 import { GitFailed, Scratch, type Remote } from './import-git.js';
 import { collectPages, getGist } from './shared.js';
@@ -26,11 +26,10 @@ interface ImportFlags {
   fromToken?: string;
 }
 
-interface ImportOptions {
-  client: Client;
-  source: GistSource;
+interface ImportOptions extends ClientOptions {
+  /** The server copied from: what the import asks of it. */
+  source: Pick<GistSource, 'root' | 'list' | 'head' | 'gitToken'>;
   user?: string;
-  json: boolean;
   /** git's environment. */
   env: NodeJS.ProcessEnv;
 }
@@ -156,7 +155,7 @@ function summary(results: Result[]) {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-async function runImport(opts: ImportOptions, io: IO): Promise<void> {
+export async function runImport(opts: ImportOptions, io: IO): Promise<void> {
   // This server first: a refused token here should not cost a whole listing of the source.
   const records = await recordedImports(opts.client);
   const { gists, unusable } = await opts.source.list(opts.user);
@@ -220,6 +219,6 @@ export function registerImport(gist: Command, f: Factory): void {
       throw new CliExit(EXIT.usage, `hublet: whose gists? pass --user LOGIN, or a token of ${base} with --from-token (or HUBLET_FROM_TOKEN) to copy that token's own gists`);
     }
     const source = new GistSource(base, token);
-    await withClient(command, f, (client, g) => runImport({ client, source, user: flags.user, json: Boolean(g.json), env: f.env }, f.io));
+    await withClient(command, f, (c) => runImport({ ...c, source, user: flags.user, env: f.env }, f.io));
   });
 }

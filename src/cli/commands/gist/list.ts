@@ -3,14 +3,13 @@
 // gists as yours; there `--public` lists everyone's public gists, with an OWNER column. Times are relative at a
 // terminal ("about 2 hours ago"), ISO 8601 otherwise.
 import { Option, type Command } from 'commander';
-import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { chooseMode, describeChoice } from '../../mode.js';
 import { CliExit, EXIT, printJson, printTable } from '../../output.js';
 import { timeCell } from '../../relative-time.js';
 import { positiveInteger } from '../option-values.js';
 import { withExamples } from '../examples.js';
-import { globals, withClient, type Factory } from '../factory.js';
+import { globals, withClient, type ClientOptions, type Factory } from '../factory.js';
 import { collectPages, fileCount, sortedNames, type Gist } from './shared.js';
 
 /** The command line's flags. */
@@ -21,11 +20,9 @@ interface ListFlags {
   limit: number;
 }
 
-interface ListOptions extends ListFlags {
-  client: Client;
+interface ListOptions extends ListFlags, ClientOptions {
   /** No user to list for: everyone's public gists (only with --public). */
   anonymous: boolean;
-  json: boolean;
 }
 
 /** Which list: your gists or starred ones (filtered by visibility here), or, anonymously, everyone's public gists. */
@@ -41,7 +38,7 @@ function describe(g: Gist): string {
   return text || (sortedNames(g.files).find((n) => !n.startsWith('gistfile')) ?? '');
 }
 
-async function runList(opts: ListOptions, io: IO): Promise<void> {
+export async function runList(opts: ListOptions, io: IO): Promise<void> {
   const { path, keep, owners } = source(opts);
   const gists = await collectPages<Gist>(opts.client, path, opts.limit, keep);
   if (opts.json) return printJson(io.stdout, gists);
@@ -92,6 +89,6 @@ export function registerList(gist: Command, f: Factory): void {
   )
     .action(async (flags: ListFlags, command: Command) => {
       const anon = anonymous(command, flags, f.env);
-      await withClient(command, f, (client, g) => runList({ ...flags, client, anonymous: anon, json: Boolean(g.json) }, f.io));
+      await withClient(command, f, (c) => runList({ ...flags, ...c, anonymous: anon }, f.io));
     });
 }

@@ -1,21 +1,18 @@
 // `hublet gist rename ID OLD NEW`: renames one file of a gist (a new revision; content and history stay).
 import type { Command } from 'commander';
-import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
 import { withExamples } from '../examples.js';
-import { withClient, type Factory } from '../factory.js';
+import { withClient, type ClientOptions, type Factory } from '../factory.js';
 import { gistPath, type Gist } from './shared.js';
 
-interface RenameOptions {
-  client: Client;
+interface RenameOptions extends ClientOptions {
   id: string;
   from: string;
   to: string;
-  json: boolean;
 }
 
-async function runRename(opts: RenameOptions, io: IO): Promise<void> {
+export async function runRename(opts: RenameOptions, io: IO): Promise<void> {
   const body = { files: { [opts.from]: { filename: opts.to } } };
   const gist = expectOk(await opts.client.request('PATCH', gistPath(opts.id), { body })).body as Gist;
   if (opts.json) printJson(io.stdout, gist);
@@ -35,6 +32,6 @@ export function registerRename(gist: Command, f: Factory): void {
     ],
   )
     .action(async (id: string, from: string, to: string, _flags: unknown, command: Command) => {
-      await withClient(command, f, (client, g) => runRename({ client, id, from, to, json: Boolean(g.json) }, f.io));
+      await withClient(command, f, (c) => runRename({ ...c, id, from, to }, f.io));
     });
 }

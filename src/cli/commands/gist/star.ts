@@ -1,19 +1,12 @@
 // `hublet gist star ID`: stars a gist (starring twice is fine).
 import type { Command } from 'commander';
-import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk } from '../../output.js';
 import { withExamples } from '../examples.js';
-import { withClient, type Factory } from '../factory.js';
+import { withClient, type ClientOptions, type Factory } from '../factory.js';
 import { gistId, gistPath } from './shared.js';
 
-interface StarOptions {
-  client: Client;
-  id: string;
-  json: boolean;
-}
-
-async function runStar(opts: StarOptions, io: IO): Promise<void> {
+export async function runStar(opts: ClientOptions & { id: string }, io: IO): Promise<void> {
   expectOk(await opts.client.request('PUT', `${gistPath(opts.id)}/star`, { headers: { 'content-length': '0' } }));
   if (!opts.json) io.stdout.write(`starred gist ${gistId(opts.id)}\n`);
 }
@@ -31,6 +24,6 @@ export function registerStar(gist: Command, f: Factory): void {
     ],
   )
     .action(async (id: string, _flags: unknown, command: Command) => {
-      await withClient(command, f, (client, g) => runStar({ client, id, json: Boolean(g.json) }, f.io));
+      await withClient(command, f, (c) => runStar({ ...c, id }, f.io));
     });
 }

@@ -1,19 +1,12 @@
 // `hublet gist unstar ID`: removes your star from a gist (fine when there was none).
 import type { Command } from 'commander';
-import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk } from '../../output.js';
 import { withExamples } from '../examples.js';
-import { withClient, type Factory } from '../factory.js';
+import { withClient, type ClientOptions, type Factory } from '../factory.js';
 import { gistId, gistPath } from './shared.js';
 
-interface UnstarOptions {
-  client: Client;
-  id: string;
-  json: boolean;
-}
-
-async function runUnstar(opts: UnstarOptions, io: IO): Promise<void> {
+export async function runUnstar(opts: ClientOptions & { id: string }, io: IO): Promise<void> {
   expectOk(await opts.client.request('DELETE', `${gistPath(opts.id)}/star`));
   if (!opts.json) io.stdout.write(`unstarred gist ${gistId(opts.id)}\n`);
 }
@@ -29,6 +22,6 @@ export function registerUnstar(gist: Command, f: Factory): void {
     ],
   )
     .action(async (id: string, _flags: unknown, command: Command) => {
-      await withClient(command, f, (client, g) => runUnstar({ client, id, json: Boolean(g.json) }, f.io));
+      await withClient(command, f, (c) => runUnstar({ ...c, id }, f.io));
     });
 }

@@ -1,11 +1,10 @@
 // `hublet gist view ID`: a gist's description and files (one file's exact bytes with --raw), now or at --revision;
 // `--files` lists its file names, one a line (as gh's).
 import { Option, type Command } from 'commander';
-import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
 import { withExamples } from '../examples.js';
-import { withClient, type Factory } from '../factory.js';
+import { withClient, type ClientOptions, type Factory } from '../factory.js';
 import { BASE64, fileBytes, gistPath, seg, sortedNames, type Gist } from './shared.js';
 
 /** The command line's flags. */
@@ -16,15 +15,13 @@ interface ViewFlags {
   files?: boolean;
 }
 
-interface ViewOptions extends ViewFlags {
-  client: Client;
+interface ViewOptions extends ViewFlags, ClientOptions {
   id: string;
-  json: boolean;
 }
 
 const withNewline = (b: Buffer) => (b.length && b[b.length - 1] !== 0x0a ? Buffer.concat([b, Buffer.from('\n')]) : b);
 
-async function runView(opts: ViewOptions, io: IO): Promise<void> {
+export async function runView(opts: ViewOptions, io: IO): Promise<void> {
   const { client, id } = opts;
   const path = opts.revision ? `${gistPath(id)}/${seg(opts.revision)}` : gistPath(id);
   if (opts.json) return printJson(io.stdout, expectOk(await client.request('GET', path)).body);
@@ -77,6 +74,6 @@ export function registerView(gist: Command, f: Factory): void {
     ],
   )
     .action(async (id: string, flags: ViewFlags, command: Command) => {
-      await withClient(command, f, (client, g) => runView({ ...flags, client, id, json: Boolean(g.json) }, f.io));
+      await withClient(command, f, (c) => runView({ ...flags, ...c, id }, f.io));
     });
 }

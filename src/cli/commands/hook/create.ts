@@ -1,12 +1,10 @@
 // `hublet hook create --org ORG --url URL …`: a webhook (pinged at once when active; locally the ping is delivered before the command returns).
 import type { Command } from 'commander';
-import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
-import { withExamples } from '../examples.js';
 import { commaList as csv } from '../option-values.js';
-import { withClient, type Factory } from '../factory.js';
-import { contentTypeOption, DELIVER_QUEUE, hookOwner, hooksPath, orgOption, ownerName, repoOption, type Hook, type HookOwner, type OwnerFlags } from './shared.js';
+import type { Factory } from '../factory.js';
+import { contentTypeOption, DELIVER_QUEUE, hookCommand, hooksPath, ownerName, withHooks, type Hook, type HooksOptions, type OwnerFlags } from './shared.js';
 
 /** The command line's flags. */
 interface CreateFlags extends OwnerFlags {
@@ -18,13 +16,9 @@ interface CreateFlags extends OwnerFlags {
   inactive?: boolean;
 }
 
-interface CreateOptions extends Omit<CreateFlags, 'org'> {
-  client: Client;
-  owner: HookOwner;
-  json: boolean;
-}
+type CreateOptions = HooksOptions & Omit<CreateFlags, 'org' | 'repo'>;
 
-async function runCreate(opts: CreateOptions, io: IO): Promise<void> {
+export async function runCreate(opts: CreateOptions, io: IO): Promise<void> {
   const body = {
     name: 'web',
     config: { url: opts.url, content_type: opts.contentType, secret: opts.secret, insecure_ssl: opts.insecureSsl ? '1' : '0' },
@@ -39,22 +33,17 @@ async function runCreate(opts: CreateOptions, io: IO): Promise<void> {
 }
 
 export function registerCreate(hook: Command, f: Factory): void {
-  withExamples(hook.command('create').description('create a webhook (it is pinged at once when active; prints its id)'), [
+  hookCommand(hook, 'create', 'create a webhook (it is pinged at once when active; prints its id)', [
     '# push events as JSON, signed with a secret',
     'hublet hook create --org acme --url https://ci.example.com/hook --events push --content-type json --secret s3cret',
     '# every event, created turned off',
     "hublet hook create --org acme --url https://example.com/all --events '*' --inactive",
   ])
-    .addOption(orgOption())
-    .addOption(repoOption())
     .requiredOption('--url <url>', 'where deliveries are posted')
     .addOption(contentTypeOption().default('form'))
     .option('--secret <secret>', 'HMAC key for the X-Hub-Signature headers')
     .option('--events <list>', 'event names, comma separated (* for all; default push)', csv)
     .option('--insecure-ssl', 'do not verify the receiver certificate')
     .option('--inactive', 'create it turned off')
-    .action(async (flags: CreateFlags, command: Command) => {
-      const { owner } = hookOwner(command, flags, [], f.io);
-      return withClient(command, f, (client, g) => runCreate({ ...flags, client, owner, json: Boolean(g.json) }, f.io));
-    });
+    .action(async (flags: CreateFlags, command: Command) => withHooks(command, f, flags, [], (opts) => runCreate({ ...flags, ...opts }, f.io)));
 }

@@ -1,12 +1,10 @@
 // `hublet hook edit --org ORG ID …`: changes only what is named (config through PATCH …/config, the rest through PATCH).
 import type { Command } from 'commander';
-import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
-import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
-import { withExamples } from '../examples.js';
+import { CliExit, EXIT, expectOk } from '../../output.js';
 import { commaList as csv } from '../option-values.js';
-import { withClient, type Factory } from '../factory.js';
-import { contentTypeOption, hookOwner, hooksPath, orgOption, repoOption, printHook, type Hook, type HookOwner, type OwnerFlags } from './shared.js';
+import type { Factory } from '../factory.js';
+import { contentTypeOption, hookCommand, hookPath, showHook, withHooks, type Hook, type HookOptions, type OwnerFlags } from './shared.js';
 
 /** The command line's flags. */
 interface EditFlags extends OwnerFlags {
@@ -20,15 +18,10 @@ interface EditFlags extends OwnerFlags {
   active?: boolean;
 }
 
-interface EditOptions extends Omit<EditFlags, 'org'> {
-  client: Client;
-  owner: HookOwner;
-  id: string;
-  json: boolean;
-}
+type EditOptions = HookOptions & Omit<EditFlags, 'org' | 'repo'>;
 
-async function runEdit(opts: EditOptions, io: IO): Promise<void> {
-  const { client, id } = opts;
+export async function runEdit(opts: EditOptions, io: IO): Promise<void> {
+  const { client } = opts;
   const config: Record<string, unknown> = {};
   if (opts.url !== undefined) config.url = opts.url;
   if (opts.contentType !== undefined) config.content_type = opts.contentType;
@@ -40,16 +33,15 @@ async function runEdit(opts: EditOptions, io: IO): Promise<void> {
   if (opts.events !== undefined) hookChanges.events = opts.events;
   if (opts.active !== undefined) hookChanges.active = opts.active;
   if (Object.keys(config).length === 0 && Object.keys(hookChanges).length === 0) throw new CliExit(EXIT.usage, 'hublet: nothing to change (see hublet hook edit --help)');
-  if (Object.keys(config).length) expectOk(await client.request('PATCH', `${hooksPath(opts.owner)}/${id}/config`, { body: config }));
+  if (Object.keys(config).length) expectOk(await client.request('PATCH', `${hookPath(opts)}/config`, { body: config }));
   const res = Object.keys(hookChanges).length
-    ? expectOk(await client.request('PATCH', `${hooksPath(opts.owner)}/${id}`, { body: hookChanges }))
-    : expectOk(await client.request('GET', `${hooksPath(opts.owner)}/${id}`));
-  if (opts.json) return printJson(io.stdout, res.body);
-  printHook(io.stdout, res.body as Hook);
+    ? expectOk(await client.request('PATCH', hookPath(opts), { body: hookChanges }))
+    : expectOk(await client.request('GET', hookPath(opts)));
+  showHook(io, res.body as Hook, opts.json);
 }
 
 export function registerEdit(hook: Command, f: Factory): void {
-  withExamples(hook.command('edit').description('change a webhook: only what is named changes (the secret stays unless changed)'), [
+  hookCommand(hook, 'edit', 'change a webhook: only what is named changes (the secret stays unless changed)', [
     '# deliver every event from now on',
     "hublet hook edit --org acme 12 --events '*'",
     '# a new receiver, and turn it back on',
@@ -57,8 +49,6 @@ export function registerEdit(hook: Command, f: Factory): void {
     'hublet hook edit --org acme 12 --remove-secret --no-active',
   ])
     .argument('<id>', 'hook id')
-    .addOption(orgOption())
-    .addOption(repoOption())
     .option('--url <url>', 'new delivery URL')
     .addOption(contentTypeOption())
     .option('--secret <secret>', 'new secret')
@@ -68,8 +58,5 @@ export function registerEdit(hook: Command, f: Factory): void {
     .option('--events <list>', 'event names, comma separated (* for all); replaces the list', csv)
     .option('--active', 'turn it on')
     .option('--no-active', 'turn it off')
-    .action(async (_id: string, flags: EditFlags, command: Command) => {
-      const { owner, ids } = hookOwner(command, flags, ['id'], f.io);
-      return withClient(command, f, (client, g) => runEdit({ ...flags, client, owner, id: ids[0], json: Boolean(g.json) }, f.io));
-    });
+    .action(async (_id: string, flags: EditFlags, command: Command) => withHooks(command, f, flags, ['id'], (opts, [id]) => runEdit({ ...flags, ...opts, id }, f.io)));
 }

@@ -1,18 +1,13 @@
 // `hublet hook redeliver --org ORG ID --failed [--since DURATION|TIME]`: sends every failed delivery of a hook again,
 // through the public API (the deliveries list with `status=failure`, cursor pages, then one `POST …/attempts` each).
-import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
 import { findNextPage, nextRequestPath } from '../api/paginate.js';
-import { DELIVER_QUEUE, hooksPath, type Delivery, type HookOwner } from './shared.js';
+import { DELIVER_QUEUE, hookPath, type Delivery, type HookOptions } from './shared.js';
 
-export interface RedeliverFailedOptions {
-  client: Client;
-  owner: HookOwner;
-  id: string;
+interface RedeliverFailedOptions extends HookOptions {
   /** Only deliveries made at or after this time; all the hook still has when undefined. */
   since?: Date;
-  json: boolean;
 }
 
 const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
@@ -30,9 +25,10 @@ export function parseSince(text: string, now: Date): Date | undefined {
 }
 
 /** The hook's deliveries with this status, newest first, page by page, down to `since`. */
-async function deliveriesSince(client: Client, owner: HookOwner, id: string, status: 'failure' | 'success', since: Date | undefined): Promise<Delivery[]> {
+async function deliveriesSince(opts: RedeliverFailedOptions, status: 'failure' | 'success'): Promise<Delivery[]> {
+  const { client, since } = opts;
   const out: Delivery[] = [];
-  let next: string | undefined = `${hooksPath(owner)}/${id}/deliveries?per_page=100&status=${status}`;
+  let next: string | undefined = `${hookPath(opts)}/deliveries?per_page=100&status=${status}`;
   while (next) {
     const res = expectOk(await client.request('GET', next));
     for (const d of res.body as Delivery[]) {
@@ -53,9 +49,9 @@ const statusOf = (d: Delivery) => `${d.status_code || '-'} ${d.status}`;
  * GitHub's redelivery script does), oldest first. Prints each and a summary; exits 1 if any attempt was refused.
  */
 export async function runRedeliverFailed(opts: RedeliverFailedOptions, io: IO): Promise<void> {
-  const { client, owner, id, since } = opts;
-  const failed = await deliveriesSince(client, owner, id, 'failure', since);
-  const succeeded = new Set((await deliveriesSince(client, owner, id, 'success', since)).map((d) => d.guid));
+  const { client, id, since } = opts;
+  const failed = await deliveriesSince(opts, 'failure');
+  const succeeded = new Set((await deliveriesSince(opts, 'success')).map((d) => d.guid));
   const seen = new Set<string>();
   const todo: Delivery[] = [];
   let skipped = 0;
@@ -70,7 +66,7 @@ export async function runRedeliverFailed(opts: RedeliverFailedOptions, io: IO): 
   const redelivered: Delivery[] = [];
   const refused: { id: number; message: string }[] = [];
   for (const d of todo) {
-    const res = await client.request('POST', `${hooksPath(owner)}/${id}/deliveries/${d.id}/attempts`);
+    const res = await client.request('POST', `${hookPath(opts)}/deliveries/${d.id}/attempts`);
     if (res.status < 400) {
       redelivered.push(d);
       if (!opts.json) io.stdout.write(`redelivered ${d.id}  ${eventOf(d)}  (was ${statusOf(d)}, ${d.delivered_at})\n`);

@@ -1,10 +1,11 @@
 // What the `hook` commands share: the API's hook and delivery shapes, whose hooks a command acts on (`--org ORG` or
-// `--repo OWNER/REPO`, and the deprecated `ORG ID` positional form), their paths and options, and how a delivery is
-// awaited and shown.
+// `--repo OWNER/REPO`, and the deprecated `ORG ID` positional form), their paths and options, how a hook command is
+// declared and run (hookCommand, withHooks), and how a hook and a delivery are awaited and shown.
 import { type Command, Option } from 'commander';
-import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
+import { withExamples } from '../examples.js';
+import { withClient, type ClientOptions, type Factory } from '../factory.js';
 import { positiveIntegerText } from '../option-values.js';
 
 export interface Hook {
@@ -44,16 +45,29 @@ export interface OwnerFlags {
   repo?: string;
 }
 
+/** What a hook command's run function gets: the client, --json, and whose hooks. */
+export interface HooksOptions extends ClientOptions {
+  owner: HookOwner;
+}
+
+/** …and which of them: one hook's commands. */
+export interface HookOptions extends HooksOptions {
+  id: string;
+}
+
 /** The API path of the owner's hooks: GitHub's `/orgs/{org}/hooks` or `/repos/{owner}/{repo}/hooks`. */
 export const hooksPath = (owner: HookOwner) =>
   'org' in owner ? `/orgs/${encodeURIComponent(owner.org)}/hooks` : `/repos/${encodeURIComponent(owner.repo.owner)}/${encodeURIComponent(owner.repo.name)}/hooks`;
+
+/** The API path of one hook. */
+export const hookPath = (opts: Pick<HookOptions, 'owner' | 'id'>) => `${hooksPath(opts.owner)}/${opts.id}`;
 
 /** How a message names the owner: `acme` or `octo/app`. */
 export const ownerName = (owner: HookOwner) => ('org' in owner ? owner.org : `${owner.repo.owner}/${owner.repo.name}`);
 
 /** The owner flags every hook command takes: one of the two is required, checked by `hookOwner`. */
-export const orgOption = () => new Option('--org <org>', "the organization whose webhooks these are (this or --repo is required)");
-export const repoOption = () => new Option('--repo <owner/repo>', "the repository whose webhooks these are (this or --org is required)");
+const orgOption = () => new Option('--org <org>', "the organization whose webhooks these are (this or --repo is required)");
+const repoOption = () => new Option('--repo <owner/repo>', "the repository whose webhooks these are (this or --org is required)");
 export const contentTypeOption = () => new Option('--content-type <type>', 'payload format').choices(['json', 'form']);
 /** ping and redeliver: how long to wait for the delivery to show up. */
 export const waitOption = () => new Option('--wait <seconds>', 'how long to wait for the delivery before saying it is not delivered yet').default('15');
@@ -64,23 +78,27 @@ export function usageError(command: Command, message: string): never {
 }
 
 /**
- * The owner and the ids a hook command was given: `names` are its id arguments (`id`, `delivery_id`), all positive
- * integers. The owner is `--org ORG`. With `positionalOrg` (ping, deliveries, delivery, redeliver, which took it so in
- * earlier versions, and allow the one extra argument), an organization before the ids still works without --org, with
- * a deprecation note on stderr.
+ * `hook NAME`: its description and examples, and the --org/--repo options every hook command takes. `positionalOrg`:
+ * it took the organization as its first argument in earlier versions (`hook ping ORG ID`), which still works: commander
+ * lets the one extra argument through (other commands refuse it before hookOwner sees it).
  */
-export function hookOwner(
-  command: Command,
-  flags: OwnerFlags,
-  names: string[],
-  opts: { stderr: NodeJS.WritableStream; positionalOrg?: boolean },
-): { owner: HookOwner; ids: string[] } {
+export function hookCommand(hook: Command, name: string, description: string, examples: string[], positionalOrg = false): Command {
+  const command = withExamples(hook.command(name).description(description), examples).addOption(orgOption()).addOption(repoOption());
+  return positionalOrg ? command.allowExcessArguments() : command;
+}
+
+/**
+ * The owner and the ids a hook command was given: `names` are its id arguments (`id`, `delivery_id`), all positive
+ * integers. The owner is `--org ORG`. An argument before the ids (only a command declared with `positionalOrg` gets one)
+ * is the organization of the deprecated `ORG ID…` form, with a note on stderr.
+ */
+export function hookOwner(command: Command, flags: OwnerFlags, names: string[], stderr: NodeJS.WritableStream): { owner: HookOwner; ids: string[] } {
   const args = command.args;
   let org = flags.org;
   let ids = args;
-  if (opts.positionalOrg && org === undefined && flags.repo === undefined && args.length === names.length + 1) {
+  if (org === undefined && flags.repo === undefined && args.length === names.length + 1) {
     const placeholders = names.map((n) => n.toUpperCase()).join(' ');
-    opts.stderr.write(`hublet: \`hook ${command.name()} ORG ${placeholders}\` is deprecated; use \`hook ${command.name()} --org ORG ${placeholders}\`\n`);
+    stderr.write(`hublet: \`hook ${command.name()} ORG ${placeholders}\` is deprecated; use \`hook ${command.name()} --org ORG ${placeholders}\`\n`);
     [org, ...ids] = args;
   }
   const owner = ownerOf(command, org, flags.repo);
@@ -108,25 +126,37 @@ function ownerOf(command: Command, org: string | undefined, repo: string | undef
   return { org };
 }
 
-async function newestDeliveries(client: Client, owner: HookOwner, id: string): Promise<Delivery[]> {
-  const res = expectOk(await client.request('GET', `${hooksPath(owner)}/${id}/deliveries?per_page=20`));
+/** Runs a hook command: the owner and the ids its command line names are checked (hookOwner), then `run` gets them with an open client. */
+export function withHooks(command: Command, f: Factory, flags: OwnerFlags, names: string[], run: (opts: HooksOptions, ids: string[]) => Promise<void>): Promise<void> {
+  const { owner, ids } = hookOwner(command, flags, names, f.io.stderr);
+  return withClient(command, f, (c) => run({ ...c, owner }, ids));
+}
+
+/** One hook, as the functions below need it. */
+type OneHook = Pick<HookOptions, 'client' | 'owner' | 'id'>;
+
+async function newestDeliveries(hook: OneHook): Promise<Delivery[]> {
+  const res = expectOk(await hook.client.request('GET', `${hookPath(hook)}/deliveries?per_page=20`));
   return res.body as Delivery[];
 }
 
 /** The id of the newest delivery of a hook (0 when there is none): what a new one is told apart by. */
-export async function newestDeliveryId(client: Client, owner: HookOwner, id: string): Promise<number> {
-  return (await newestDeliveries(client, owner, id))[0]?.id ?? 0;
+export async function newestDeliveryId(hook: OneHook): Promise<number> {
+  return (await newestDeliveries(hook))[0]?.id ?? 0;
 }
+
+/** `--wait SECONDS` in milliseconds (anything but a number: no wait). */
+export const waitTime = (seconds: string): number => Number(seconds) * 1000 || 0;
 
 /**
  * Waits up to `waitMs` for a delivery newer than `after`. Locally it has usually happened already (unless a server on
  * the same data dir claimed the job first); remotely the server delivers it. Undefined when none showed up in time.
  */
-export async function awaitDelivery(client: Client, owner: HookOwner, id: string, after: number, match: (d: Delivery) => boolean, waitMs: number): Promise<Delivery | undefined> {
-  await client.settle([DELIVER_QUEUE]);
+export async function awaitDelivery(hook: OneHook, after: number, match: (d: Delivery) => boolean, waitMs: number): Promise<Delivery | undefined> {
+  await hook.client.settle([DELIVER_QUEUE]);
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const d = (await newestDeliveries(client, owner, id)).find((x) => x.id > after && match(x));
+    const d = (await newestDeliveries(hook)).find((x) => x.id > after && match(x));
     if (d) return d;
     if (Date.now() >= deadline) return undefined;
     await new Promise((r) => setTimeout(r, 200));
@@ -137,7 +167,7 @@ export function deliveryLine(d: Delivery): string {
   return `delivery ${d.id} (${d.event}${d.redelivery ? ', redelivery' : ''}): ${d.status_code || '-'} ${d.status} in ${d.duration}s`;
 }
 
-export function printHook(out: NodeJS.WritableStream, h: Hook): void {
+function printHook(out: NodeJS.WritableStream, h: Hook): void {
   const lines = [
     ['id', String(h.id)],
     ['url', h.config.url],
@@ -151,6 +181,12 @@ export function printHook(out: NodeJS.WritableStream, h: Hook): void {
     ['updated', h.updated_at],
   ];
   for (const [k, v] of lines) out.write(`${k.padEnd(14)}${v}\n`);
+}
+
+/** One hook as fields, or the API's JSON with --json. */
+export function showHook(io: IO, h: Hook, json: boolean): void {
+  if (json) printJson(io.stdout, h);
+  else printHook(io.stdout, h);
 }
 
 /** Ends with exit 1 when a delivery failed, so scripts can tell. */

@@ -16,7 +16,7 @@ interface InitOptions {
   env: NodeJS.ProcessEnv;
 }
 
-async function runInit(opts: InitOptions, io: IO): Promise<void> {
+export async function runInit(opts: InitOptions, io: IO): Promise<void> {
   const [{ openRuntime, shownDatabase }, { bootstrapSiteAdmin }] = await Promise.all([import('../../runtime.js'), import('../../site-admin.js')]);
   const runtime = await openRuntime({ dataDir: opts.data, databaseUrl: opts.database, logLevel: 'silent' }, opts.env, { create: true });
   try {

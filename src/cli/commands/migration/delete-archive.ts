@@ -1,19 +1,12 @@
 // `hublet migration delete-archive ID [--org ORG]`: deletes a migration's archive now.
 import type { Command } from 'commander';
-import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { printJson } from '../../output.js';
 import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
-import { basePath, expectMigrationOk, migrationId, withOrgOption, type ScopeOptions } from './shared.js';
+import { basePath, expectMigrationOk, migrationId, withOrgOption, type MigrationOptions, type ScopeOptions } from './shared.js';
 
-interface DeleteArchiveOptions extends ScopeOptions {
-  client: Client;
-  id: string;
-  json: boolean;
-}
-
-async function runDeleteArchive(opts: DeleteArchiveOptions, io: IO): Promise<void> {
+export async function runDeleteArchive(opts: MigrationOptions, io: IO): Promise<void> {
   await expectMigrationOk(opts.client, opts, opts.id, await opts.client.request('DELETE', `${basePath(opts)}/${opts.id}/archive`));
   if (opts.json) printJson(io.stdout, { id: Number(opts.id), archive: 'deleted' });
   else io.stdout.write(`deleted the archive of migration ${opts.id}\n`);
@@ -29,6 +22,6 @@ export function registerDeleteArchive(migration: Command, f: Factory): void {
       ['hublet migration delete-archive --org acme 7'],
     ),
   ).action(
-    async (id: string, flags: ScopeOptions, command: Command) => withClient(command, f, (client, g) => runDeleteArchive({ org: flags.org, client, id, json: Boolean(g.json) }, f.io)),
+    async (id: string, flags: ScopeOptions, command: Command) => withClient(command, f, (c) => runDeleteArchive({ ...c, org: flags.org, id }, f.io)),
   );
 }

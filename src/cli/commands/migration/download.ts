@@ -14,7 +14,6 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { Command } from 'commander';
-import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
 import { withExamples } from '../examples.js';
@@ -22,15 +21,12 @@ import { withClient, type Factory } from '../factory.js';
 import { digestOf, fileDigest } from './archive-digest.js';
 import { discardPart, partialPaths, place, refuseOutput, resumable, startPart, strongEtag, type ArchiveIdentity, type PartialPaths, type Resumable } from './partial-download.js';
 import { bytes, Progress } from './progress.js';
-import { basePath, getMigration, migrationId, withOrgOption, type Migration, type ScopeOptions } from './shared.js';
+import { basePath, getMigration, migrationId, withOrgOption, type Migration, type MigrationOptions, type ScopeOptions } from './shared.js';
 
-interface DownloadOptions extends ScopeOptions {
-  client: Client;
-  id: string;
+interface DownloadOptions extends MigrationOptions {
   /** Where to save it: an absolute path. */
   out: string;
   clobber: boolean;
-  json: boolean;
 }
 
 /** The signed URL as this client reaches it, with the header that gets it there (locally the gateway's key). */
@@ -172,7 +168,7 @@ function notReady(m: Migration, opts: DownloadOptions): CliExit {
   return new CliExit(EXIT.error, `hublet: migration ${m.id} is ${m.state}: its archive is not ready yet; wait with: hublet migration status ${m.id}${opts.org ? ` --org ${opts.org}` : ''} --wait`);
 }
 
-async function runDownload(opts: DownloadOptions, io: IO): Promise<void> {
+export async function runDownload(opts: DownloadOptions, io: IO): Promise<void> {
   const { client, id } = opts;
   const paths = partialPaths(opts.out);
   const m = await getMigration(client, opts, id);
@@ -229,6 +225,6 @@ export function registerDownload(migration: Command, f: Factory): void {
     const out = path.resolve(flags.output ?? `migration_archive_${id}.tar.gz`);
     const clobber = Boolean(flags.clobber);
     refuseOutput(out, clobber);
-    return withClient(command, f, (client, g) => runDownload({ org: flags.org, out, clobber, client, id, json: Boolean(g.json) }, f.io));
+    return withClient(command, f, (c) => runDownload({ ...c, org: flags.org, out, clobber, id }, f.io));
   });
 }

@@ -1,18 +1,12 @@
 // `hublet migration list [--org ORG]`: migrations, newest first, as a table (or the API's JSON).
 import type { Command } from 'commander';
-import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { printJson, printTable } from '../../output.js';
 import { withExamples } from '../examples.js';
-import { withClient, type Factory } from '../factory.js';
+import { withClient, type ClientOptions, type Factory } from '../factory.js';
 import { allPages, basePath, withOrgOption, type Migration, type ScopeOptions } from './shared.js';
 
-interface ListOptions extends ScopeOptions {
-  client: Client;
-  json: boolean;
-}
-
-async function runList(opts: ListOptions, io: IO): Promise<void> {
+export async function runList(opts: ClientOptions & ScopeOptions, io: IO): Promise<void> {
   const all = await allPages<Migration>(opts.client, basePath(opts));
   if (opts.json) return printJson(io.stdout, all);
   printTable(
@@ -26,6 +20,6 @@ export function registerList(migration: Command, f: Factory): void {
   withOrgOption(
     withExamples(migration.command('list').description('list migrations, newest first: id, state, repositories'), ['# your user migrations', 'hublet migration list', 'hublet migration list --org acme']),
   ).action(async (flags: ScopeOptions, command: Command) =>
-    withClient(command, f, (client, g) => runList({ org: flags.org, client, json: Boolean(g.json) }, f.io)),
+    withClient(command, f, (c) => runList({ ...c, org: flags.org }, f.io)),
   );
 }

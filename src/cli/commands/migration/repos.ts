@@ -1,19 +1,13 @@
 // `hublet migration repos ID [--org ORG]`: a migration's repositories, as a table (or the API's JSON).
 import type { Command } from 'commander';
-import type { ApiResponse, Client } from '../../client.js';
+import type { ApiResponse } from '../../client.js';
 import type { IO } from '../../io.js';
 import { printJson, printTable } from '../../output.js';
 import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
-import { allPages, basePath, expectMigrationOk, migrationId, withOrgOption, type ScopeOptions } from './shared.js';
+import { allPages, basePath, expectMigrationOk, migrationId, withOrgOption, type MigrationOptions, type ScopeOptions } from './shared.js';
 
-interface ReposOptions extends ScopeOptions {
-  client: Client;
-  id: string;
-  json: boolean;
-}
-
-async function runRepos(opts: ReposOptions, io: IO): Promise<void> {
+export async function runRepos(opts: MigrationOptions, io: IO): Promise<void> {
   const { client, id } = opts;
   const check = (res: ApiResponse) => expectMigrationOk(client, opts, id, res);
   const repos = await allPages<{ full_name: string; private: boolean; default_branch: string }>(client, `${basePath(opts)}/${id}/repositories`, check);
@@ -28,6 +22,6 @@ export function registerRepos(migration: Command, f: Factory): void {
       'hublet migration repos 8',
     ]),
   ).action(
-    async (id: string, flags: ScopeOptions, command: Command) => withClient(command, f, (client, g) => runRepos({ org: flags.org, client, id, json: Boolean(g.json) }, f.io)),
+    async (id: string, flags: ScopeOptions, command: Command) => withClient(command, f, (c) => runRepos({ ...c, org: flags.org, id }, f.io)),
   );
 }

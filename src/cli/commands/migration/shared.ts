@@ -4,6 +4,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
 import type { ApiResponse, Client } from '../../client.js';
+import type { ClientOptions } from '../factory.js';
 
 export interface Migration {
   id: number;
@@ -26,6 +27,11 @@ export interface Migration {
 /** `--org ORG`: an organization's migrations; without it (and only then), the signed-in user's. */
 export interface ScopeOptions {
   org?: string;
+}
+
+/** What a command about one migration gets: the client, --json, whose migration (--org) and its id. */
+export interface MigrationOptions extends ClientOptions, ScopeOptions {
+  id: string;
 }
 
 /** The queue exports run on: locally the command runs it (Client.settle). */

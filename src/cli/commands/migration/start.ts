@@ -1,11 +1,11 @@
 // `hublet migration start [REPO…] [--org ORG]`: starts an export (--wait: until it is exported or failed): an
 // organization's with --org, else (or with --user) the signed-in user's, as every `migration` command reads --org.
 import type { Command } from 'commander';
-import type { ApiResponse, Client } from '../../client.js';
+import type { ApiResponse } from '../../client.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
 import { withExamples } from '../examples.js';
-import { withClient, type Factory } from '../factory.js';
+import { withClient, type ClientOptions, type Factory } from '../factory.js';
 import { basePath, finish, getMigration, type Migration, type ScopeOptions } from './shared.js';
 import { waitFor } from './wait.js';
 
@@ -22,10 +22,8 @@ interface StartFlags extends ScopeOptions {
   wait?: boolean;
 }
 
-interface StartOptions extends StartFlags {
-  client: Client;
+interface StartOptions extends StartFlags, ClientOptions {
   repos: string[];
-  json: boolean;
 }
 
 /** The 422 of a user migration naming another owner's repositories says which --org was meant. */
@@ -39,7 +37,7 @@ function withOrgHint(res: ApiResponse, opts: StartOptions): ApiResponse {
   }
 }
 
-async function runStart(opts: StartOptions, io: IO): Promise<void> {
+export async function runStart(opts: StartOptions, io: IO): Promise<void> {
   const { client } = opts;
   const res = withOrgHint(
     await client.request('POST', basePath(opts), {
@@ -88,6 +86,6 @@ export function registerStart(migration: Command, f: Factory): void {
     .option('--wait', 'wait for the export to finish (locally: run it now)')
     .action(async (repos: string[], flags: StartFlags, command: Command) => {
       if (flags.org && flags.user) throw new CliExit(EXIT.usage, 'hublet: --org ORG and --user name different owners: give one of them (or neither, for --user)');
-      return withClient(command, f, (client, g) => runStart({ ...flags, client, repos, json: Boolean(g.json) }, f.io));
+      return withClient(command, f, (c) => runStart({ ...flags, ...c, repos }, f.io));
     });
 }

@@ -1,20 +1,13 @@
 // `hublet migration status ID [--org ORG] [--wait]`: a migration's state (--wait: until exported or failed); exit 1 when it failed.
 import type { Command } from 'commander';
-import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
-import { finish, getMigration, migrationId, withOrgOption, type ScopeOptions } from './shared.js';
+import { finish, getMigration, migrationId, withOrgOption, type MigrationOptions, type ScopeOptions } from './shared.js';
 import { waitFor } from './wait.js';
 
-interface StatusOptions extends ScopeOptions {
-  client: Client;
-  id: string;
-  wait?: boolean;
-  json: boolean;
-}
-
-async function runStatus(opts: StatusOptions, io: IO): Promise<void> {
+/** `wait`: until the export is done (locally: run it now). */
+export async function runStatus(opts: MigrationOptions & { wait?: boolean }, io: IO): Promise<void> {
   if (opts.wait) await waitFor(opts.client, io, opts, opts.id);
   finish(io, await getMigration(opts.client, opts, opts.id, false), opts.json);
 }
@@ -30,6 +23,6 @@ export function registerStatus(migration: Command, f: Factory): void {
       ['hublet migration status --org acme 7', '# wait for it, then download', 'hublet migration status --org acme 7 --wait && hublet migration download --org acme 7'],
     ),
   ).action(async (id: string, flags: ScopeOptions & { wait?: boolean }, command: Command) =>
-    withClient(command, f, (client, g) => runStatus({ org: flags.org, wait: flags.wait, client, id, json: Boolean(g.json) }, f.io)),
+    withClient(command, f, (c) => runStatus({ ...c, org: flags.org, wait: flags.wait, id }, f.io)),
   );
 }

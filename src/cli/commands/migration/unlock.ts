@@ -1,12 +1,11 @@
 // `hublet migration unlock ID REPO [--org ORG]`: unlocks a repository the migration locked. REPO is a name or
 // OWNER/NAME (as `start` takes them); an owner that is not the migration's is refused before anything is unlocked.
 import { InvalidArgumentError, type Command } from 'commander';
-import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { CliExit, EXIT, printJson } from '../../output.js';
 import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
-import { basePath, expectMigrationOk, getMigration, migrationId, withOrgOption, type ScopeOptions } from './shared.js';
+import { basePath, expectMigrationOk, getMigration, migrationId, withOrgOption, type MigrationOptions, type ScopeOptions } from './shared.js';
 
 /** A repository as the command line names it: `name` or `owner/name`. */
 interface RepoArg {
@@ -20,14 +19,7 @@ function repoArg(v: string): RepoArg {
   return parts.length === 2 ? { owner: parts[0], name: parts[1] } : { name: parts[0] };
 }
 
-interface UnlockOptions extends ScopeOptions {
-  client: Client;
-  id: string;
-  repo: RepoArg;
-  json: boolean;
-}
-
-async function runUnlock(opts: UnlockOptions, io: IO): Promise<void> {
+export async function runUnlock(opts: MigrationOptions & { repo: RepoArg }, io: IO): Promise<void> {
   const { client, id, repo } = opts;
   let fullName = repo.name;
   if (repo.owner) {
@@ -53,6 +45,6 @@ export function registerUnlock(migration: Command, f: Factory): void {
       ['hublet migration unlock --org acme 7 acme/tools', 'hublet migration unlock 8 dotfiles'],
     ),
   ).action(async (id: string, repo: RepoArg, flags: ScopeOptions, command: Command) =>
-    withClient(command, f, (client, g) => runUnlock({ org: flags.org, client, id, repo, json: Boolean(g.json) }, f.io)),
+    withClient(command, f, (c) => runUnlock({ ...c, org: flags.org, id, repo }, f.io)),
   );
 }

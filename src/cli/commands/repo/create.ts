@@ -1,10 +1,9 @@
 // `hublet repo create [OWNER/]NAME`: a repository in your account or an organization.
 import type { Command } from 'commander';
-import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
 import { withExamples } from '../examples.js';
-import { withClient, type Factory } from '../factory.js';
+import { withClient, type ClientOptions, type Factory } from '../factory.js';
 import { repoSpec, whoAmI, type Repo } from './shared.js';
 
 /** The command line's flags. */
@@ -14,13 +13,11 @@ interface CreateFlags {
   description?: string;
 }
 
-interface CreateOptions extends CreateFlags {
-  client: Client;
+interface CreateOptions extends CreateFlags, ClientOptions {
   spec: { owner?: string; name: string };
-  json: boolean;
 }
 
-async function runCreate(opts: CreateOptions, io: IO): Promise<void> {
+export async function runCreate(opts: CreateOptions, io: IO): Promise<void> {
   const { client, spec } = opts;
   const mine = !spec.owner || spec.owner.toLowerCase() === (await whoAmI(client)).toLowerCase();
   const path = mine ? '/user/repos' : `/orgs/${encodeURIComponent(spec.owner!)}/repos`;
@@ -42,6 +39,6 @@ export function registerCreate(repo: Command, f: Factory): void {
     .option('--description <text>', 'a short description')
     .action(async (specText: string, flags: CreateFlags, command: Command) => {
       const spec = repoSpec(specText);
-      return withClient(command, f, (client, g) => runCreate({ ...flags, client, spec, json: Boolean(g.json) }, f.io));
+      return withClient(command, f, (c) => runCreate({ ...flags, ...c, spec }, f.io));
     });
 }

@@ -14,7 +14,7 @@ interface DeleteOptions {
 }
 
 /** Asks for the repository's full name on a terminal; refuses without one (scripts pass --yes). */
-async function confirmDelete(fullName: string, io: IO): Promise<void> {
+export async function confirmDelete(fullName: string, io: IO): Promise<void> {
   if (!io.stdinIsTTY) throw new CliExit(EXIT.usage, `hublet: refusing to delete ${fullName} without --yes (no terminal to confirm on)`);
   const rl = readline.createInterface({ input: io.stdin, output: io.stderr });
   try {
@@ -25,7 +25,7 @@ async function confirmDelete(fullName: string, io: IO): Promise<void> {
   }
 }
 
-async function runDelete(opts: DeleteOptions, io: IO): Promise<void> {
+export async function runDelete(opts: DeleteOptions, io: IO): Promise<void> {
   expectOk(await opts.client.request('DELETE', repoPath(opts.spec)));
   io.stdout.write(`deleted ${opts.spec.owner}/${opts.spec.name}\n`);
 }
@@ -41,6 +41,6 @@ export function registerDelete(repo: Command, f: Factory): void {
     .action(async (specText: string, flags: { yes?: boolean }, command: Command) => {
       const spec = fullSpec(specText);
       if (!flags.yes) await confirmDelete(`${spec.owner}/${spec.name}`, f.io);
-      return withClient(command, f, (client) => runDelete({ client, spec }, f.io));
+      return withClient(command, f, ({ client }) => runDelete({ client, spec }, f.io));
     });
 }

@@ -5,14 +5,12 @@ import type { IO } from '../../io.js';
 import { expectOk, printJson, printTable } from '../../output.js';
 import { positiveInteger } from '../option-values.js';
 import { withExamples } from '../examples.js';
-import { withClient, type Factory } from '../factory.js';
+import { withClient, type ClientOptions, type Factory } from '../factory.js';
 import { whoAmI, type Repo } from './shared.js';
 
-interface ListOptions {
-  client: Client;
+interface ListOptions extends ClientOptions {
   owner?: string;
   limit: number;
-  json: boolean;
 }
 
 /** Every page of a list, up to `limit` items. */
@@ -27,7 +25,7 @@ async function collect(client: Client, path: string, limit: number): Promise<Rep
   return out.slice(0, limit);
 }
 
-async function runList(opts: ListOptions, io: IO): Promise<void> {
+export async function runList(opts: ListOptions, io: IO): Promise<void> {
   const { client, owner } = opts;
   const enc = encodeURIComponent;
   let path = '/user/repos';
@@ -55,6 +53,6 @@ export function registerList(repo: Command, f: Factory): void {
     .argument('[owner]', 'a user or organization (default: you)')
     .option('--limit <n>', 'at most this many', positiveInteger, 100)
     .action(async (owner: string | undefined, flags: { limit: number }, command: Command) =>
-      withClient(command, f, (client, g) => runList({ client, owner, limit: flags.limit, json: Boolean(g.json) }, f.io)),
+      withClient(command, f, (c) => runList({ ...c, owner, limit: flags.limit }, f.io)),
     );
 }

@@ -1,19 +1,12 @@
 // `hublet repo view OWNER/NAME`: one repository as fields (or the API's JSON).
 import type { Command } from 'commander';
-import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
 import { withExamples } from '../examples.js';
-import { withClient, type Factory } from '../factory.js';
+import { withClient, type ClientOptions, type Factory } from '../factory.js';
 import { fullSpec, printRepo, repoPath, type Repo } from './shared.js';
 
-interface ViewOptions {
-  client: Client;
-  spec: { owner: string; name: string };
-  json: boolean;
-}
-
-async function runView(opts: ViewOptions, io: IO): Promise<void> {
+export async function runView(opts: ClientOptions & { spec: { owner: string; name: string } }, io: IO): Promise<void> {
   const r = expectOk(await opts.client.request('GET', repoPath(opts.spec))).body as Repo;
   if (opts.json) printJson(io.stdout, r);
   else printRepo(io.stdout, r);
@@ -27,6 +20,6 @@ export function registerView(repo: Command, f: Factory): void {
     .argument('<owner/name>', 'the repository')
     .action(async (specText: string, _flags: unknown, command: Command) => {
       const spec = fullSpec(specText);
-      return withClient(command, f, (client, g) => runView({ client, spec, json: Boolean(g.json) }, f.io));
+      return withClient(command, f, (c) => runView({ ...c, spec }, f.io));
     });
 }

@@ -41,7 +41,7 @@ function listenProblem(err: unknown, config: Readonly<Config>): CliExit | undefi
 }
 
 /** Serves until the process is asked to stop; resolves once the server has stopped (requests in flight finished). */
-async function runServe(opts: ServeOptions, io: IO): Promise<void> {
+export async function runServe(opts: ServeOptions, io: IO): Promise<void> {
   const { config: flags, env } = opts;
   // Loaded here, not at program start, so that other commands start quickly.
   const [{ openRuntime }, { buildApp, closeApp }, { bootstrapSiteAdmin }, { writeServerRecord }] = await Promise.all([

@@ -68,6 +68,15 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/$1/' },
     },
     {
+      name: 'plans-only-decide',
+      comment:
+        'A plan (plan.ts, parse.ts) works out what a write changes from the request and the rows already read; applying ' +
+        'it is the service\'s: at run time it reaches no database connection, git, blob storage, job or event.',
+      severity: 'error',
+      from: { path: '^src/.+/(plan|parse)[.]ts$' },
+      to: { path: '^src/(db/connect|db/dialect|git|blob|jobs|events)', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'front-ends-never-import-each-other',
       comment: 'GraphQL and the web pages are front ends side by side: each reads the areas itself.',
       severity: 'error',

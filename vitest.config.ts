@@ -12,6 +12,12 @@ const DATABASE_FREE = [
   'test/git/smart-http.test.ts',
   'test/migrations/s3-config.test.ts',
   'test/webhooks/secret-box.test.ts',
+  'test/foundation/pagination.test.ts',
+  'test/gists/plan.test.ts',
+  'test/repos/plan.test.ts',
+  'test/migrations/import-plan.test.ts',
+  // The CLI's commands against a stubbed client (admin and init-serve open a SQLite data dir of their own).
+  ...['gist', 'gist-git', 'hook', 'migration', 'repo', 'api', 'auth', 'completion-help'].map((f) => `test/cli/${f}.test.ts`),
 ];
 
 export default defineConfig({

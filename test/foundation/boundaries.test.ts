@@ -70,6 +70,7 @@ describe('dependency rules (make deps)', () => {
       'src/accounts/logins.ts': "import { AREAS } from '../server/app.js'; export const e = AREAS;",
       'src/web/links.ts': "import { gistRepoDir } from '../gists/git.js'; export const f = gistRepoDir;",
       'src/graphql/links.ts': "import { webArea } from '../web/area.js'; export const g = webArea;",
+      'src/gists/plan.ts': "import { connect } from '../db/connect.js'; export const p = connect;",
     });
     expect(r.failed).toBe(true);
     const found = (rule: string, from: string, to: string) => new RegExp(`${rule}: ${from.replaceAll('.', '[.]')} → ${to.replaceAll('.', '[.]')}`).test(r.output);
@@ -81,6 +82,7 @@ describe('dependency rules (make deps)', () => {
     expect(found('layer-accounts-imports-downwards', 'src/accounts/logins.ts', 'src/server/app.ts'), r.output).toBe(true);
     expect(found('web-reads-areas-through-their-read-side', 'src/web/links.ts', 'src/gists/git.ts'), r.output).toBe(true);
     expect(found('front-ends-never-import-each-other', 'src/graphql/links.ts', 'src/web/area.ts'), r.output).toBe(true);
+    expect(found('plans-only-decide', 'src/gists/plan.ts', 'src/db/connect.ts'), r.output).toBe(true);
   }, 60_000);
 
   it('refuse a cycle between files, and one between folders', async () => {

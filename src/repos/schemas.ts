@@ -1,6 +1,7 @@
 // Request shapes of the repository routes (JSON schemas for Fastify) and the TypeScript types json-schema-to-ts derives from them.
 import type { FromSchema } from 'json-schema-to-ts';
 import { pagingQuery } from '../http/pagination.js';
+import { pathParams, repoParams } from '../http/route-params.js';
 
 const text = { type: ['string', 'null'] } as const;
 const bool = { type: 'boolean' } as const;
@@ -73,10 +74,12 @@ export const topicsBody = {
   properties: { names: { type: 'array', items: { type: 'string' } } },
 } as const;
 
-export const ownerRepo = { type: 'object', properties: { owner: { type: 'string' }, repo: { type: 'string' } }, required: ['owner', 'repo'] } as const;
-export const orgParams = { type: 'object', properties: { org: { type: 'string' } }, required: ['org'] } as const;
-export const userParams = { type: 'object', properties: { username: { type: 'string' } }, required: ['username'] } as const;
-export const idParams = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } as const;
+// The path parameters are the pipeline's shared schemas (http/route-params.ts), under the names the routes use.
+export { orgParams, userParams } from '../http/route-params.js';
+/** `/repos/{owner}/{repo}…` */
+export const ownerRepo = repoParams;
+/** `/repositories/{id}` */
+export const idParams = pathParams('id');
 
 const sortProperties = {
   sort: { type: 'string', enum: ['created', 'updated', 'pushed', 'full_name'] },

@@ -66,11 +66,6 @@ type Rec = Record<string, unknown>;
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const bool = (v: unknown, fallback: boolean): boolean => (typeof v === 'boolean' ? v : fallback);
 
-/** The last segment of a URL's path (`https://host/acme` → `acme`). */
-export function lastSegment(url: string): string {
-  return url.replace(/\/+$/, '').split('/').pop() ?? '';
-}
-
 function add(counts: Record<string, number>, kind: string, n: number): void {
   if (n > 0) counts[kind] = (counts[kind] ?? 0) + n;
 }
@@ -94,33 +89,27 @@ function required(r: Rec, field: string, name: string): string {
   return v;
 }
 
-function user(r: Rec, name: string): ArchiveUser {
+/** What user and organization records share: the login (required), the URL (else `/<login>`), name, website, location. */
+function accountFields(r: Rec, name: string) {
   const login = required(r, 'login', name);
+  return { url: str(r.url) ?? `/${login}`, login, name: str(r.name), website: str(r.website), location: str(r.location) };
+}
+
+function user(r: Rec, name: string): ArchiveUser {
+  const account = accountFields(r, name);
   const emails = Array.isArray(r.emails) ? (r.emails as Rec[]) : [];
   const primary = emails.find((e) => e?.primary) ?? emails[0];
-  return {
-    url: str(r.url) ?? `/${login}`,
-    login,
-    name: str(r.name),
-    company: str(r.company),
-    website: str(r.website),
-    location: str(r.location),
-    email: str(primary?.address),
-  };
+  return { ...account, company: str(r.company), email: str(primary?.address) };
 }
 
 function organization(r: Rec, name: string): ArchiveOrganization {
-  const login = required(r, 'login', name);
+  const account = accountFields(r, name);
   const members = (Array.isArray(r.members) ? (r.members as Rec[]) : [])
     .filter((m) => m && typeof m.user === 'string' && m.state !== 'pending')
     .map((m) => ({ user: m.user as string, role: m.role === 'admin' ? ('admin' as const) : ('member' as const) }));
   return {
-    url: str(r.url) ?? `/${login}`,
-    login,
-    name: str(r.name),
+    ...account,
     description: str(r.description),
-    website: str(r.website),
-    location: str(r.location),
     email: str(r.email),
     members,
     webhooks: Array.isArray(r.webhooks) ? (r.webhooks as unknown[]).map(webhook) : [],

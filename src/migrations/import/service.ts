@@ -4,15 +4,20 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { findAccount } from '../../accounts/store.js';
 import type { ServiceContext } from '../../core/context.js';
+import type { Db } from '../../db/connect.js';
+import type { UserRow } from '../../db/schema.js';
+import type { RepositoryRow } from '../../db/tables/repos.js';
 import { gitFsck } from '../../git/fsck.js';
 import { requireGit } from '../../git/smart-http.js';
 import { requireSiteAdmin } from '../../core/grants.js';
+import { findRepository } from '../../repos/store.js';
 import { applyPlan, count, newCounts, type ActionCounts } from './apply.js';
 import type { MapRow } from './csv.js';
 import { archiveRefused, extractArchive, type ExtractLimits } from './extract.js';
-import { readArchive, type ArchiveRepository } from './layout.js';
-import { planImport, type ImportPlan } from './plan.js';
+import { readArchive, type ArchiveContents, type ArchiveRepository } from './layout.js';
+import { accountKey, planImport, repositoryKey, type ImportPlan, type Lookup } from './plan.js';
 
 /** What an import answers: every record with its action (the conflicts CSV's rows), and the audit. */
 export interface ImportReport {
@@ -47,6 +52,33 @@ async function checkRepositories(repos: ArchiveRepository[]): Promise<void> {
     await neutralize(r.gitDir);
     const problems = await gitFsck(r.gitDir);
     if (problems.length) throw archiveRefused(`the git data of ${r.url} fails git fsck: ${problems.slice(0, 3).join('; ')}`);
+  }
+}
+
+/** What the plan has asked about this server so far (see `Existing`). */
+type Asked = { accounts: Map<string, UserRow | null>; repositories: Map<string, RepositoryRow | null> };
+
+/** Answers the plan's lookups: an account by login, a repository by owner and name (null: there is none). */
+async function lookUp(db: Db, missing: readonly Lookup[], asked: Asked): Promise<void> {
+  for (const l of missing) {
+    if (l.kind === 'account' && !asked.accounts.has(accountKey(l.login))) asked.accounts.set(accountKey(l.login), (await findAccount(db, l.login)) ?? null);
+    if (l.kind === 'repository' && !asked.repositories.has(repositoryKey(l.ownerId, l.name))) {
+      asked.repositories.set(repositoryKey(l.ownerId, l.name), (await findRepository(db, l.ownerId, l.name)) ?? null);
+    }
+  }
+}
+
+/**
+ * The plan for `contents` on this server. Planning is pure: each pass says what it needed and did not know (accounts,
+ * then repositories of accounts it found, then the next `<login>-N` to try), and is repeated with those read until one
+ * needs nothing more; that is the plan (or its 422). Each account and repository is read once.
+ */
+async function planAgainst(ctx: ServiceContext, contents: ArchiveContents, edits: readonly MapRow[]): Promise<ImportPlan> {
+  const asked: Asked = { accounts: new Map(), repositories: new Map() };
+  for (;;) {
+    const outcome = planImport(contents, edits, asked, ctx.urls);
+    if ('plan' in outcome) return outcome.plan;
+    await lookUp(ctx.db, outcome.missing, asked);
   }
 }
 
@@ -88,7 +120,7 @@ export async function importArchive(ctx: ServiceContext, input: Readable, opts: 
   try {
     await extractArchive(input, dir, opts.limits);
     const contents = await readArchive(dir);
-    const plan = await planImport(ctx.db, ctx.urls, contents, opts.edits);
+    const plan = await planAgainst(ctx, contents, opts.edits);
     const toImport = plan.repositories.filter((r) => r.action === 'import' || r.action === 'rename').map((r) => r.source);
     await checkRepositories(toImport);
     const notImported = Object.entries(contents.unmodeled).map(([model_name, n]) => ({ model_name, count: n }));

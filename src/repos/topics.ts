@@ -1,32 +1,14 @@
-// Repository topics: GitHub's rule for topic names and replacing all of a repository's topics (PUT /repos/{owner}/{repo}/topics).
+// Repository topics: replacing all of a repository's topics (PUT /repos/{owner}/{repo}/topics).
 import { requireActor } from '../core/grants.js';
 import type { ServiceContext } from '../core/context.js';
 import { lockRows } from '../db/dialect.js';
-import { Forbidden, HttpError, NotFound } from '../core/errors.js';
+import { Forbidden, NotFound } from '../core/errors.js';
 import { atLeast } from './access.js';
 import { isLocked, LOCKED_MESSAGE } from './locks.js';
+import { normalizedTopics } from './names.js';
 import { topicsOf } from './present.js';
 import { emitRepositoryEvent, resolveRepository } from './service.js';
 import { findRepositoryById, updateRepository as updateRow } from './store.js';
-
-/** GitHub's limits: up to 20 topics a repository, each up to 50 characters. */
-const MAX_TOPICS = 20;
-const TOPIC = /^[a-z0-9][a-z0-9-]{0,49}$/;
-const INVALID_NAME = 'Topics must start with a lowercase letter or number, consist of 50 characters or less, and can include hyphens.';
-const TOO_MANY = `A repository cannot have more than ${MAX_TOPICS} topics.`;
-
-/**
- * The names as GitHub saves them: lowercased, each once, in the order given. Anything else is GitHub's 422 with its
- * messages as plain strings (the `validation-error-simple` shape).
- */
-export function normalizedTopics(names: readonly string[]): string[] {
-  const topics = [...new Set(names.map((n) => n.toLowerCase()))];
-  const problems: string[] = [];
-  if (topics.some((t) => !TOPIC.test(t))) problems.push(INVALID_NAME);
-  if (topics.length > MAX_TOPICS) problems.push(TOO_MANY);
-  if (problems.length) throw new HttpError(422, 'Validation Failed', { errors: problems });
-  return topics;
-}
 
 /**
  * Replaces all of `owner/name`'s topics (an empty list clears them). Admins only, as for the repository's other settings:

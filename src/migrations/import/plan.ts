@@ -8,7 +8,7 @@ import type { RepositoryRow } from '../../db/tables/repos.js';
 import { HttpError, ValidationFailed, type FieldError } from '../../core/errors.js';
 import type { Urls } from '../../core/urls.js';
 import { repositoryName } from '../../repos/names.js';
-import { normalizedTopics } from '../../repos/topics.js';
+import { normalizedTopics } from '../../repos/names.js';
 import type { ImportAction, MapRow, ModelName } from './csv.js';
 import type { ArchiveContents, ArchiveOrganization, ArchiveRepository, ArchiveUser } from './layout.js';
 

@@ -12,7 +12,7 @@ import type { CreateBody, UpdateBody } from './schemas.js';
 export type CurrentFile = Pick<GistFileRow, 'filename' | 'content' | 'blob_sha'>;
 
 /** One file of the next revision. */
-export interface PlannedFile {
+interface PlannedFile {
   filename: string;
   content: Buffer;
   /** Its blob id when its bytes are a current file's (kept, or moved by a rename); null: new bytes, written with the revision. */

@@ -1,5 +1,5 @@
 // The only place that shapes hooks, hook configs and deliveries as JSON; secrets always show as `********`.
-import { type Urls } from '../core/urls.js';
+import type { Urls } from '../core/urls.js';
 import { isoUtc } from '../core/timestamps.js';
 import { MASK } from './sealed-config.js';
 import type { DeliveryRow, HookRow } from '../db/tables/webhooks.js';

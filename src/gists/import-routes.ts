@@ -2,14 +2,14 @@
 // recorded with its source, and list the caller's recorded imports. Not GitHub's API, which has no gist import.
 import type { FastifyInstance } from 'fastify';
 import type { Grant } from '../core/grants.js';
-import { absentBodyIsEmpty } from '../http/body.js';
 import { pagedList } from '../http/pagination.js';
 import { typed } from '../http/typed.js';
 import { gistImport } from './import-present.js';
 import { callerImports, importBody, recordImport } from './imports.js';
 import { gistMedia, gistSingle } from './present.js';
 import { singleView } from './reads.js';
-import { GIST_WRITE } from './routes.js';
+import { received } from './parse.js';
+import { GIST_WRITE, judgedLater } from './routes.js';
 import { pagedQuery } from './schemas.js';
 import { requireGist } from './service.js';
 
@@ -26,9 +26,9 @@ export async function gistImportRoutes(fastify: FastifyInstance): Promise<void> 
   // 201 with the new gist; 200 with the existing one when the caller imported this source before.
   app.post(
     '/user/gist-imports',
-    { schema: { body: importBody }, config: { grant: GIST_WRITE, resource: 'GistImport' }, bodyLimit: app.hublet.config.gistBodyLimitBytes, preValidation: absentBodyIsEmpty },
+    { schema: { body: importBody }, config: { grant: GIST_WRITE, resource: 'GistImport' }, bodyLimit: app.hublet.config.gistBodyLimitBytes, ...judgedLater },
     async (request, reply) => {
-      const { entry, created } = await recordImport(request.ctx, request.body);
+      const { entry, created } = await recordImport(request.ctx, received(request));
       const gist = await requireGist(request.ctx, entry.gist_id);
       const view = await singleView(request.ctx, gist);
       if (created) reply.header('location', request.ctx.urls.api(`/gists/${gist.id}`));

@@ -11,6 +11,7 @@ import { requireActor } from '../core/grants.js';
 import { ValidationFailed } from '../core/errors.js';
 import type { Paging } from '../http/pagination.js';
 import { findImport, insertImport, listImports, type ImportEntry } from './import-store.js';
+import type { Received } from './parse.js';
 import { createBody } from './schemas.js';
 import { createGist, requireWriter } from './service.js';
 
@@ -51,9 +52,10 @@ interface RecordedImport {
 /**
  * Creates the caller's copy of `source`: a gist with the body's description, visibility and files, and its import
  * record, in one transaction. A source the caller imported before is not created twice: its record comes back (also
- * when two imports of it meet, through the unique index).
+ * when two imports of it meet, through the unique index). The body's schema failures past its shape are answered as
+ * a create's, after the source (parse.ts).
  */
-export async function recordImport(ctx: ServiceContext, body: ImportBody): Promise<RecordedImport> {
+export async function recordImport(ctx: ServiceContext, { body, schemaErrors }: Received<ImportBody>): Promise<RecordedImport> {
   const actor = requireWriter(ctx);
   const source = parseSource(body.source);
   const existing = await findImport(ctx.db, actor.user.id, source);
@@ -61,7 +63,7 @@ export async function recordImport(ctx: ServiceContext, body: ImportBody): Promi
   const { source: _source, ...create } = body;
   const at = ctx.clock.now().toISOString();
   try {
-    const gist = await createGist(ctx, create, async (trx, row) => {
+    const gist = await createGist(ctx, { body: create, schemaErrors }, async (trx, row) => {
       await insertImport(trx, { gist_id: row.id, user_id: actor.user.id, source, placeholder_sha: row.head_sha, created_at: at });
     });
     return { entry: { gist_id: gist.id, user_id: actor.user.id, source, placeholder_sha: gist.head_sha, created_at: at, head_sha: gist.head_sha }, created: true };

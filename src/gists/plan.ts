@@ -1,10 +1,11 @@
 // What a gist write changes, decided once before anything is written: the next file set with each name kept, changed
 // or added (and where its bytes come from), the files removed, the rows that go, the description. write.ts and the
-// store apply it without comparing again. Pure: the body (parse.ts), the current files and the limits in, a plan out.
+// store apply it without comparing again. Pure: the body with its schema's failures (parse.ts), the current files and the
+// limits in, a plan out.
 import type { FieldError } from '../core/errors.js';
 import type { GistFileRow } from '../db/tables/gists.js';
 import { changeStatus, type ChangeStatus } from './diffstat.js';
-import { invalid, parseCreate, parseUpdate, throwIf, type GistLimits } from './parse.js';
+import { invalid, parseCreate, parseUpdate, throwIf, type GistLimits, type Received } from './parse.js';
 import { automaticName, byName, revisionProblems } from './rules.js';
 import type { CreateBody, UpdateBody } from './schemas.js';
 
@@ -97,7 +98,7 @@ function compare(before: readonly CurrentFile[], next: Draft[]): FilesPlan {
 }
 
 /** A create body's plan: its files (unnamed ones with the next free automatic names), checked against rules.ts. */
-export function planCreate(body: CreateBody, limits: GistLimits): CreatePlan {
+export function planCreate(body: Received<CreateBody>, limits: GistLimits): CreatePlan {
   const sent = parseCreate(body, limits);
   const taken = new Set(sent.files.flatMap((f) => (f.filename === null ? [] : [f.filename])));
   const automatic = new Set<string>();
@@ -121,7 +122,7 @@ export function planCreate(body: CreateBody, limits: GistLimits): CreatePlan {
  * `null` deletes, a new name adds. Renaming onto a name that stays is refused; names the gist has (and keeps) were
  * accepted before, names given to unnamed files are hublet's own, other new names meet rules.ts.
  */
-export function planUpdate(body: UpdateBody, current: { description: string; files: readonly CurrentFile[] }, limits: GistLimits): UpdatePlan {
+export function planUpdate(body: Received<UpdateBody>, current: { description: string; files: readonly CurrentFile[] }, limits: GistLimits): UpdatePlan {
   const old = new Map(current.files.map((f) => [f.filename, f]));
   const sent = parseUpdate(body, (name) => old.has(name), limits);
   const plan: UpdatePlan = {};

@@ -1,4 +1,5 @@
-// Gist routes: thin handlers (schema, grant, service, present) for every endpoint of spec section 4.1.
+// Gist routes: thin handlers (schema, grant, service, present) for every endpoint of spec section 4.1; a write's body
+// is judged by parse.ts, its schema's failures with the checks that need the gist (`judgedLater`).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Grant } from '../core/grants.js';
 import { absentBodyIsEmpty } from '../http/body.js';
@@ -8,6 +9,7 @@ import { pagedList } from '../http/pagination.js';
 import { cacheKey } from '../http/response-cache.js';
 import { commitItems, gistListItems, gistMedia, gistSingle } from './present.js';
 import { typed } from '../http/typed.js';
+import { received } from './parse.js';
 import { createBody, gistParams, listQuery, pagedQuery, parseSince, revisionParams, updateBody, userParams } from './schemas.js';
 import { listCommits, listForks, listForUser, listMine, listPublic, listStarred, revisionView, singleView } from './reads.js';
 import { createGist, deleteGist, forkGist, isStarredByCaller, requireGist, starGist, unstarGist, updateGist } from './service.js';
@@ -22,6 +24,13 @@ export const GIST_WRITE: Grant = { scopes: ['gist'], fineGrained: { permission: 
 export const GIST_READ: Grant = { scopes: [], anonymous: true, apps: 'user' };
 /** The caller's starred gists: a signed-in person. */
 const GIST_READ_SIGNED_IN: Grant = { scopes: [], apps: 'user' };
+
+/**
+ * A gist body's schema failures are kept, not thrown (parse.ts `received`): a misshapen body (a field missing or of
+ * another type) is refused at once, the others are answered with the checks a schema cannot say (blank contents, a
+ * file the gist does not have) in one 422, after the gist is found. No body is `{}`.
+ */
+export const judgedLater = { attachValidation: true, preValidation: absentBodyIsEmpty } as const;
 
 async function sendSingle(request: FastifyRequest, reply: FastifyReply, gist: GistRow, status = 200) {
   const view = await singleView(request.ctx, gist);
@@ -59,9 +68,9 @@ export async function gistRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.post(
     '/gists',
-    { schema: { body: createBody }, config: write, bodyLimit, preValidation: absentBodyIsEmpty },
+    { schema: { body: createBody }, config: write, bodyLimit, ...judgedLater },
     async (request, reply) => {
-      const gist = await createGist(request.ctx, request.body);
+      const gist = await createGist(request.ctx, received(request));
       reply.header('location', request.ctx.urls.api(`/gists/${gist.id}`));
       return sendSingle(request, reply, gist, 201);
     },
@@ -84,8 +93,8 @@ export async function gistRoutes(fastify: FastifyInstance): Promise<void> {
       schema: { params: gistParams, body: updateBody },
       config: write,
       bodyLimit,
-      preValidation: absentBodyIsEmpty,
-      handler: async (request, reply) => sendSingle(request, reply, await updateGist(request.ctx, request.params.gist_id, request.body)),
+      ...judgedLater,
+      handler: async (request, reply) => sendSingle(request, reply, await updateGist(request.ctx, request.params.gist_id, received(request))),
     });
   }
 

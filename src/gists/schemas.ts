@@ -1,5 +1,7 @@
-// Request shapes of the gist routes (JSON schemas for Fastify), and the two checks of a query and a comment body a
-// schema cannot say. What a gist body's file map may hold is checked by parse.ts and plan.ts (with rules.ts).
+// Request shapes of the gist routes (JSON schemas for Fastify), a gist body's file map included (each value's type, at
+// least one file to create, something to change), and the two checks of a query and a comment body a schema cannot say.
+// What a schema cannot say of a gist body (configured limits, blank contents, the files the gist has, names) is
+// checked by parse.ts and plan.ts (with rules.ts); parse.ts also turns the schema's failures into GitHub's 422s.
 import type { FromSchema } from 'json-schema-to-ts';
 import { ValidationFailed } from '../core/errors.js';
 import { pagingQuery } from '../http/pagination.js';
@@ -24,12 +26,25 @@ export const listQuery = {
 
 export const pagedQuery = { type: 'object', properties: { ...pagingQuery } } as const;
 
+/** A gist's description: text without NUL (null: none; its configured length is checked by parse.ts). */
+const description = { type: ['string', 'null'], pattern: '^[^\\u0000]*$' } as const;
+
+/** A file of a create body, its name the key: its content (a `filename` beside it is not read). */
+const sentFile = { type: 'object', properties: { content: { type: 'string' } }, required: ['content'] } as const;
+
+/** An entry of an update body's file map: null deletes; else new content, a new name, or both (null: not sent). */
+const fileEdit = {
+  type: ['object', 'null'],
+  properties: { content: { type: ['string', 'null'] }, filename: { type: ['string', 'null'] } },
+} as const;
+
 export const createBody = {
   type: 'object',
   properties: {
-    description: { type: ['string', 'null'] },
-    files: { type: 'object' },
-    public: { type: ['boolean', 'string'] },
+    description,
+    files: { type: 'object', minProperties: 1, additionalProperties: sentFile },
+    // Another type is refused by `type` (answered alone, parse.ts), another string by `enum`.
+    public: { type: ['boolean', 'string'], enum: [true, false, 'true', 'false'] },
   },
   required: ['files'],
 } as const;
@@ -37,9 +52,11 @@ export const createBody = {
 export const updateBody = {
   type: 'object',
   properties: {
-    description: { type: ['string', 'null'] },
-    files: { type: ['object', 'null'] },
+    description,
+    files: { type: ['object', 'null'], additionalProperties: fileEdit },
   },
+  // Something to change: a description (null empties it), or a file map.
+  anyOf: [{ required: ['description'] }, { required: ['files'], properties: { files: { type: 'object' } } }],
 } as const;
 
 export const commentBody = {
@@ -48,9 +65,9 @@ export const commentBody = {
   required: ['body'],
 } as const;
 
-/** A create body as its schema admits it (the file map is checked by parse.ts). */
+/** A create body as its schema admits it (what the schema cannot say is checked by parse.ts). */
 export type CreateBody = FromSchema<typeof createBody>;
-/** An update body as its schema admits it (the file map is checked by parse.ts). */
+/** An update body as its schema admits it (what the schema cannot say is checked by parse.ts). */
 export type UpdateBody = FromSchema<typeof updateBody>;
 
 /** `since` as an ISO timestamp (422 when it is not one). */

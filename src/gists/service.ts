@@ -8,7 +8,7 @@ import type { ServiceContext } from '../core/context.js';
 import { Conflict, Forbidden, NotFound, ValidationFailed } from '../core/errors.js';
 import { copyObjects, createRepo, gistRepoDir, removeRepo, withGistLock } from './git.js';
 import { untilHeadHolds } from './head-retry.js';
-import type { GistLimits } from './parse.js';
+import type { GistLimits, Received } from './parse.js';
 import { planCreate, planUpdate } from './plan.js';
 import type { CreateBody, UpdateBody } from './schemas.js';
 import {
@@ -69,7 +69,7 @@ function now(ctx: ServiceContext): Date {
  * Creates a gist with its first revision: a new bare repository, one commit, the rows. `alsoRecord` writes rows that
  * belong with the new gist in the same transaction (an import's record of its source): a failure there creates nothing.
  */
-export async function createGist(ctx: ServiceContext, body: CreateBody, alsoRecord?: (trx: Db, row: GistRow) => Promise<void>): Promise<GistRow> {
+export async function createGist(ctx: ServiceContext, body: Received<CreateBody>, alsoRecord?: (trx: Db, row: GistRow) => Promise<void>): Promise<GistRow> {
   const actor = requireWriter(ctx);
   const plan = planCreate(body, gistLimits(ctx));
   const id = newGistId();
@@ -115,7 +115,7 @@ export async function createGist(ctx: ServiceContext, body: CreateBody, alsoReco
  * process or of others on the same database) meet at the head's compare-and-set: the loser re-reads the gist and
  * applies its change again, for as long as others keep winning (head-retry.ts), so no change is refused for that.
  */
-export async function updateGist(ctx: ServiceContext, id: string, body: UpdateBody): Promise<GistRow> {
+export async function updateGist(ctx: ServiceContext, id: string, body: Received<UpdateBody>): Promise<GistRow> {
   const { gist: first, actor } = await requireOwnGist(ctx, id);
   return withGistLock(ctx.db, first.id, () =>
     untilHeadHolds<GistRow>(async () => {

@@ -186,6 +186,22 @@ describe('hublet gist import, remote mode, a user’s public gists', () => {
 });
 
 describe('what the import refuses', () => {
+  it('POST /user/gist-imports: a body of the wrong types alone (GistImport), the source next, then the gist body (Gist)', async () => {
+    const post = async (body: unknown) => (await dst.api('POST', '/user/gist-imports', { token: hubot.token, body })).body.errors;
+    const source = 'https://example.com/gists/never-imported';
+    expect(await post({ files: { 'a.txt': 5 } })).toEqual([{ resource: 'GistImport', field: 'source', code: 'missing_field' }]);
+    expect(await post({ source: 5, description: 5, files: { 'a.txt': 5 } })).toEqual([
+      { resource: 'GistImport', field: 'description', code: 'invalid', message: 'description must be string,null' },
+      { resource: 'GistImport', field: 'source', code: 'invalid', message: 'source must be string' },
+    ]);
+    expect(await post({ source: 'ftp://x', files: { 'a.txt': 5 } })).toEqual([expect.objectContaining({ resource: 'GistImport', field: 'source', code: 'invalid' })]);
+    expect(await post({ source, public: 'no', files: { 'a.txt': 5 } })).toEqual([
+      { resource: 'Gist', field: 'public', code: 'invalid', message: 'public must be true or false' },
+      { resource: 'Gist', field: 'files', code: 'invalid', message: 'files.a.txt must be an object with a content string' },
+    ]);
+    expect(await post({ source, files: {} })).toEqual([{ resource: 'Gist', field: 'files', code: 'missing_field', message: 'files cannot be empty' }]);
+  });
+
   it('a --from that is no http(s) URL: exit 2 before anything is opened', async () => {
     const r = failed(await cli.remote(hubot.token, ['gist', 'import', '--from', 'ftp://example.com', '--user', 'octo']), 2);
     expect(r.stderr).toContain('--from must be the http(s) URL');

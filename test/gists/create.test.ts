@@ -120,17 +120,22 @@ describe('POST /gists', () => {
   });
 
   describe('refuses what is not a gist', () => {
-    const cases: [string, unknown, number, Record<string, unknown>][] = [
-      ['no body', undefined, 422, { resource: 'Gist', field: 'files', code: 'missing_field' }],
-      ['no files', { description: 'x' }, 422, { resource: 'Gist', field: 'files', code: 'missing_field' }],
-      ['files is an array', { files: [{ content: 'x' }] }, 422, { field: 'files', code: 'invalid' }],
+    const e = (field: string, code: string, message?: string) => ({ resource: 'Gist', field, code, ...(message === undefined ? {} : { message }) });
+    const notAFile = (key: string) => e('files', 'invalid', `files.${key} must be an object with a content string`);
+    const noContent = (key: string) => e('files', 'missing_field', `files.${key}.content is required and must be a string`);
+    const blank = (key: string) => e('files', 'missing_field', `contents of "${key}" can't be blank`);
+    // The expected error: one field error (contained in the answer), or the answer's whole list, in that order.
+    const cases: [string, unknown, number, Record<string, unknown> | Record<string, unknown>[]][] = [
+      ['no body', undefined, 422, [e('files', 'missing_field')]],
+      ['no files', { description: 'x' }, 422, [e('files', 'missing_field')]],
+      ['files is an array', { files: [{ content: 'x' }] }, 422, [e('files', 'invalid', 'files must be object')]],
       ['files is a string', { files: 'a.txt' }, 422, { field: 'files', code: 'invalid' }],
-      ['empty files', { files: {} }, 422, { field: 'files', code: 'missing_field' }],
-      ['a file that is null', { files: { 'a.txt': null } }, 422, { field: 'files', code: 'invalid' }],
-      ['a file that is a string', { files: { 'a.txt': 'x' } }, 422, { field: 'files', code: 'invalid' }],
-      ['a file without content', { files: { 'a.txt': {} } }, 422, { field: 'files', code: 'missing_field' }],
-      ['content that is a number', { files: { 'a.txt': { content: 5 } } }, 422, { field: 'files', code: 'missing_field' }],
-      ['empty content', { files: { 'a.txt': { content: '' } } }, 422, { field: 'files', code: 'missing_field' }],
+      ['empty files', { files: {} }, 422, [e('files', 'missing_field', 'files cannot be empty')]],
+      ['a file that is null', { files: { 'a.txt': null } }, 422, [notAFile('a.txt')]],
+      ['a file that is a string, a number, an array', { files: { 'a.txt': 'x', 'b/c~1': 5, d: [] } }, 422, [notAFile('a.txt'), notAFile('b/c~1'), notAFile('d')]],
+      ['a file without content', { files: { 'a.txt': {} } }, 422, [noContent('a.txt')]],
+      ['content that is a number', { files: { 'a.txt': { content: 5 } } }, 422, [noContent('a.txt')]],
+      ['empty content', { files: { 'a.txt': { content: '' } } }, 422, [blank('a.txt')]],
       ['blank content', { files: { 'a.txt': { content: ' \n\t' } } }, 422, { field: 'files', code: 'missing_field' }],
       ['a name with a slash', { files: { 'dir/a.txt': { content: 'x' } } }, 422, { field: 'files', code: 'invalid' }],
       ['a name with a backslash', { files: { 'dir\\a.txt': { content: 'x' } } }, 422, { field: 'files', code: 'invalid' }],
@@ -140,10 +145,16 @@ describe('POST /gists', () => {
       ['the name ..', { files: { '..': { content: 'x' } } }, 422, { field: 'files', code: 'invalid' }],
       ['the name .git', { files: { '.git': { content: 'x' } } }, 422, { field: 'files', code: 'invalid' }],
       ['a 256-byte name', { files: { ['n'.repeat(256)]: { content: 'x' } } }, 422, { field: 'files', code: 'invalid' }],
-      ['a description that is a number', { description: 5, files: { 'a.txt': { content: 'x' } } }, 422, { field: 'description', code: 'invalid' }],
-      ['a description with NUL', { description: 'a\u0000', files: { 'a.txt': { content: 'x' } } }, 422, { field: 'description', code: 'invalid' }],
-      ['a description over the limit', { description: 'd'.repeat(101), files: { 'a.txt': { content: 'x' } } }, 422, { field: 'description', code: 'invalid' }],
-      ['public that is an object', { public: {}, files: { 'a.txt': { content: 'x' } } }, 422, { field: 'public', code: 'invalid' }],
+      ['a description that is a number', { description: 5, files: { 'a.txt': { content: 'x' } } }, 422, [e('description', 'invalid', 'description must be string,null')]],
+      ['a description with NUL (and too long)', { description: `a\u0000${'d'.repeat(101)}`, files: { 'a.txt': { content: 'x' } } }, 422, [e('description', 'invalid', 'description cannot contain NUL characters')]],
+      ['a description over the limit', { description: 'd'.repeat(101), files: { 'a.txt': { content: 'x' } } }, 422, [e('description', 'invalid', 'description is too long (maximum is 100 characters)')]],
+      ['public that is an object', { public: {}, files: { 'a.txt': { content: 'x' } } }, 422, [e('public', 'invalid', 'public must be boolean,string')]],
+      ['public "yes"', { public: 'yes', files: { 'a.txt': { content: 'x' } } }, 422, [e('public', 'invalid', 'public must be true or false')]],
+      ['every problem at once, in the body’s order', { files: { 'a.txt': 'x', 'b.txt': {}, 'c.txt': { content: ' ' }, 'd.txt': { content: 1 } }, public: 'no', description: 'a\u0000' }, 422, [
+        e('description', 'invalid', 'description cannot contain NUL characters'), e('public', 'invalid', 'public must be true or false'), notAFile('a.txt'), noContent('b.txt'), blank('c.txt'), noContent('d.txt')]],
+      ['a field of the wrong type: that alone', { public: 1, files: { 'a.txt': 'x' }, description: 'a\u0000' }, 422, [e('public', 'invalid', 'public must be boolean,string')]],
+      ['fields of the wrong type: those alone, in the schema’s order', { public: null, files: 3, description: 5 }, 422, [
+        e('description', 'invalid', 'description must be string,null'), e('files', 'invalid', 'files must be object'), e('public', 'invalid', 'public must be boolean,string')]],
     ];
     for (const [name, body, status, error] of cases) {
       it(name, async () => {
@@ -152,10 +163,15 @@ describe('POST /gists', () => {
         expect(r.body.message).toBe('Validation Failed');
         expect(r.body.status).toBe('422');
         expect(r.body.documentation_url).toEqual(expect.any(String));
-        expect(r.body.errors).toContainEqual(expect.objectContaining(error));
+        expect(r.body.errors).toEqual(Array.isArray(error) ? error : expect.arrayContaining([expect.objectContaining(error)]));
         checkSchema(r, 'POST /gists');
       });
     }
+
+    it('takes a file’s name from its key: a filename beside the content is not read', async () => {
+      const r = await create({ files: { 'a.txt': { content: 'x', filename: 5 }, 'b.txt': { content: 'y', filename: 'c.txt' } } });
+      expect([r.status, Object.keys(r.body.files)]).toEqual([201, ['a.txt', 'b.txt']]);
+    });
 
     it('a body that is not JSON, or not an object: 400', async () => {
       for (const body of ['{"files": ', '[1]']) {

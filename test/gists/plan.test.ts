@@ -3,9 +3,21 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ValidationFailed } from '../../src/core/errors.js';
+import type { Received } from '../../src/gists/parse.js';
 import { planCreate, planUpdate, revisionOf, treeChange, type CurrentFile, type FilesPlan } from '../../src/gists/plan.js';
+import { createBody, updateBody, type CreateBody, type UpdateBody } from '../../src/gists/schemas.js';
+import { createValidatorCompiler } from '../../src/http/validation.js';
 
 const limits = { maxFiles: 5, maxFileBytes: 100, maxDescription: 20 };
+
+const compile = createValidatorCompiler();
+/** A body with its schema's failures, as a route hands it on (parse.ts `received`). */
+function judged<T>(schema: object, body: unknown): Received<T> {
+  const validate = compile({ schema, httpPart: 'body', method: 'POST', url: '/' });
+  return { body: body as T, schemaErrors: validate(body) ? [] : (validate.errors ?? []) };
+}
+const create = (body: unknown) => judged<CreateBody>(createBody, body);
+const update = (body: unknown) => judged<UpdateBody>(updateBody, body);
 
 /** The blob id git gives these bytes. */
 const blobId = (text: string) => crypto.createHash('sha1').update(`blob ${Buffer.byteLength(text)}\0${text}`).digest('hex');
@@ -35,7 +47,7 @@ const [A, B] = [blobId('a\n'), blobId('b\n')];
 
 describe('planCreate', () => {
   it('adds every file as new bytes, in git’s order of names, with the description and visibility', () => {
-    const plan = planCreate({ description: 'x', public: 'true', files: { 'b.md': { content: '# b' }, 'a.txt': { content: 'a' } } }, limits);
+    const plan = planCreate(create({ description: 'x', public: 'true', files: { 'b.md': { content: '# b' }, 'a.txt': { content: 'a' } } }), limits);
     expect(plan).toMatchObject({ description: 'x', public: true, files: { before: [], removed: [], gone: [] } });
     expect(files(plan.files)).toEqual([
       { name: 'a.txt', text: 'a', change: 'added', from: null, blob: 'new' },
@@ -44,7 +56,7 @@ describe('planCreate', () => {
   });
 
   it('names unnamed files with the next free automatic names, after the named ones', () => {
-    const plan = planCreate({ files: { '': { content: 'one' }, 'gistfile1.txt': { content: 'taken' }, ' ': { content: 'two' } } }, limits);
+    const plan = planCreate(create({ files: { '': { content: 'one' }, 'gistfile1.txt': { content: 'taken' }, ' ': { content: 'two' } } }), limits);
     expect(plan).toMatchObject({ description: '', public: false });
     expect(plan.files.files.map((f) => [f.filename, f.content.toString()])).toEqual([
       ['gistfile1.txt', 'taken'],
@@ -54,20 +66,20 @@ describe('planCreate', () => {
   });
 
   it('refuses with every problem of the body at once, in its order', () => {
-    expect(refusal(() => planCreate({ description: 'x'.repeat(21), public: 'yes', files: { 'a.txt': 'x', 'b.txt': {}, 'c.txt': { content: ' ' } } }, limits))).toEqual([
+    expect(refusal(() => planCreate(create({ description: 'x'.repeat(21), public: 'yes', files: { 'a.txt': 'x', 'b.txt': {}, 'c.txt': { content: ' ' } } }), limits))).toEqual([
       { resource: 'Gist', field: 'description', code: 'invalid', message: 'description is too long (maximum is 20 characters)' },
       { resource: 'Gist', field: 'public', code: 'invalid', message: 'public must be true or false' },
       { resource: 'Gist', field: 'files', code: 'invalid', message: 'files.a.txt must be an object with a content string' },
       { resource: 'Gist', field: 'files', code: 'missing_field', message: 'files.b.txt.content is required and must be a string' },
       { resource: 'Gist', field: 'files', code: 'missing_field', message: 'contents of "c.txt" can\'t be blank' },
     ]);
-    expect(refusal(() => planCreate({ files: {} }, limits))).toEqual([{ resource: 'Gist', field: 'files', code: 'missing_field', message: 'files cannot be empty' }]);
+    expect(refusal(() => planCreate(create({ files: {} }), limits))).toEqual([{ resource: 'Gist', field: 'files', code: 'missing_field', message: 'files cannot be empty' }]);
   });
 
   it('refuses names and sizes by rules.ts, automatic names aside', () => {
     const many = Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f'].map((n) => [n, { content: n }]));
-    expect(refusal(() => planCreate({ files: many }, limits))).toEqual([{ resource: 'Gist', field: 'files', code: 'invalid', message: 'a gist can hold at most 5 files' }]);
-    expect(refusal(() => planCreate({ files: { 'd/a.txt': { content: 'x' }, 'big.txt': { content: 'x'.repeat(101) } } }, limits))).toEqual([
+    expect(refusal(() => planCreate(create({ files: many }), limits))).toEqual([{ resource: 'Gist', field: 'files', code: 'invalid', message: 'a gist can hold at most 5 files' }]);
+    expect(refusal(() => planCreate(create({ files: { 'd/a.txt': { content: 'x' }, 'big.txt': { content: 'x'.repeat(101) } } }), limits))).toEqual([
       { resource: 'Gist', field: 'files', code: 'invalid', message: '"d/a.txt": file names cannot contain slashes (gists have no directories)' },
       { resource: 'Gist', field: 'files', code: 'invalid', message: '"big.txt" is larger than the limit of 100 bytes for a gist file' },
     ]);
@@ -76,7 +88,7 @@ describe('planCreate', () => {
 
 describe('planUpdate', () => {
   it('adds a file: new bytes under a new name, the others kept with their blobs, no row goes', () => {
-    const plan = planUpdate({ files: { 'c.txt': { content: 'c\n' } } }, current, limits);
+    const plan = planUpdate(update({ files: { 'c.txt': { content: 'c\n' } } }), current, limits);
     expect(plan.description).toBeUndefined();
     expect(files(plan.files)).toEqual([
       { name: 'a.txt', text: 'a\n', change: 'kept', from: 'a.txt', blob: A },
@@ -87,13 +99,13 @@ describe('planUpdate', () => {
   });
 
   it('changes a file: new bytes under its name, whose row goes', () => {
-    const plan = planUpdate({ files: { 'b.txt': { content: 'B\n' } } }, current, limits);
+    const plan = planUpdate(update({ files: { 'b.txt': { content: 'B\n' } } }), current, limits);
     expect(files(plan.files)?.[1]).toEqual({ name: 'b.txt', text: 'B\n', change: 'changed', from: 'b.txt', blob: 'new' });
     expect(plan.files).toMatchObject({ removed: [], gone: ['b.txt'] });
   });
 
   it('renames a file: its blob under the new name, nothing new to write', () => {
-    const plan = planUpdate({ files: { 'a.txt': { filename: 'z.txt' } } }, current, limits);
+    const plan = planUpdate(update({ files: { 'a.txt': { filename: 'z.txt' } } }), current, limits);
     expect(files(plan.files)).toEqual([
       { name: 'b.txt', text: 'b\n', change: 'kept', from: 'b.txt', blob: B },
       { name: 'z.txt', text: 'a\n', change: 'added', from: 'a.txt', blob: A },
@@ -102,45 +114,45 @@ describe('planUpdate', () => {
   });
 
   it('renames and changes a file: new bytes under the new name', () => {
-    const plan = planUpdate({ files: { 'a.txt': { filename: 'z.txt', content: 'z\n' } } }, current, limits);
+    const plan = planUpdate(update({ files: { 'a.txt': { filename: 'z.txt', content: 'z\n' } } }), current, limits);
     expect(files(plan.files)?.[1]).toEqual({ name: 'z.txt', text: 'z\n', change: 'added', from: 'a.txt', blob: 'new' });
     expect(plan.files).toMatchObject({ removed: ['a.txt'], gone: ['a.txt'] });
   });
 
   it('removes a file for null, an object with neither content nor filename, or empty content', () => {
     for (const value of [null, {}, { content: '' }, { content: null, filename: null }]) {
-      const plan = planUpdate({ files: { 'b.txt': value } }, current, limits);
+      const plan = planUpdate(update({ files: { 'b.txt': value } }), current, limits);
       expect(files(plan.files), JSON.stringify(value)).toEqual([{ name: 'a.txt', text: 'a\n', change: 'kept', from: 'a.txt', blob: A }]);
       expect(plan.files).toMatchObject({ removed: ['b.txt'], gone: ['b.txt'] });
     }
   });
 
   it('plans no revision for an update that changes no file (same bytes, a rename onto itself)', () => {
-    expect(planUpdate({ files: { 'a.txt': { content: 'a\n' }, 'b.txt': { filename: 'b.txt' } } }, current, limits)).toEqual({});
-    expect(planUpdate({ description: 'd', files: {} }, current, limits)).toEqual({});
+    expect(planUpdate(update({ files: { 'a.txt': { content: 'a\n' }, 'b.txt': { filename: 'b.txt' } } }), current, limits)).toEqual({});
+    expect(planUpdate(update({ description: 'd', files: {} }), current, limits)).toEqual({});
   });
 
   it('changes the description alone, and only when it differs (null reads as empty)', () => {
-    expect(planUpdate({ description: 'new' }, current, limits)).toEqual({ description: 'new' });
-    expect(planUpdate({ description: 'd' }, current, limits)).toEqual({});
-    expect(planUpdate({ description: null, files: null }, current, limits)).toEqual({ description: '' });
-    const both = planUpdate({ description: 'new', files: { 'a.txt': null } }, current, limits);
+    expect(planUpdate(update({ description: 'new' }), current, limits)).toEqual({ description: 'new' });
+    expect(planUpdate(update({ description: 'd' }), current, limits)).toEqual({});
+    expect(planUpdate(update({ description: null, files: null }), current, limits)).toEqual({ description: '' });
+    const both = planUpdate(update({ description: 'new', files: { 'a.txt': null } }), current, limits);
     expect(both.description).toBe('new');
     expect(both.files?.removed).toEqual(['a.txt']);
   });
 
   it('renames a file onto a name removed in the same update: that name changes to the moved blob', () => {
-    const plan = planUpdate({ files: { 'a.txt': { filename: 'b.txt' }, 'b.txt': null } }, current, limits);
+    const plan = planUpdate(update({ files: { 'a.txt': { filename: 'b.txt' }, 'b.txt': null } }), current, limits);
     expect(files(plan.files)).toEqual([{ name: 'b.txt', text: 'a\n', change: 'changed', from: 'a.txt', blob: A }]);
     expect(plan.files).toMatchObject({ removed: ['a.txt'], gone: ['a.txt', 'b.txt'] });
     // Onto a file with the same bytes: that name's row stays.
-    const twins = planUpdate({ files: { 'a.txt': { filename: 'b.txt' }, 'b.txt': null } }, gist({ 'a.txt': 'x', 'b.txt': 'x' }), limits);
+    const twins = planUpdate(update({ files: { 'a.txt': { filename: 'b.txt' }, 'b.txt': null } }), gist({ 'a.txt': 'x', 'b.txt': 'x' }), limits);
     expect(files(twins.files)).toEqual([{ name: 'b.txt', text: 'x', change: 'kept', from: 'a.txt', blob: blobId('x') }]);
     expect(twins.files).toMatchObject({ removed: ['a.txt'], gone: ['a.txt'] });
   });
 
   it('swaps two names: both change, their blobs moved, nothing removed or written', () => {
-    const plan = planUpdate({ files: { 'a.txt': { filename: 'b.txt' }, 'b.txt': { filename: 'a.txt' } } }, current, limits);
+    const plan = planUpdate(update({ files: { 'a.txt': { filename: 'b.txt' }, 'b.txt': { filename: 'a.txt' } } }), current, limits);
     expect(files(plan.files)).toEqual([
       { name: 'a.txt', text: 'b\n', change: 'changed', from: 'b.txt', blob: B },
       { name: 'b.txt', text: 'a\n', change: 'changed', from: 'a.txt', blob: A },
@@ -149,13 +161,13 @@ describe('planUpdate', () => {
   });
 
   it('refuses a rename onto a name that stays', () => {
-    expect(refusal(() => planUpdate({ files: { 'a.txt': { filename: 'b.txt' } } }, current, limits))).toEqual([
+    expect(refusal(() => planUpdate(update({ files: { 'a.txt': { filename: 'b.txt' } } }), current, limits))).toEqual([
       { resource: 'Gist', field: 'files', code: 'already_exists', message: 'a file named "b.txt" already exists in this gist' },
     ]);
   });
 
   it('gives a new unnamed file the next free automatic name; names the gist keeps are not checked again', () => {
-    const plan = planUpdate({ files: { ' ': { content: 'new\n' } } }, gist({ 'gistfile1.txt': 'x', 'a/b': 'pushed' }), limits);
+    const plan = planUpdate(update({ files: { ' ': { content: 'new\n' } } }), gist({ 'gistfile1.txt': 'x', 'a/b': 'pushed' }), limits);
     expect(files(plan.files)?.map((f) => [f.name, f.change])).toEqual([
       ['a/b', 'kept'],
       ['gistfile1.txt', 'kept'],
@@ -165,26 +177,30 @@ describe('planUpdate', () => {
 
   it('refuses with every problem of the body at once, in its order', () => {
     const body = {
-      description: 5 as unknown as string,
+      description: 'x'.repeat(21),
       files: { 'a.txt': 'x', 'b.txt': { content: 3 }, 'c.txt': null, 'd.txt': { filename: 'e.txt' }, 'e.txt': { content: '  ' } },
     };
-    expect(refusal(() => planUpdate(body, current, limits))).toEqual([
-      { resource: 'Gist', field: 'description', code: 'invalid', message: 'description must be a string' },
+    expect(refusal(() => planUpdate(update(body), current, limits))).toEqual([
+      { resource: 'Gist', field: 'description', code: 'invalid', message: 'description is too long (maximum is 20 characters)' },
       { resource: 'Gist', field: 'files', code: 'invalid', message: 'files.a.txt must be an object or null' },
       { resource: 'Gist', field: 'files', code: 'invalid', message: 'files.b.txt.content must be a string' },
       { resource: 'Gist', field: 'files', code: 'missing', message: '"c.txt" is not a file of this gist' },
       { resource: 'Gist', field: 'files', code: 'missing', message: '"d.txt" is not a file of this gist' },
       { resource: 'Gist', field: 'files', code: 'missing_field', message: 'contents of "e.txt" can\'t be blank' },
     ]);
-    expect(refusal(() => planUpdate({}, current, limits))).toEqual([{ resource: 'Gist', field: 'files', code: 'missing_field', message: 'an update needs a description or files' }]);
-    expect(refusal(() => planUpdate({ files: { 'a.txt': { filename: ' ' } } }, current, limits))[0]).toMatchObject({ message: 'files.a.txt.filename cannot be blank' });
-    expect(refusal(() => planUpdate({ files: { 'a.txt': null, 'b.txt': null } }, current, limits))).toEqual([
+    // A field of the wrong type is the body's one problem (the route answers it before looking the gist up).
+    expect(refusal(() => planUpdate(update({ ...body, description: 5 }), current, limits))).toEqual([
+      { resource: 'Gist', field: 'description', code: 'invalid', message: 'description must be string,null' },
+    ]);
+    expect(refusal(() => planUpdate(update({}), current, limits))).toEqual([{ resource: 'Gist', field: 'files', code: 'missing_field', message: 'an update needs a description or files' }]);
+    expect(refusal(() => planUpdate(update({ files: { 'a.txt': { filename: ' ' } } }), current, limits))[0]).toMatchObject({ message: 'files.a.txt.filename cannot be blank' });
+    expect(refusal(() => planUpdate(update({ files: { 'a.txt': null, 'b.txt': null } }), current, limits))).toEqual([
       { resource: 'Gist', field: 'files', code: 'missing_field', message: 'a gist needs at least one file' },
     ]);
   });
 
   it('checks the whole next set against the limits, also when nothing changes', () => {
-    expect(refusal(() => planUpdate({ files: {} }, gist({ 'big.txt': 'x'.repeat(101) }), limits))).toEqual([
+    expect(refusal(() => planUpdate(update({ files: {} }), gist({ 'big.txt': 'x'.repeat(101) }), limits))).toEqual([
       { resource: 'Gist', field: 'files', code: 'invalid', message: '"big.txt" is larger than the limit of 100 bytes for a gist file' },
     ]);
   });
@@ -192,7 +208,7 @@ describe('planUpdate', () => {
 
 describe('revisionOf', () => {
   it('gives the new bytes their written blob ids, in the plan’s order, and keeps the others', () => {
-    const plan = planUpdate({ files: { 'c.txt': { content: 'c\n' }, 'b.txt': { content: 'B\n' } } }, current, limits).files!;
+    const plan = planUpdate(update({ files: { 'c.txt': { content: 'c\n' }, 'b.txt': { content: 'B\n' } } }), current, limits).files!;
     const revision = revisionOf(plan, ['id-of-B', 'id-of-c']);
     expect(revision.files.map((f) => [f.filename, f.blob])).toEqual([
       ['a.txt', A],
@@ -203,13 +219,13 @@ describe('revisionOf', () => {
   });
 
   it('counts the lines of a new gist, and none for a rename', () => {
-    expect(revisionOf(planCreate({ files: { 'a.txt': { content: '1\n2\n' }, 'b.txt': { content: '3' } } }, limits).files, ['x', 'y']).change).toEqual({ additions: 3, deletions: 0, total: 3 });
-    const renamed = planUpdate({ files: { 'a.txt': { filename: 'z.txt' } } }, current, limits).files!;
+    expect(revisionOf(planCreate(create({ files: { 'a.txt': { content: '1\n2\n' }, 'b.txt': { content: '3' } } }), limits).files, ['x', 'y']).change).toEqual({ additions: 3, deletions: 0, total: 3 });
+    const renamed = planUpdate(update({ files: { 'a.txt': { filename: 'z.txt' } } }), current, limits).files!;
     expect(revisionOf(renamed, []).change).toEqual({ additions: 0, deletions: 0, total: 0 });
   });
 
   it('counts a file deleted and sent again under another name as a rename once its blob id is known', () => {
-    const plan = planUpdate({ files: { 'a.txt': null, 'c.txt': { content: 'a\n' } } }, current, limits).files!;
+    const plan = planUpdate(update({ files: { 'a.txt': null, 'c.txt': { content: 'a\n' } } }), current, limits).files!;
     expect(files(plan)?.[1]).toMatchObject({ name: 'c.txt', change: 'added', blob: 'new' });
     expect(revisionOf(plan, [A]).change).toEqual({ additions: 0, deletions: 0, total: 0 });
     expect(revisionOf(plan, [blobId('other')]).change).toEqual({ additions: 1, deletions: 1, total: 2 });

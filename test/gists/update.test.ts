@@ -134,6 +134,40 @@ describe('PATCH /gists/:gist_id', () => {
         checkSchema(r, 'PATCH /gists/{gist_id}');
       });
     }
+    const e = (field: string, code: string, message?: string) => ({ resource: 'Gist', field, code, ...(message === undefined ? {} : { message }) });
+    const notAFile = (key: string) => e('files', 'invalid', `files.${key} must be an object or null`);
+    const exactly: [string, unknown, Record<string, unknown>[]][] = [
+      ['neither description nor files', { files: null, other: 1 }, [e('files', 'missing_field', 'an update needs a description or files')]],
+      ['files that are not an object', { files: ['a.txt'] }, [e('files', 'invalid', 'files must be object,null')]],
+      ['a file value that is a string, a number, an array', { files: { 'a.txt': 'x', 'b/c~1': 5, 'b.txt': [] } }, [notAFile('a.txt'), notAFile('b/c~1'), notAFile('b.txt')]],
+      ['content that is not a string', { files: { 'a.txt': { content: 3 } } }, [e('files', 'invalid', 'files.a.txt.content must be a string')]],
+      ['a filename that is a number', { files: { 'a.txt': { filename: 5 } } }, [e('files', 'invalid', 'files.a.txt.filename must be a string or null')]],
+      ['content and filename of the wrong types: the content', { files: { 'a.txt': { filename: 5, content: 5 } } }, [e('files', 'invalid', 'files.a.txt.content must be a string')]],
+      ['a description that is a number', { description: 1, files: { 'a.txt': 'x' } }, [e('description', 'invalid', 'description must be string,null')]],
+      ['a description with NUL', { description: 'a\u0000' }, [e('description', 'invalid', 'description cannot contain NUL characters')]],
+      ['every problem at once, in the body’s order', { files: { 'nope.txt': null, 'a.txt': 'x', 'b.txt': { content: 3 }, 'c.txt': { filename: 5 }, 'new.txt': { content: ' ' } }, description: 'x'.repeat(1001) }, [
+        e('description', 'invalid', 'description is too long (maximum is 1000 characters)'), e('files', 'missing', '"nope.txt" is not a file of this gist'), notAFile('a.txt'),
+        e('files', 'invalid', 'files.b.txt.content must be a string'), e('files', 'invalid', 'files.c.txt.filename must be a string or null'), e('files', 'missing_field', 'contents of "new.txt" can\'t be blank')]],
+    ];
+    for (const [name, body, errors] of exactly) {
+      it(`${name}: exactly`, async () => {
+        const r = await patch(id, body);
+        expect([r.status, r.body.errors]).toEqual([422, errors]);
+        expect((await s.api('POST', `/gists/${id}`, { token: alice.token, body })).body.errors).toEqual(errors);
+      });
+    }
+    it('a body of the wrong types before the gist is looked up; what is wrong inside one after', async () => {
+      const unknown = 'f'.repeat(32);
+      expect((await patch(unknown, { description: 5, files: { 'a.txt': 5 } })).body.errors).toEqual([e('description', 'invalid', 'description must be string,null')]);
+      expect((await patch(unknown, { files: 'x' })).body.errors).toEqual([e('files', 'invalid', 'files must be object,null')]);
+      for (const body of [{}, { files: { 'a.txt': 5 } }, { description: 'a\u0000' }]) {
+        expect((await patch(unknown, body)).status).toBe(404);
+        expect((await patch(id, body, bob.token)).status).toBe(404);
+      }
+    });
+    it('an empty file map changes nothing', async () => {
+      expect((await patch(id, { files: {} })).status).toBe(200);
+    });
     it('and changed nothing meanwhile', async () => {
       const r = await s.api('GET', `/gists/${id}`);
       expect(contents(r.body)).toEqual({ 'a.txt': 'a\n', 'b.txt': 'b\n' });

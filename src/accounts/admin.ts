@@ -6,7 +6,8 @@ import { Forbidden, NotFound, ValidationFailed } from '../core/errors.js';
 import { requireSiteAdmin } from '../core/grants.js';
 import { loginProblem } from './logins.js';
 import { emitOrganizationEvent } from './org-events.js';
-import { ADMIN_LOGIN, insertingLogin } from './service.js';
+import { insertingLogin } from './service.js';
+import { ADMIN_LOGIN } from './site-admin.js';
 import { findAccount, renameAccount as renameRow, setSiteAdmin, setSuspended } from './store.js';
 
 /**
@@ -21,7 +22,9 @@ export async function renameAccount(ctx: ServiceContext, type: 'User' | 'Organiz
   const problem = loginProblem(newLogin, type);
   if (problem) throw new ValidationFailed([problem]);
   if (account.login_lower === ADMIN_LOGIN) {
-    throw new ValidationFailed([{ resource: type, field: 'login', code: 'invalid', message: `the built-in site admin keeps the login ${ADMIN_LOGIN}` }]);
+    throw new ValidationFailed([
+      { resource: type, field: 'login', code: 'invalid', message: `the built-in site admin keeps the login ${ADMIN_LOGIN}` },
+    ]);
   }
   const taken = () => new ValidationFailed([{ resource: type, field: 'login', code: 'already_exists', message: 'login is already taken' }]);
   return insertingLogin(type, () =>

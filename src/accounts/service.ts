@@ -1,6 +1,5 @@
-// Account operations: users, organizations, memberships, tokens and the first site admin.
+// Account operations: users, organizations, memberships and tokens (the built-in site admin: site-admin.ts).
 import fs from 'node:fs';
-import { lockForTransaction } from '../db/advisory-lock.js';
 import type { Db } from '../db/connect.js';
 import { isUniqueViolation, lockRows } from '../db/dialect.js';
 import type { TokenRow, UserRow } from '../db/schema.js';
@@ -25,13 +24,8 @@ import {
   setMembership,
   soleOwnerships,
 } from './store.js';
-import { createToken, hashToken, isTokenKind, listLiveTokens, revokeUserTokens, TOKEN_KINDS } from './tokens.js';
+import { createToken, isTokenKind, listLiveTokens, revokeUserTokens, TOKEN_KINDS } from './tokens.js';
 import { parseTimestamp } from '../core/timestamps.js';
-
-export const ADMIN_LOGIN = 'admin';
-
-/** The bootstrap admin token's scopes: every top-level scope (each implies its children). */
-export const ADMIN_SCOPES = ['repo', 'admin:org', 'admin:org_hook', 'admin:repo_hook', 'gist', 'user', 'delete_repo', 'workflow', 'site_admin'];
 
 async function requireAccount(db: Db, login: string, type?: 'User' | 'Organization'): Promise<UserRow> {
   const row = await findAccount(db, login);
@@ -90,13 +84,15 @@ export async function insertingLogin<T>(resource: 'User' | 'Organization', work:
 /** A free-text field: at most `max` characters and no NUL (PostgreSQL cannot store one in text). */
 export function textProblem(resource: string, field: string, value: string | null | undefined, max: number): FieldError | null {
   if (value == null) return null;
-  if (value.length > max || value.includes('\0')) return { resource, field, code: 'invalid', message: `${field} must be at most ${max} characters of text` };
+  if (value.length > max || value.includes('\0'))
+    return { resource, field, code: 'invalid', message: `${field} must be at most ${max} characters of text` };
   return null;
 }
 
 export function emailProblem(resource: string, email: string | null | undefined): FieldError | null {
   if (email == null) return null;
-  if (email.length > 254 || !/^[^\s@\0]+@[^\s@\0]+$/.test(email)) return { resource, field: 'email', code: 'invalid', message: 'email is not a valid address' };
+  if (email.length > 254 || !/^[^\s@\0]+@[^\s@\0]+$/.test(email))
+    return { resource, field: 'email', code: 'invalid', message: 'email is not a valid address' };
   return null;
 }
 
@@ -106,7 +102,10 @@ export function throwProblems(problems: (FieldError | null)[]): void {
 }
 
 /** Creates a user (site admins only through the API), with the `user` `created` event. */
-export async function createUser(ctx: ServiceContext, input: { login: string; email?: string | null; siteAdmin?: boolean }): Promise<UserRow> {
+export async function createUser(
+  ctx: ServiceContext,
+  input: { login: string; email?: string | null; siteAdmin?: boolean },
+): Promise<UserRow> {
   const actor = requireSiteAdmin(ctx.actor);
   throwProblems([emailProblem('User', input.email)]);
   return insertingLogin('User', () =>
@@ -140,7 +139,12 @@ export async function deleteUser(ctx: ServiceContext, login: string): Promise<vo
     const owned = await filesOwnedBy(ctx.accounts, trx, ctx.config, user.id);
     const now = ctx.clock.now();
     for (const m of await allMembershipsOf(trx, user.id)) {
-      await emitOrganizationEvent(trx, ctx, { action: 'member_removed', org: m.org, sender: actor.user, member: { user, role: m.role } }, now);
+      await emitOrganizationEvent(
+        trx,
+        ctx,
+        { action: 'member_removed', org: m.org, sender: actor.user, member: { user, role: m.role } },
+        now,
+      );
     }
     await emitUserEvent(trx, ctx, 'deleted', user, actor.user, now);
     await deleteAccount(trx, user.id);
@@ -151,10 +155,14 @@ export async function deleteUser(ctx: ServiceContext, login: string): Promise<vo
 }
 
 /** Creates an organization whose first owner is `admin`, with the `organization` `created` event. */
-export async function createOrganization(ctx: ServiceContext, input: { login: string; admin: string; profileName?: string | null }): Promise<UserRow> {
+export async function createOrganization(
+  ctx: ServiceContext,
+  input: { login: string; admin: string; profileName?: string | null },
+): Promise<UserRow> {
   const actor = requireSiteAdmin(ctx.actor);
   throwProblems([textProblem('Organization', 'profile_name', input.profileName, 255)]);
-  const noSuchOwner = () => new ValidationFailed([{ resource: 'Organization', field: 'admin', code: 'invalid', message: `no user named ${input.admin}` }]);
+  const noSuchOwner = () =>
+    new ValidationFailed([{ resource: 'Organization', field: 'admin', code: 'invalid', message: `no user named ${input.admin}` }]);
   return insertingLogin('Organization', () =>
     ctx.db.transaction().execute(async (trx) => {
       await assertLoginFree(trx, input.login, 'Organization');
@@ -184,31 +192,55 @@ export interface TokenRequest {
 function tokenProblems(input: TokenRequest, now: Date): { kind: TokenKind; errors: ValidationFailed | null } {
   const errors: FieldError[] = [];
   const kind = (input.kind ?? 'classic') as TokenKind;
-  if (!isTokenKind(kind)) errors.push({ resource: 'OauthAccess', field: 'kind', code: 'invalid', message: `kind must be one of ${Object.keys(TOKEN_KINDS).join(', ')}` });
+  if (!isTokenKind(kind))
+    errors.push({
+      resource: 'OauthAccess',
+      field: 'kind',
+      code: 'invalid',
+      message: `kind must be one of ${Object.keys(TOKEN_KINDS).join(', ')}`,
+    });
   for (const s of input.scopes ?? []) {
-    if (!isKnownScope(s)) errors.push({ resource: 'OauthAccess', field: 'scopes', code: 'invalid', message: `unknown scope ${s}; known: ${KNOWN_SCOPES.join(', ')}` });
+    if (!isKnownScope(s))
+      errors.push({
+        resource: 'OauthAccess',
+        field: 'scopes',
+        code: 'invalid',
+        message: `unknown scope ${s}; known: ${KNOWN_SCOPES.join(', ')}`,
+      });
   }
   for (const [p, level] of Object.entries(input.permissions ?? {})) {
     if (!(FINE_GRAINED_PERMISSIONS as readonly string[]).includes(p) || !isPermissionLevel(level)) {
-      errors.push({ resource: 'OauthAccess', field: 'permissions', code: 'invalid', message: `${p}: ${level} is not a known permission and level (read, write, admin)` });
+      errors.push({
+        resource: 'OauthAccess',
+        field: 'permissions',
+        code: 'invalid',
+        message: `${p}: ${level} is not a known permission and level (read, write, admin)`,
+      });
     }
   }
   if (input.expiresAt != null) {
     const at = parseTimestamp(input.expiresAt);
-    if (at === undefined) errors.push({ resource: 'OauthAccess', field: 'expires_at', code: 'invalid', message: 'expires_at must be an ISO 8601 time' });
-    else if (at <= now.getTime()) errors.push({ resource: 'OauthAccess', field: 'expires_at', code: 'invalid', message: 'expires_at must be in the future' });
+    if (at === undefined)
+      errors.push({ resource: 'OauthAccess', field: 'expires_at', code: 'invalid', message: 'expires_at must be an ISO 8601 time' });
+    else if (at <= now.getTime())
+      errors.push({ resource: 'OauthAccess', field: 'expires_at', code: 'invalid', message: 'expires_at must be in the future' });
   }
   const note = textProblem('OauthAccess', 'note', input.note, 1000);
   if (note) errors.push(note);
   if (input.appId != null && !(Number.isSafeInteger(input.appId) && input.appId > 0 && input.appId <= 2_147_483_647)) {
     errors.push({ resource: 'OauthAccess', field: 'app_id', code: 'invalid', message: 'app_id must be a positive 32-bit integer' });
   }
-  if (kind === 'oauth' && input.appId == null) errors.push({ resource: 'OauthAccess', field: 'app_id', code: 'missing_field', message: 'oauth tokens name the app they belong to' });
+  if (kind === 'oauth' && input.appId == null)
+    errors.push({ resource: 'OauthAccess', field: 'app_id', code: 'missing_field', message: 'oauth tokens name the app they belong to' });
   return { kind, errors: errors.length ? new ValidationFailed(errors) : null };
 }
 
 /** Issues a token for a user (site admins only). The token itself is returned once and never stored. */
-export async function createUserToken(ctx: ServiceContext, login: string, input: TokenRequest): Promise<{ row: TokenRow; token: string; user: UserRow }> {
+export async function createUserToken(
+  ctx: ServiceContext,
+  login: string,
+  input: TokenRequest,
+): Promise<{ row: TokenRow; token: string; user: UserRow }> {
   requireSiteAdmin(ctx.actor);
   const user = await requireUser(ctx, login);
   const { kind, errors } = tokenProblems(input, ctx.clock.now());
@@ -227,7 +259,11 @@ export async function createUserToken(ctx: ServiceContext, login: string, input:
 }
 
 /** A user's live (not revoked) tokens, for site admins; the secrets themselves are never stored, so never shown. */
-export async function listUserTokens(ctx: ServiceContext, login: string, page: { offset: number; perPage: number }): Promise<{ user: UserRow; tokens: TokenRow[]; total: number }> {
+export async function listUserTokens(
+  ctx: ServiceContext,
+  login: string,
+  page: { offset: number; perPage: number },
+): Promise<{ user: UserRow; tokens: TokenRow[]; total: number }> {
   requireSiteAdmin(ctx.actor);
   const user = await requireUser(ctx, login);
   const { rows, total } = await listLiveTokens(ctx.db, user.id, page);
@@ -309,7 +345,8 @@ export async function putMembership(ctx: ServiceContext, orgLogin: string, login
     }
     const now = ctx.clock.now();
     await setMembership(trx, m.org.id, m.user.id, role, now);
-    if (!m.current) await emitOrganizationEvent(trx, ctx, { action: 'member_added', org: m.org, sender: m.sender, member: { user: m.user, role } }, now);
+    if (!m.current)
+      await emitOrganizationEvent(trx, ctx, { action: 'member_added', org: m.org, sender: m.sender, member: { user: m.user, role } }, now);
   });
   return { org, user, role };
 }
@@ -318,46 +355,14 @@ export async function putMembership(ctx: ServiceContext, orgLogin: string, login
 export async function deleteMembership(ctx: ServiceContext, orgLogin: string, login: string): Promise<void> {
   await changeMembership(ctx, orgLogin, login, async (trx, m) => {
     if (!m.current) throw new NotFound();
-    if (m.current === 'admin' && (await countOwners(trx, m.org.id)) <= 1) throw new Unprocessable('You cannot remove the last owner of an organization.');
+    if (m.current === 'admin' && (await countOwners(trx, m.org.id)) <= 1)
+      throw new Unprocessable('You cannot remove the last owner of an organization.');
     await removeMembership(trx, m.org.id, m.user.id);
-    await emitOrganizationEvent(trx, ctx, { action: 'member_removed', org: m.org, sender: m.sender, member: { user: m.user, role: m.current } }, ctx.clock.now());
-  });
-}
-
-/** Makes sure the site admin `admin` exists (the CLI's local mode and `serve` both call this). */
-export async function ensureAdmin(db: Db, now: Date): Promise<UserRow> {
-  const once = () =>
-    db.transaction().execute(async (trx) => {
-      const existing = await findAccount(trx, ADMIN_LOGIN);
-      return existing ?? insertAccount(trx, { login: ADMIN_LOGIN, type: 'User', siteAdmin: true }, now);
-    });
-  try {
-    return await once();
-  } catch (err) {
-    // Another process (a second server, the CLI) created it at the same moment: it is there now.
-    if (isUniqueViolation(err)) return once();
-    throw err;
-  }
-}
-
-/**
- * The token `serve` prints at start: `HUBLET_ADMIN_TOKEN` is registered when not known yet; otherwise a token with
- * every scope is issued only while the admin has never had one (a one-time token on a fresh data dir).
- */
-export async function bootstrapAdminToken(db: Db, now: Date, fixed?: string): Promise<string | undefined> {
-  return db.transaction().execute(async (trx) => {
-    // Servers starting together on one database take turns (an advisory lock, as the row may not exist yet), so the
-    // admin is made, and the token registered (or issued), once; the one after finds them.
-    await lockForTransaction(trx, 'site-admin');
-    const admin = (await findAccount(trx, ADMIN_LOGIN)) ?? (await insertAccount(trx, { login: ADMIN_LOGIN, type: 'User', siteAdmin: true }, now));
-    if (fixed) {
-      const known = await trx.selectFrom('tokens').select('id').where('token_hash', '=', hashToken(fixed)).executeTakeFirst();
-      if (!known) await createToken(trx, { userId: admin.id, kind: 'classic', scopes: ADMIN_SCOPES, note: 'HUBLET_ADMIN_TOKEN', now, token: fixed });
-      return undefined;
-    }
-    const any = await trx.selectFrom('tokens').select('id').where('user_id', '=', admin.id).executeTakeFirst();
-    if (any) return undefined;
-    const { token } = await createToken(trx, { userId: admin.id, kind: 'classic', scopes: ADMIN_SCOPES, note: 'bootstrap', now });
-    return token;
+    await emitOrganizationEvent(
+      trx,
+      ctx,
+      { action: 'member_removed', org: m.org, sender: m.sender, member: { user: m.user, role: m.current } },
+      ctx.clock.now(),
+    );
   });
 }

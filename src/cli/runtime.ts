@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { ensureAdmin } from '../accounts/service.js';
+import { ensureAdmin } from '../accounts/site-admin.js';
 import { loadConfig, type Config, type ConfigInput } from '../config.js';
 import { connect, type Db } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
@@ -102,7 +102,10 @@ async function holdsHubletSchema(db: Db): Promise<boolean> {
 
 function noDatabase(config: Readonly<Config>, named: OpenOptions['named']): NoDatabaseError {
   const from = (name: string | undefined) => (name === undefined ? '' : name === 'default' ? ' (the default)' : ` (from ${name})`);
-  const where = named?.database && named.database !== 'default' ? `database ${shownDatabase(config.databaseUrl)}${from(named.database)}` : `data dir ${config.dataDir}${from(named?.dataDir)}`;
+  const where =
+    named?.database && named.database !== 'default'
+      ? `database ${shownDatabase(config.databaseUrl)}${from(named.database)}`
+      : `data dir ${config.dataDir}${from(named?.dataDir)}`;
   const databaseNamed = config.databaseUrl !== path.join(config.dataDir, 'hublet.sqlite');
   const args = `--data ${config.dataDir}${databaseNamed ? ` --database ${shownDatabase(config.databaseUrl)}` : ''}`;
   const byDefault = named?.dataDir === 'default' && (named.database ?? 'default') === 'default';
@@ -151,7 +154,8 @@ function prepareDataDir(config: Readonly<Config>): void {
   }
 }
 
-const CONNECTION_CODES = /^(SQLITE_(CANTOPEN|NOTADB|READONLY|PERM|IOERR|CORRUPT|AUTH)|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|3D000|28P01|28000)/;
+const CONNECTION_CODES =
+  /^(SQLITE_(CANTOPEN|NOTADB|READONLY|PERM|IOERR|CORRUPT|AUTH)|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|3D000|28P01|28000)/;
 
 function connectionProblem(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrapAdminToken } from '../../src/accounts/service.js';
+import { bootstrapAdminToken } from '../../src/accounts/site-admin.js';
 import { connect } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createTestDatabase } from '../helpers/database.js';
@@ -20,7 +20,9 @@ const ROUNDS = 6;
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
 /** Two owners of a fresh organization `${prefix}${i}`, each with an admin:org token. */
-async function ownerPairs(prefix: string): Promise<{ org: string; a: { login: string; token: string }; b: { login: string; token: string } }[]> {
+async function ownerPairs(
+  prefix: string,
+): Promise<{ org: string; a: { login: string; token: string }; b: { login: string; token: string } }[]> {
   const pairs = [];
   for (const i of range(ROUNDS)) {
     const a = await s.userWithToken(`${prefix}a${i}`, ['admin:org']);
@@ -57,9 +59,15 @@ describe('the last owner, under concurrent requests', () => {
     for (const [i, { org, a, b }] of pairs.entries()) {
       const statuses = results[i].map((r) => r.status).sort();
       // The loser is either refused as the last owner (422) or, once demoted, no longer allowed to manage (403).
-      expect([[200, 403], [200, 422]]).toContainEqual(statuses);
+      expect([
+        [200, 403],
+        [200, 422],
+      ]).toContainEqual(statuses);
       const now = await roles(org, [a, b]);
-      expect(now.filter((role) => role === 'admin'), `${org}: ${now.join(', ')}`).toHaveLength(1);
+      expect(
+        now.filter((role) => role === 'admin'),
+        `${org}: ${now.join(', ')}`,
+      ).toHaveLength(1);
     }
   });
 
@@ -76,9 +84,15 @@ describe('the last owner, under concurrent requests', () => {
     for (const [i, { org, a, b }] of pairs.entries()) {
       const statuses = results[i].map((r) => r.status).sort();
       // The loser is refused as the last owner (422) or, once removed, finds the organization hidden from it (404).
-      expect([[204, 404], [204, 422]]).toContainEqual(statuses);
+      expect([
+        [204, 404],
+        [204, 422],
+      ]).toContainEqual(statuses);
       const now = await roles(org, [a, b]);
-      expect(now.filter((role) => role === 'admin'), `${org}: ${now.join(', ')}`).toHaveLength(1);
+      expect(
+        now.filter((role) => role === 'admin'),
+        `${org}: ${now.join(', ')}`,
+      ).toHaveLength(1);
     }
   });
 
@@ -113,9 +127,15 @@ describe('the last owner, under concurrent requests', () => {
     );
     for (const [i, { org, a, b }] of pairs.entries()) {
       const [demote, del] = results[i];
-      expect([[200, 422], [422, 204]]).toContainEqual([demote.status, del.status]);
+      expect([
+        [200, 422],
+        [422, 204],
+      ]).toContainEqual([demote.status, del.status]);
       const now = await roles(org, [a, b]);
-      expect(now.filter((role) => role === 'admin'), `${org}: ${now.join(', ')}`).toHaveLength(1);
+      expect(
+        now.filter((role) => role === 'admin'),
+        `${org}: ${now.join(', ')}`,
+      ).toHaveLength(1);
     }
   });
 });
@@ -127,7 +147,9 @@ describe('PUT /orgs/{org}/memberships/{username}, at the same moment', () => {
     const newcomers = [];
     for (const i of range(ROUNDS)) newcomers.push(await s.userWithToken(`newcomer${i}`, ['admin:org']));
     const results = await Promise.all(
-      newcomers.flatMap((u) => range(3).map(() => s.api('PUT', `/orgs/addorg/memberships/${u.login}`, { token: owner.token, body: { role: 'member' } }))),
+      newcomers.flatMap((u) =>
+        range(3).map(() => s.api('PUT', `/orgs/addorg/memberships/${u.login}`, { token: owner.token, body: { role: 'member' } })),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual(results.map(() => 200));
     expect(await roles('addorg', newcomers)).toEqual(newcomers.map(() => 'member'));
@@ -140,13 +162,17 @@ describe('POST /orgs/{org}/hooks, at the same moment', () => {
     await s.createOrg('hookorg', owner.login);
     const results = await Promise.all(
       range(10).map((i) =>
-        s.api('POST', '/orgs/hookorg/hooks', { token: owner.token, body: { name: 'web', active: false, events: ['push'], config: { url: `http://127.0.0.1:9/race/${i}` } } }),
+        s.api('POST', '/orgs/hookorg/hooks', {
+          token: owner.token,
+          body: { name: 'web', active: false, events: ['push'], config: { url: `http://127.0.0.1:9/race/${i}` } },
+        }),
       ),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(3);
     const refused = results.filter((r) => r.status !== 201);
     expect(refused.map((r) => r.status)).toEqual(range(7).map(() => 422));
-    for (const r of refused) expect(r.body.errors).toEqual([{ resource: 'Hook', code: 'custom', message: 'The "push" event cannot have more than 3 hooks' }]);
+    for (const r of refused)
+      expect(r.body.errors).toEqual([{ resource: 'Hook', code: 'custom', message: 'The "push" event cannot have more than 3 hooks' }]);
     const list = await s.api('GET', '/orgs/hookorg/hooks', { token: owner.token });
     expect(list.body).toHaveLength(3);
   });
@@ -157,11 +183,16 @@ describe('POST /orgs/{org}/hooks, at the same moment', () => {
     const ids: number[] = [];
     const events = ['issues', 'fork', 'release', 'star', 'watch', 'label', 'create', 'delete'];
     for (const [i, event] of events.entries()) {
-      const r = await s.api('POST', '/orgs/hookmove/hooks', { token: owner.token, body: { name: 'web', active: false, events: [event], config: { url: `http://127.0.0.1:9/move/${i}` } } });
+      const r = await s.api('POST', '/orgs/hookmove/hooks', {
+        token: owner.token,
+        body: { name: 'web', active: false, events: [event], config: { url: `http://127.0.0.1:9/move/${i}` } },
+      });
       expect(r.status).toBe(201);
       ids.push(r.body.id as number);
     }
-    const results = await Promise.all(ids.map((id) => s.api('PATCH', `/orgs/hookmove/hooks/${id}`, { token: owner.token, body: { events: ['push'] } })));
+    const results = await Promise.all(
+      ids.map((id) => s.api('PATCH', `/orgs/hookmove/hooks/${id}`, { token: owner.token, body: { events: ['push'] } })),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(3);
     expect(results.filter((r) => r.status === 422)).toHaveLength(5);
     const list = await s.api('GET', '/orgs/hookmove/hooks', { token: owner.token });
@@ -172,18 +203,26 @@ describe('POST /orgs/{org}/hooks, at the same moment', () => {
 describe('logins, at the same moment', () => {
   it('creates a user once when the same login is asked for several times at once; the others get 422 already_exists', async () => {
     for (const i of range(ROUNDS)) {
-      const results = await Promise.all(range(4).map(() => s.api('POST', '/admin/users', { token: s.adminToken, body: { login: `twin${i}` } })));
+      const results = await Promise.all(
+        range(4).map(() => s.api('POST', '/admin/users', { token: s.adminToken, body: { login: `twin${i}` } })),
+      );
       expect(results.map((r) => r.status).sort()).toEqual([201, 422, 422, 422]);
-      for (const r of results.filter((x) => x.status === 422)) expect(r.body.errors).toEqual([expect.objectContaining({ resource: 'User', field: 'login', code: 'already_exists' })]);
+      for (const r of results.filter((x) => x.status === 422))
+        expect(r.body.errors).toEqual([expect.objectContaining({ resource: 'User', field: 'login', code: 'already_exists' })]);
     }
   });
 
   it('creates an organization once when the same login is asked for several times at once; the others get 422 already_exists', async () => {
     await s.createUser('orgfounder');
     for (const i of range(ROUNDS)) {
-      const results = await Promise.all(range(4).map(() => s.api('POST', '/admin/organizations', { token: s.adminToken, body: { login: `twinorg${i}`, admin: 'orgfounder' } })));
+      const results = await Promise.all(
+        range(4).map(() =>
+          s.api('POST', '/admin/organizations', { token: s.adminToken, body: { login: `twinorg${i}`, admin: 'orgfounder' } }),
+        ),
+      );
       expect(results.map((r) => r.status).sort()).toEqual([201, 422, 422, 422]);
-      for (const r of results.filter((x) => x.status === 422)) expect(r.body.errors).toEqual([expect.objectContaining({ resource: 'Organization', field: 'login', code: 'already_exists' })]);
+      for (const r of results.filter((x) => x.status === 422))
+        expect(r.body.errors).toEqual([expect.objectContaining({ resource: 'Organization', field: 'login', code: 'already_exists' })]);
     }
   });
 
@@ -194,7 +233,10 @@ describe('logins, at the same moment', () => {
         s.api('POST', '/admin/organizations', { token: s.adminToken, body: { login: `orphan${i}`, admin: `founder${i}` } }),
         s.api('DELETE', `/admin/users/founder${i}`, { token: s.adminToken }),
       ]);
-      expect([[201, 422], [422, 204]]).toContainEqual([org.status, del.status]);
+      expect([
+        [201, 422],
+        [422, 204],
+      ]).toContainEqual([org.status, del.status]);
     }
   });
 });
@@ -227,7 +269,9 @@ describe('servers starting on one fresh database at the same moment', () => {
     const fixed = await freshDatabase();
     try {
       const token = `hlp_race${Date.now().toString(36)}`;
-      expect(await Promise.all(range(4).map(() => bootstrapAdminToken(fixed.db, new Date(), token)))).toEqual(range(4).map(() => undefined));
+      expect(await Promise.all(range(4).map(() => bootstrapAdminToken(fixed.db, new Date(), token)))).toEqual(
+        range(4).map(() => undefined),
+      );
       const rows = await fixed.db.selectFrom('tokens').select('note').execute();
       expect(rows).toEqual([{ note: 'HUBLET_ADMIN_TOKEN' }]);
     } finally {

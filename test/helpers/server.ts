@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Octokit } from '@octokit/rest';
 import type { FastifyInstance } from 'fastify';
-import { bootstrapAdminToken } from '../../src/accounts/service.js';
+import { bootstrapAdminToken } from '../../src/accounts/site-admin.js';
 import { loadConfig, type ConfigInput } from '../../src/config.js';
 import { connect, type Db } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
@@ -24,7 +24,10 @@ export interface TestServer {
   api(method: string, path: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<ApiResult>;
   octokit(token?: string): Octokit;
   createUser(login: string, opts?: { siteAdmin?: boolean; email?: string }): Promise<{ login: string; id: number }>;
-  createToken(login: string, opts?: { scopes?: string[]; kind?: string; permissions?: Record<string, string>; app_id?: number; expires_at?: string }): Promise<string>;
+  createToken(
+    login: string,
+    opts?: { scopes?: string[]; kind?: string; permissions?: Record<string, string>; app_id?: number; expires_at?: string },
+  ): Promise<string>;
   /** A user with a classic token carrying the given scopes. */
   userWithToken(login: string, scopes?: string[]): Promise<{ login: string; id: number; token: string }>;
   createOrg(login: string, owner: string): Promise<{ login: string; id: number }>;
@@ -90,12 +93,21 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     db,
     adminToken,
     api,
-    octokit: (token) => new Octokit({ baseUrl: url, auth: token, request: { retries: 0 }, log: { debug() {}, info() {}, warn() {}, error() {} } }),
+    octokit: (token) =>
+      new Octokit({ baseUrl: url, auth: token, request: { retries: 0 }, log: { debug() {}, info() {}, warn() {}, error() {} } }),
     async createUser(login, opts = {}) {
-      return expectStatus(await api('POST', '/admin/users', { token: adminToken, body: { login, email: opts.email, site_admin: opts.siteAdmin } }), 201, `create user ${login}`);
+      return expectStatus(
+        await api('POST', '/admin/users', { token: adminToken, body: { login, email: opts.email, site_admin: opts.siteAdmin } }),
+        201,
+        `create user ${login}`,
+      );
     },
     async createToken(login, opts = {}) {
-      const body = expectStatus(await api('POST', `/admin/users/${login}/authorizations`, { token: adminToken, body: opts }), 201, `token for ${login}`);
+      const body = expectStatus(
+        await api('POST', `/admin/users/${login}/authorizations`, { token: adminToken, body: opts }),
+        201,
+        `token for ${login}`,
+      );
       return body.token as string;
     },
     async userWithToken(login, scopes = ['gist', 'repo', 'admin:org', 'admin:org_hook', 'user']) {
@@ -103,10 +115,18 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
       return { ...user, token: await server.createToken(login, { scopes }) };
     },
     async createOrg(login, owner) {
-      return expectStatus(await api('POST', '/admin/organizations', { token: adminToken, body: { login, admin: owner } }), 201, `create org ${login}`);
+      return expectStatus(
+        await api('POST', '/admin/organizations', { token: adminToken, body: { login, admin: owner } }),
+        201,
+        `create org ${login}`,
+      );
     },
     async addMember(org, login, role = 'member') {
-      expectStatus(await api('PUT', `/orgs/${org}/memberships/${login}`, { token: adminToken, body: { role } }), 200, `add ${login} to ${org}`);
+      expectStatus(
+        await api('PUT', `/orgs/${org}/memberships/${login}`, { token: adminToken, body: { role } }),
+        200,
+        `add ${login} to ${org}`,
+      );
     },
     async close() {
       // A test may leave a response unread (headers checked, body not): cut it after a second.

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Migrator, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrapAdminToken } from '../../src/accounts/service.js';
+import { bootstrapAdminToken } from '../../src/accounts/site-admin.js';
 import { loadConfig } from '../../src/config.js';
 import { connect } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
@@ -56,7 +56,13 @@ describe('hook secrets at rest', () => {
   it('stores the secret, the password and the URL password only sealed, and none of them (nor their ciphertexts) outlives the hook', async () => {
     const p = `/rest/${++n}`;
     const [secret, password, urlPassword] = [unique('Secr3t'), unique('Passw0rd'), unique('UrlS3cr3t')];
-    const hook = await createHook({ url: withUserinfo(`hookuser:${urlPassword}`, p), content_type: 'json', secret, username: 'basic-user', password });
+    const hook = await createHook({
+      url: withUserinfo(`hookuser:${urlPassword}`, p),
+      content_type: 'json',
+      secret,
+      username: 'basic-user',
+      password,
+    });
     const [ping] = await rcv.waitFor(1, onPath(p));
     expect(signaturesValid(ping, secret)).toBe(true);
     await s.app.hublet.jobs.idle();
@@ -69,7 +75,11 @@ describe('hook secrets at rest', () => {
     expect(await foundAtRest(s, [secret, password, urlPassword])).toEqual([]);
     // The grep sees what is there: the shown URL and the sealed values.
     const present = await foundAtRest(s, [row.url, ...sealed]);
-    for (const v of [row.url, ...sealed]) expect(present.some((f) => f.startsWith(`${v} in `)), v).toBe(true);
+    for (const v of [row.url, ...sealed])
+      expect(
+        present.some((f) => f.startsWith(`${v} in `)),
+        v,
+      ).toBe(true);
 
     expect((await s.api('DELETE', `/orgs/acme/hooks/${hook.id}`, { token: owner.token })).status).toBe(204);
     const [, meta] = await rcv.waitFor(2, onPath(p));
@@ -117,10 +127,16 @@ describe('URL credentials are masked wherever a hook is shown', () => {
     expect(list.body.find((h: { id: number }) => h.id === hook.id).config.url).toBe(masked);
     const config = await s.api('GET', `/orgs/acme/hooks/${hook.id}/config`, { token: owner.token });
     expect(config.body.url).toBe(masked);
-    const patched = await s.api('PATCH', `/orgs/acme/hooks/${hook.id}/config`, { token: owner.token, body: { url: withUserinfo(`u:${URL_PASSWORD}-2`, p) } });
+    const patched = await s.api('PATCH', `/orgs/acme/hooks/${hook.id}/config`, {
+      token: owner.token,
+      body: { url: withUserinfo(`u:${URL_PASSWORD}-2`, p) },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body.url).toBe(masked);
-    const whole = await s.api('PATCH', `/orgs/acme/hooks/${hook.id}`, { token: owner.token, body: { config: { url: withUserinfo(`u:${URL_PASSWORD}`, p), content_type: 'json', secret: 'sign-me' } } });
+    const whole = await s.api('PATCH', `/orgs/acme/hooks/${hook.id}`, {
+      token: owner.token,
+      body: { config: { url: withUserinfo(`u:${URL_PASSWORD}`, p), content_type: 'json', secret: 'sign-me' } },
+    });
     expect(whole.body.config.url).toBe(masked);
     for (const r of [read, list, config, patched, whole]) expect(r.text).not.toContain(URL_PASSWORD);
   });
@@ -174,7 +190,10 @@ describe('URL credentials are masked wherever a hook is shown', () => {
   it('one hook per shown URL: a second hook differing only in the URL password is the same hook (422)', async () => {
     const q = `/dup/${++n}`;
     await createHook({ url: withUserinfo('u:one', q) }, { active: false });
-    const r = await s.api('POST', '/orgs/acme/hooks', { token: owner.token, body: { name: 'web', active: false, config: { url: withUserinfo('u:two', q) } } });
+    const r = await s.api('POST', '/orgs/acme/hooks', {
+      token: owner.token,
+      body: { name: 'web', active: false, config: { url: withUserinfo('u:two', q) } },
+    });
     expect(r.status).toBe(422);
     expect(r.body.errors[0].message).toBe('Hook already exists on this organization');
   });
@@ -214,7 +233,13 @@ describe('DELETE /orgs/{org}/hooks/{hook_id} with a delivery pending', () => {
 describe('key rotation', () => {
   it('seals every hook with the new key at start when the old one is given as previous, and refuses a start without the key', async () => {
     const p = `/rotate/${++n}`;
-    const hook = await createHook({ url: withUserinfo('u:RotUrlPass', p), content_type: 'json', secret: 'rotate-me', password: 'rot-pass', username: 'ru' });
+    const hook = await createHook({
+      url: withUserinfo('u:RotUrlPass', p),
+      content_type: 'json',
+      secret: 'rotate-me',
+      password: 'rot-pass',
+      username: 'ru',
+    });
     await rcv.waitFor(1, onPath(p));
     await s.app.hublet.jobs.idle();
     const before = await hookRow(hook.id);
@@ -222,7 +247,14 @@ describe('key rotation', () => {
 
     const base = s.app.hublet.config;
     // Starts with key B and A as previous: every config sealed with B, the values unchanged.
-    const rotated = await buildApp({ config: { ...base, secretKey: KEY_B.toString('hex'), secretKeyPrevious: `${crypto.randomBytes(32).toString('base64')}, ${KEY_A.toString('base64')}` }, db: s.db });
+    const rotated = await buildApp({
+      config: {
+        ...base,
+        secretKey: KEY_B.toString('hex'),
+        secretKeyPrevious: `${crypto.randomBytes(32).toString('base64')}, ${KEY_A.toString('base64')}`,
+      },
+      db: s.db,
+    });
     try {
       await rotated.ready();
     } finally {
@@ -245,7 +277,11 @@ describe('key rotation', () => {
     try {
       await current.ready();
       current.hublet.jobs.start();
-      const r = await current.inject({ method: 'POST', url: `/orgs/acme/hooks/${hook.id}/pings`, headers: { authorization: `Bearer ${owner.token}` } });
+      const r = await current.inject({
+        method: 'POST',
+        url: `/orgs/acme/hooks/${hook.id}/pings`,
+        headers: { authorization: `Bearer ${owner.token}` },
+      });
       expect(r.statusCode).toBe(204);
       const [, got] = await rcv.waitFor(2, onPath(p));
       expect(signaturesValid(got, 'rotate-me')).toBe(true);
@@ -254,7 +290,10 @@ describe('key rotation', () => {
     } finally {
       await current.close();
       // Back to key A for the other tests' server.
-      const back = await buildApp({ config: { ...base, secretKey: KEY_A.toString('base64'), secretKeyPrevious: KEY_B.toString('base64') }, db: s.db });
+      const back = await buildApp({
+        config: { ...base, secretKey: KEY_A.toString('base64'), secretKeyPrevious: KEY_B.toString('base64') },
+        db: s.db,
+      });
       await back.ready();
       await back.close();
       s.app.hublet.jobs.start();
@@ -276,16 +315,58 @@ describe('upgrading a database whose hooks were stored in the clear', () => {
       const legacyUrl = withUserinfo('old:LegacyUrlPass', p);
       const now = new Date().toISOString();
       const old = db as unknown as Kysely<any>;
-      const org = await old.insertInto('users').values({ login: 'Legacy', login_lower: 'legacy', type: 'Organization', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
-      const hook = await old
-        .insertInto('hooks')
-        .values({ org_id: org.id, name: 'web', events: '["push"]', active: 1, url: legacyUrl, content_type: 'json', insecure_ssl: '0', secret: 'LegacySecret', username: null, password: 'LegacyPassword', created_at: now, updated_at: now })
+      const org = await old
+        .insertInto('users')
+        .values({ login: 'Legacy', login_lower: 'legacy', type: 'Organization', created_at: now, updated_at: now })
         .returning('id')
         .executeTakeFirstOrThrow();
-      const ping = JSON.stringify({ zen: 'Design for failure.', hook_id: hook.id, hook: { config: { url: legacyUrl, content_type: 'json', secret: '********' } } });
-      const event = await old.insertInto('events').values({ guid: crypto.randomUUID(), name: 'ping', org_id: org.id, payload: ping, created_at: now }).returning('id').executeTakeFirstOrThrow();
-      const target = { url: withUserinfo('gone:GoneUrlPass', '/gone'), contentType: 'json', insecureSsl: '0', secret: 'GoneSecret', username: null, password: null };
-      await old.insertInto('jobs').values({ queue: 'hooks.deliver', payload: JSON.stringify({ hookId: 999, eventId: event.id, target }), state: 'done', run_at: now, created_at: now, finished_at: now }).execute();
+      const hook = await old
+        .insertInto('hooks')
+        .values({
+          org_id: org.id,
+          name: 'web',
+          events: '["push"]',
+          active: 1,
+          url: legacyUrl,
+          content_type: 'json',
+          insecure_ssl: '0',
+          secret: 'LegacySecret',
+          username: null,
+          password: 'LegacyPassword',
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const ping = JSON.stringify({
+        zen: 'Design for failure.',
+        hook_id: hook.id,
+        hook: { config: { url: legacyUrl, content_type: 'json', secret: '********' } },
+      });
+      const event = await old
+        .insertInto('events')
+        .values({ guid: crypto.randomUUID(), name: 'ping', org_id: org.id, payload: ping, created_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const target = {
+        url: withUserinfo('gone:GoneUrlPass', '/gone'),
+        contentType: 'json',
+        insecureSsl: '0',
+        secret: 'GoneSecret',
+        username: null,
+        password: null,
+      };
+      await old
+        .insertInto('jobs')
+        .values({
+          queue: 'hooks.deliver',
+          payload: JSON.stringify({ hookId: 999, eventId: event.id, target }),
+          state: 'done',
+          run_at: now,
+          created_at: now,
+          finished_at: now,
+        })
+        .execute();
       if (!onPostgres) {
         // That version deleted rows without secure_delete: their bytes stayed in the file's free pages.
         const raw = await new Promise<sqlite3.Database>((resolve, reject) => {
@@ -301,7 +382,14 @@ describe('upgrading a database whose hooks were stored in the clear', () => {
         await new Promise<void>((resolve) => raw.close(() => resolve()));
       }
       const upgrade = { dataDir: dir, databaseUrl: database.url };
-      const clear = ['LegacyUrlPass', 'LegacySecret', 'LegacyPassword', 'GoneUrlPass', 'GoneSecret', ...(onPostgres ? [] : ['DeletedLegacySecret'])];
+      const clear = [
+        'LegacyUrlPass',
+        'LegacySecret',
+        'LegacyPassword',
+        'GoneUrlPass',
+        'GoneSecret',
+        ...(onPostgres ? [] : ['DeletedLegacySecret']),
+      ];
       expect((await foundAtRest(upgrade, clear)).map((f) => f.split(' in ')[0]).sort()).toEqual([...new Set(clear)].sort());
 
       // The new version: its migration, then its first start.
@@ -325,7 +413,11 @@ describe('upgrading a database whose hooks were stored in the clear', () => {
 
         // The sealed hook still delivers: signed with its secret, Basic auth from its URL.
         app.hublet.jobs.start();
-        const r = await app.inject({ method: 'POST', url: `/orgs/legacy/hooks/${hook.id}/pings`, headers: { authorization: `Bearer ${admin}` } });
+        const r = await app.inject({
+          method: 'POST',
+          url: `/orgs/legacy/hooks/${hook.id}/pings`,
+          headers: { authorization: `Bearer ${admin}` },
+        });
         expect(r.statusCode).toBe(204);
         const [got] = await rcv.waitFor(1, onPath(p));
         expect(signaturesValid(got, 'LegacySecret')).toBe(true);

@@ -26,10 +26,10 @@ deps: install
 	npx depcruise src --config .dependency-cruiser.cjs
 	node scripts/folder-graph.mjs
 
-# Biome's recommended lint rules (biome.jsonc), knip's unused files, exports and dependencies (knip.jsonc), and every
-# local link of README.md and docs/ (scripts/check-doc-links.mjs): any finding fails.
+# Biome's format and recommended lint rules (biome.jsonc, `biome check`), knip's unused files, exports and
+# dependencies (knip.jsonc), and every local link of README.md and docs/ (scripts/check-doc-links.mjs): any finding fails.
 lint: install
-	npx biome lint --error-on-warnings
+	npx biome check --error-on-warnings
 	npx knip
 	node scripts/check-doc-links.mjs
 

@@ -28,57 +28,131 @@ const outFile = outIndex > 0 ? path.resolve(process.argv[outIndex + 1]) : path.j
 /** Every operation hublet serves, as "METHOD /path/template". Marked optional ones may be absent from GitHub's description. */
 const OPERATIONS = [
   // gists
-  'GET /gists', 'POST /gists', 'GET /gists/public', 'GET /gists/starred',
-  'GET /gists/{gist_id}', 'PATCH /gists/{gist_id}', 'DELETE /gists/{gist_id}',
-  'GET /gists/{gist_id}/commits', 'GET /gists/{gist_id}/forks', 'POST /gists/{gist_id}/forks',
-  'GET /gists/{gist_id}/star', 'PUT /gists/{gist_id}/star', 'DELETE /gists/{gist_id}/star',
-  'GET /gists/{gist_id}/{sha}', 'GET /users/{username}/gists',
-  'GET /gists/{gist_id}/comments', 'POST /gists/{gist_id}/comments',
-  'GET /gists/{gist_id}/comments/{comment_id}', 'PATCH /gists/{gist_id}/comments/{comment_id}', 'DELETE /gists/{gist_id}/comments/{comment_id}',
+  'GET /gists',
+  'POST /gists',
+  'GET /gists/public',
+  'GET /gists/starred',
+  'GET /gists/{gist_id}',
+  'PATCH /gists/{gist_id}',
+  'DELETE /gists/{gist_id}',
+  'GET /gists/{gist_id}/commits',
+  'GET /gists/{gist_id}/forks',
+  'POST /gists/{gist_id}/forks',
+  'GET /gists/{gist_id}/star',
+  'PUT /gists/{gist_id}/star',
+  'DELETE /gists/{gist_id}/star',
+  'GET /gists/{gist_id}/{sha}',
+  'GET /users/{username}/gists',
+  'GET /gists/{gist_id}/comments',
+  'POST /gists/{gist_id}/comments',
+  'GET /gists/{gist_id}/comments/{comment_id}',
+  'PATCH /gists/{gist_id}/comments/{comment_id}',
+  'DELETE /gists/{gist_id}/comments/{comment_id}',
   // organization webhooks
-  'GET /orgs/{org}/hooks', 'POST /orgs/{org}/hooks',
-  'GET /orgs/{org}/hooks/{hook_id}', 'PATCH /orgs/{org}/hooks/{hook_id}', 'DELETE /orgs/{org}/hooks/{hook_id}',
-  'GET /orgs/{org}/hooks/{hook_id}/config', 'PATCH /orgs/{org}/hooks/{hook_id}/config',
-  'GET /orgs/{org}/hooks/{hook_id}/deliveries', 'GET /orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id}',
-  'POST /orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id}/attempts', 'POST /orgs/{org}/hooks/{hook_id}/pings',
+  'GET /orgs/{org}/hooks',
+  'POST /orgs/{org}/hooks',
+  'GET /orgs/{org}/hooks/{hook_id}',
+  'PATCH /orgs/{org}/hooks/{hook_id}',
+  'DELETE /orgs/{org}/hooks/{hook_id}',
+  'GET /orgs/{org}/hooks/{hook_id}/config',
+  'PATCH /orgs/{org}/hooks/{hook_id}/config',
+  'GET /orgs/{org}/hooks/{hook_id}/deliveries',
+  'GET /orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id}',
+  'POST /orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id}/attempts',
+  'POST /orgs/{org}/hooks/{hook_id}/pings',
   // repository webhooks
-  'GET /repos/{owner}/{repo}/hooks', 'POST /repos/{owner}/{repo}/hooks',
-  'GET /repos/{owner}/{repo}/hooks/{hook_id}', 'PATCH /repos/{owner}/{repo}/hooks/{hook_id}', 'DELETE /repos/{owner}/{repo}/hooks/{hook_id}',
-  'GET /repos/{owner}/{repo}/hooks/{hook_id}/config', 'PATCH /repos/{owner}/{repo}/hooks/{hook_id}/config',
-  'GET /repos/{owner}/{repo}/hooks/{hook_id}/deliveries', 'GET /repos/{owner}/{repo}/hooks/{hook_id}/deliveries/{delivery_id}',
-  'POST /repos/{owner}/{repo}/hooks/{hook_id}/deliveries/{delivery_id}/attempts', 'POST /repos/{owner}/{repo}/hooks/{hook_id}/pings',
+  'GET /repos/{owner}/{repo}/hooks',
+  'POST /repos/{owner}/{repo}/hooks',
+  'GET /repos/{owner}/{repo}/hooks/{hook_id}',
+  'PATCH /repos/{owner}/{repo}/hooks/{hook_id}',
+  'DELETE /repos/{owner}/{repo}/hooks/{hook_id}',
+  'GET /repos/{owner}/{repo}/hooks/{hook_id}/config',
+  'PATCH /repos/{owner}/{repo}/hooks/{hook_id}/config',
+  'GET /repos/{owner}/{repo}/hooks/{hook_id}/deliveries',
+  'GET /repos/{owner}/{repo}/hooks/{hook_id}/deliveries/{delivery_id}',
+  'POST /repos/{owner}/{repo}/hooks/{hook_id}/deliveries/{delivery_id}/attempts',
+  'POST /repos/{owner}/{repo}/hooks/{hook_id}/pings',
   'POST /repos/{owner}/{repo}/hooks/{hook_id}/tests',
   // migrations
-  'GET /orgs/{org}/migrations', 'POST /orgs/{org}/migrations', 'GET /orgs/{org}/migrations/{migration_id}',
-  'GET /orgs/{org}/migrations/{migration_id}/archive', 'DELETE /orgs/{org}/migrations/{migration_id}/archive',
-  'DELETE /orgs/{org}/migrations/{migration_id}/repos/{repo_name}/lock', 'GET /orgs/{org}/migrations/{migration_id}/repositories',
-  'GET /user/migrations', 'POST /user/migrations', 'GET /user/migrations/{migration_id}',
-  'GET /user/migrations/{migration_id}/archive', 'DELETE /user/migrations/{migration_id}/archive',
-  'DELETE /user/migrations/{migration_id}/repos/{repo_name}/lock', 'GET /user/migrations/{migration_id}/repositories',
+  'GET /orgs/{org}/migrations',
+  'POST /orgs/{org}/migrations',
+  'GET /orgs/{org}/migrations/{migration_id}',
+  'GET /orgs/{org}/migrations/{migration_id}/archive',
+  'DELETE /orgs/{org}/migrations/{migration_id}/archive',
+  'DELETE /orgs/{org}/migrations/{migration_id}/repos/{repo_name}/lock',
+  'GET /orgs/{org}/migrations/{migration_id}/repositories',
+  'GET /user/migrations',
+  'POST /user/migrations',
+  'GET /user/migrations/{migration_id}',
+  'GET /user/migrations/{migration_id}/archive',
+  'DELETE /user/migrations/{migration_id}/archive',
+  'DELETE /user/migrations/{migration_id}/repos/{repo_name}/lock',
+  'GET /user/migrations/{migration_id}/repositories',
   // repositories
-  'POST /orgs/{org}/repos', 'POST /user/repos',
-  'GET /repos/{owner}/{repo}', 'PATCH /repos/{owner}/{repo}', 'DELETE /repos/{owner}/{repo}',
-  'GET /orgs/{org}/repos', 'GET /user/repos', 'GET /users/{username}/repos',
-  'GET /repositories', 'GET /repos/{owner}/{repo}/topics', 'PUT /repos/{owner}/{repo}/topics', 'POST /repos/{owner}/{repo}/transfer',
+  'POST /orgs/{org}/repos',
+  'POST /user/repos',
+  'GET /repos/{owner}/{repo}',
+  'PATCH /repos/{owner}/{repo}',
+  'DELETE /repos/{owner}/{repo}',
+  'GET /orgs/{org}/repos',
+  'GET /user/repos',
+  'GET /users/{username}/repos',
+  'GET /repositories',
+  'GET /repos/{owner}/{repo}/topics',
+  'PUT /repos/{owner}/{repo}/topics',
+  'POST /repos/{owner}/{repo}/transfer',
   // accounts and service
-  'GET /user', 'GET /users/{username}', 'GET /orgs/{org}',
-  'GET /orgs/{org}/memberships/{username}', 'PUT /orgs/{org}/memberships/{username}', 'DELETE /orgs/{org}/memberships/{username}',
-  'GET /user/orgs', 'GET /users/{username}/orgs', 'GET /orgs/{org}/members',
-  'GET /orgs/{org}/members/{username}', 'DELETE /orgs/{org}/members/{username}',
-  'GET /user/memberships/orgs', 'GET /user/memberships/orgs/{org}', 'PATCH /orgs/{org}', 'DELETE /orgs/{org}',
-  'GET /organizations', 'GET /users',
-  'GET /rate_limit', 'GET /versions?',
-  'GET /meta', 'GET /zen', 'GET /octocat', 'GET /emojis',
+  'GET /user',
+  'GET /users/{username}',
+  'GET /orgs/{org}',
+  'GET /orgs/{org}/memberships/{username}',
+  'PUT /orgs/{org}/memberships/{username}',
+  'DELETE /orgs/{org}/memberships/{username}',
+  'GET /user/orgs',
+  'GET /users/{username}/orgs',
+  'GET /orgs/{org}/members',
+  'GET /orgs/{org}/members/{username}',
+  'DELETE /orgs/{org}/members/{username}',
+  'GET /user/memberships/orgs',
+  'GET /user/memberships/orgs/{org}',
+  'PATCH /orgs/{org}',
+  'DELETE /orgs/{org}',
+  'GET /organizations',
+  'GET /users',
+  'GET /rate_limit',
+  'GET /versions?',
+  'GET /meta',
+  'GET /zen',
+  'GET /octocat',
+  'GET /emojis',
   // GitHub Enterprise Server admin API
-  'POST /admin/users', 'DELETE /admin/users/{username}', 'POST /admin/organizations',
-  'POST /admin/users/{username}/authorizations', 'DELETE /admin/users/{username}/authorizations',
-  'PATCH /admin/users/{username}', 'PATCH /admin/organizations/{org}',
-  'PUT /users/{username}/site_admin', 'DELETE /users/{username}/site_admin',
-  'PUT /users/{username}/suspended', 'DELETE /users/{username}/suspended',
-  'GET /enterprise/stats/all', 'GET /enterprise/stats/repos', 'GET /enterprise/stats/hooks', 'GET /enterprise/stats/pages',
-  'GET /enterprise/stats/orgs', 'GET /enterprise/stats/users', 'GET /enterprise/stats/pulls', 'GET /enterprise/stats/issues',
-  'GET /enterprise/stats/milestones', 'GET /enterprise/stats/gists', 'GET /enterprise/stats/comments',
-  'GET /admin/hooks', 'POST /admin/hooks', 'GET /admin/hooks/{hook_id}', 'PATCH /admin/hooks/{hook_id}', 'DELETE /admin/hooks/{hook_id}',
+  'POST /admin/users',
+  'DELETE /admin/users/{username}',
+  'POST /admin/organizations',
+  'POST /admin/users/{username}/authorizations',
+  'DELETE /admin/users/{username}/authorizations',
+  'PATCH /admin/users/{username}',
+  'PATCH /admin/organizations/{org}',
+  'PUT /users/{username}/site_admin',
+  'DELETE /users/{username}/site_admin',
+  'PUT /users/{username}/suspended',
+  'DELETE /users/{username}/suspended',
+  'GET /enterprise/stats/all',
+  'GET /enterprise/stats/repos',
+  'GET /enterprise/stats/hooks',
+  'GET /enterprise/stats/pages',
+  'GET /enterprise/stats/orgs',
+  'GET /enterprise/stats/users',
+  'GET /enterprise/stats/pulls',
+  'GET /enterprise/stats/issues',
+  'GET /enterprise/stats/milestones',
+  'GET /enterprise/stats/gists',
+  'GET /enterprise/stats/comments',
+  'GET /admin/hooks',
+  'POST /admin/hooks',
+  'GET /admin/hooks/{hook_id}',
+  'PATCH /admin/hooks/{hook_id}',
+  'DELETE /admin/hooks/{hook_id}',
   'POST /admin/hooks/{hook_id}/pings',
 ];
 
@@ -117,7 +191,18 @@ const CORRECTIONS = [
 ];
 
 /** Keywords that only annotate; dropped to keep the fixture small. */
-const ANNOTATIONS = new Set(['description', 'summary', 'title', 'example', 'examples', 'externalDocs', 'deprecated', 'readOnly', 'writeOnly', 'xml']);
+const ANNOTATIONS = new Set([
+  'description',
+  'summary',
+  'title',
+  'example',
+  'examples',
+  'externalDocs',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'xml',
+]);
 
 const readJson = (file) => JSON.parse(fs.readFileSync(path.join(pkgDir, 'generated', file), 'utf8'));
 
@@ -194,7 +279,8 @@ class Source {
       if (!m) return this.convert(this.deref(schema.$ref));
       return { $ref: `#/components/schemas/${this.schemaRef(m[1])}` };
     }
-    if (schema['x-github-breaking-changes'] !== undefined) throw new Error(`${this.label}: breaking changes inside a schema are not handled`);
+    if (schema['x-github-breaking-changes'] !== undefined)
+      throw new Error(`${this.label}: breaking changes inside a schema are not handled`);
     const out = {};
     for (const [key, value] of Object.entries(schema)) {
       if (ANNOTATIONS.has(key) || key.startsWith('x-') || key === 'nullable' || key === 'discriminator') continue;
@@ -257,7 +343,10 @@ function mergePatch(target, patch) {
 function jsonPatch(target, ops, where) {
   const doc = structuredClone(target);
   for (const op of ops) {
-    const keys = op.path.split('/').slice(1).map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const keys = op.path
+      .split('/')
+      .slice(1)
+      .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
     const last = keys.pop();
     let parent = doc;
     for (const k of keys) parent = parent?.[k];
@@ -303,7 +392,14 @@ function extract(docs, apiVersion) {
     else if (!optional) missing.push(`${key} (in ${source.label})`);
   }
   if (missing.length) throw new Error(`operations not found in GitHub's description:\n  ${missing.join('\n  ')}`);
-  return { operations, schemas: Object.fromEntries(Object.keys(schemas).sort().map((k) => [k, schemas[k]])) };
+  return {
+    operations,
+    schemas: Object.fromEntries(
+      Object.keys(schemas)
+        .sort()
+        .map((k) => [k, schemas[k]]),
+    ),
+  };
 }
 
 /** The entries of `later` that are new or differ from `base`. */
@@ -337,8 +433,12 @@ function main() {
   fs.mkdirSync(path.dirname(outFile), { recursive: true });
   const text = `${JSON.stringify(fixture, null, 1)}\n`;
   fs.writeFileSync(outFile, text);
-  const overrides = laterVersions.map((v) => `${v}: ${Object.keys(versions[v].operations).length} operations and ${Object.keys(versions[v].schemas).length} schemas differ`);
-  console.log(`${path.relative(root, outFile)}: ${Object.keys(base.operations).length} operations, ${Object.keys(base.schemas).length} schemas (${overrides.join('; ')}), ${(text.length / 1024).toFixed(0)} KiB`);
+  const overrides = laterVersions.map(
+    (v) => `${v}: ${Object.keys(versions[v].operations).length} operations and ${Object.keys(versions[v].schemas).length} schemas differ`,
+  );
+  console.log(
+    `${path.relative(root, outFile)}: ${Object.keys(base.operations).length} operations, ${Object.keys(base.schemas).length} schemas (${overrides.join('; ')}), ${(text.length / 1024).toFixed(0)} KiB`,
+  );
 }
 
 main();

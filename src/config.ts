@@ -200,15 +200,34 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     responseCacheMiB: integer('responseCacheMiB', 32, 0, 65_536),
     ...secretKeys(pick, problems),
   };
-  if (config.archiveStorage === 's3' && config.s3Bucket === undefined) problems.push(`s3Bucket (${ENV.s3Bucket}): required with archiveStorage s3`);
+  if (config.archiveStorage === 's3' && config.s3Bucket === undefined)
+    problems.push(`s3Bucket (${ENV.s3Bucket}): required with archiveStorage s3`);
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze(config);
 }
 
-type HookSettings = Pick<Config, 'hookAllowedHosts' | 'hookLimitPerEvent' | 'deliveryRetentionDays' | 'hookTimeoutMs' | 'hookLeaseMs' | 'hookConcurrency' | 'hookRetries' | 'hookRetryBaseMs' | 'hookThrottlePerMinute' | 'hookDisableAfterFailures' | 'hookDisableWindowMinutes' | 'hookGithubHeaders'>;
+type HookSettings = Pick<
+  Config,
+  | 'hookAllowedHosts'
+  | 'hookLimitPerEvent'
+  | 'deliveryRetentionDays'
+  | 'hookTimeoutMs'
+  | 'hookLeaseMs'
+  | 'hookConcurrency'
+  | 'hookRetries'
+  | 'hookRetryBaseMs'
+  | 'hookThrottlePerMinute'
+  | 'hookDisableAfterFailures'
+  | 'hookDisableWindowMinutes'
+  | 'hookGithubHeaders'
+>;
 
 /** Webhook delivery settings (docs/configuration.md); the lease must outlast the delivery timeout. */
-function hookSettings(pick: (key: keyof Config) => string | undefined, integer: (key: keyof Config, fallback: number, min: number, max: number) => number, problems: string[]): HookSettings {
+function hookSettings(
+  pick: (key: keyof Config) => string | undefined,
+  integer: (key: keyof Config, fallback: number, min: number, max: number) => number,
+  problems: string[],
+): HookSettings {
   const hookAllowedHosts = pick('hookAllowedHosts') ?? '';
   const hostProblem = allowedHostsProblem(hookAllowedHosts);
   if (hostProblem) problems.push(`hookAllowedHosts (${ENV.hookAllowedHosts}): ${hostProblem}`);
@@ -239,7 +258,8 @@ function secretKeys(pick: (key: keyof Config) => string | undefined, problems: s
   const secretKeyPrevious = pick('secretKeyPrevious');
   const format = 'expected 32 bytes as base64 or 64 hex digits (e.g. the output of `openssl rand -base64 32`)';
   if (secretKey !== undefined && !parseKey(secretKey)) problems.push(`secretKey (${ENV.secretKey}): ${format}`);
-  if (secretKeyPrevious !== undefined && !parseKeyList(secretKeyPrevious)) problems.push(`secretKeyPrevious (${ENV.secretKeyPrevious}): ${format}, comma-separated`);
+  if (secretKeyPrevious !== undefined && !parseKeyList(secretKeyPrevious))
+    problems.push(`secretKeyPrevious (${ENV.secretKeyPrevious}): ${format}, comma-separated`);
   return { secretKey, secretKeyPrevious };
 }
 
@@ -276,9 +296,13 @@ function siteRoot(raw: string, problems: string[]): string {
   if (u.protocol !== 'http:' && u.protocol !== 'https:') problems.push(`baseUrl (${ENV.baseUrl}): must be an http(s) URL`);
   const path = u.pathname.replace(/\/+$/, '');
   if (/^\/api\/v3$/i.test(path)) {
-    problems.push(`baseUrl (${ENV.baseUrl}): give the site's root (${u.origin}), not its API prefix: hublet serves the API at / and at /api/v3 itself`);
+    problems.push(
+      `baseUrl (${ENV.baseUrl}): give the site's root (${u.origin}), not its API prefix: hublet serves the API at / and at /api/v3 itself`,
+    );
   } else if (path || u.search || u.hash || u.username || u.password) {
-    problems.push(`baseUrl (${ENV.baseUrl}): give the site's root, scheme://host[:port] (${u.origin}): hublet serves no path prefix, query or credentials, got ${JSON.stringify(raw)}`);
+    problems.push(
+      `baseUrl (${ENV.baseUrl}): give the site's root, scheme://host[:port] (${u.origin}): hublet serves no path prefix, query or credentials, got ${JSON.stringify(raw)}`,
+    );
   }
   return u.origin;
 }
@@ -289,7 +313,10 @@ function archiveStorage(raw: string | undefined, problems: string[]): Config['ar
   return 'filesystem';
 }
 
-type S3Settings = Pick<Config, 's3Bucket' | 's3Endpoint' | 's3Region' | 's3Prefix' | 's3ForcePathStyle' | 's3AccessKeyId' | 's3SecretAccessKey'>;
+type S3Settings = Pick<
+  Config,
+  's3Bucket' | 's3Endpoint' | 's3Region' | 's3Prefix' | 's3ForcePathStyle' | 's3AccessKeyId' | 's3SecretAccessKey'
+>;
 
 /**
  * The S3 archive store's settings, checked whatever the storage (a typo fails at start, not at the first export); the
@@ -298,7 +325,9 @@ type S3Settings = Pick<Config, 's3Bucket' | 's3Endpoint' | 's3Region' | 's3Prefi
 function s3Settings(pick: (key: keyof Config) => string | undefined, env: NodeJS.ProcessEnv, problems: string[]): S3Settings {
   const s3Bucket = pick('s3Bucket');
   if (s3Bucket !== undefined && !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(s3Bucket)) {
-    problems.push(`s3Bucket (${ENV.s3Bucket}): expected an S3 bucket name (3 to 63 lowercase letters, digits, dots and hyphens), got ${JSON.stringify(s3Bucket)}`);
+    problems.push(
+      `s3Bucket (${ENV.s3Bucket}): expected an S3 bucket name (3 to 63 lowercase letters, digits, dots and hyphens), got ${JSON.stringify(s3Bucket)}`,
+    );
   }
   const s3Endpoint = pick('s3Endpoint')?.replace(/\/+$/, '');
   if (s3Endpoint !== undefined) {
@@ -309,12 +338,16 @@ function s3Settings(pick: (key: keyof Config) => string | undefined, env: NodeJS
       // reported below
     }
     if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.username || u.password || u.search || u.hash) {
-      problems.push(`s3Endpoint (${ENV.s3Endpoint}): expected an http(s) URL without credentials or query, e.g. https://minio.internal:9000`);
+      problems.push(
+        `s3Endpoint (${ENV.s3Endpoint}): expected an http(s) URL without credentials or query, e.g. https://minio.internal:9000`,
+      );
     }
   }
   const s3Prefix = (pick('s3Prefix') ?? '').replace(/^\/+|\/+$/g, '');
   if (s3Prefix !== '' && s3Prefix.split('/').some((p) => !/^[A-Za-z0-9._-]+$/.test(p) || p === '.' || p === '..')) {
-    problems.push(`s3Prefix (${ENV.s3Prefix}): expected segments of letters, digits, '.', '-' and '_' separated by '/', got ${JSON.stringify(s3Prefix)}`);
+    problems.push(
+      `s3Prefix (${ENV.s3Prefix}): expected segments of letters, digits, '.', '-' and '_' separated by '/', got ${JSON.stringify(s3Prefix)}`,
+    );
   }
   const style = pick('s3ForcePathStyle') ?? '0';
   if (!['0', '1', 'true', 'false'].includes(style)) problems.push(`s3ForcePathStyle (${ENV.s3ForcePathStyle}): expected 1 or 0`);

@@ -47,7 +47,8 @@ for (const what of ['quick', 'database'] as const) {
   const seen = new Set(runs.map((r) => String(r.doc[what])));
   if (seen.size > 1) process.stderr.write(`warning: the runs differ in ${what} (${[...seen].join(', ')})\n`);
 }
-if (runs.some((r) => r.doc.quick)) process.stderr.write('warning: QUICK runs prove the harness, their numbers are not for docs/performance.md\n');
+if (runs.some((r) => r.doc.quick))
+  process.stderr.write('warning: QUICK runs prove the harness, their numbers are not for docs/performance.md\n');
 
 const order: string[] = [];
 const byCase = new Map<string, { run: RunDoc; result: CaseResult }[]>();

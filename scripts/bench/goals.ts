@@ -25,7 +25,10 @@ export function verdict(goals: Goal[] | undefined, stats: Record<string, Spread>
   for (const g of goals) {
     const m = stats?.[g.metric]?.median;
     const ok = m !== undefined && Number.isFinite(m) && (g.op === '≥' ? m >= g.limit : m <= g.limit);
-    if (!ok) missed.push(`${g.metric} ${m === undefined || !Number.isFinite(m) ? '–' : Number(m.toPrecision(3))} ${g.op === '≥' ? '<' : '>'} ${g.limit}`);
+    if (!ok)
+      missed.push(
+        `${g.metric} ${m === undefined || !Number.isFinite(m) ? '–' : Number(m.toPrecision(3))} ${g.op === '≥' ? '<' : '>'} ${g.limit}`,
+      );
   }
   return missed.length ? `missed (${missed.join(', ')})` : 'met';
 }

@@ -56,8 +56,14 @@ export function httpCase(spec: HttpCaseSpec): BenchCase {
       };
       // The baseline answers with exactly the bytes (headers and body) hublet answers the first request with.
       const first = requests[0];
-      const firstRaw = first.setupRequest ? first.setupRequest({ method: first.method ?? 'GET', path: first.path, headers: first.headers, body: first.body }) : first;
-      const sample = await fetch(ctx.server.url + firstRaw.path, { method: firstRaw.method ?? 'GET', headers: firstRaw.headers, body: firstRaw.body as string | undefined });
+      const firstRaw = first.setupRequest
+        ? first.setupRequest({ method: first.method ?? 'GET', path: first.path, headers: first.headers, body: first.body })
+        : first;
+      const sample = await fetch(ctx.server.url + firstRaw.path, {
+        method: firstRaw.method ?? 'GET',
+        headers: firstRaw.headers,
+        body: firstRaw.body as string | undefined,
+      });
       const bytes = Buffer.from(await sample.arrayBuffer());
       if (sample.status >= 400) throw new Error(`${spec.name}: ${first.path} answered ${sample.status}: ${bytes.toString()}`);
       // The baseline replays the same requests without their per-request rewriting (it answers every one alike).
@@ -115,7 +121,13 @@ export function httpCase(spec: HttpCaseSpec): BenchCase {
         goals: spec.goals,
         target,
         note: `${bytes.length} B/response; ${rounds.length} round(s) of ${settings.durationSec} s${spec.sustained ? ' back to back' : ''}; baseline ${baseline.map((b) => b.rps).join(', ')} req/s, p99 ${baseline.map((b) => b.p99).join(', ')} ms; ${requestsDone} requests${problems ? `; ${problems} errors/non-2xx` : ''}`,
-        details: { bytes: bytes.length, connections: settings.connections, roundSeconds: settings.durationSec, warmupSec: settings.warmupSec, sustained: !!spec.sustained },
+        details: {
+          bytes: bytes.length,
+          connections: settings.connections,
+          roundSeconds: settings.durationSec,
+          warmupSec: settings.warmupSec,
+          sustained: !!spec.sustained,
+        },
       });
     },
   };

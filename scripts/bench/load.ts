@@ -82,7 +82,9 @@ export async function measure(url: string, requests: LoadRequest[], settings: Lo
 export async function measureSpread(urls: string[], requests: LoadRequest[], settings: LoadSettings, amount?: number): Promise<LoadResult> {
   if (urls.length === 1) return measure(urls[0], requests, settings, amount);
   const share = { ...settings, connections: Math.max(1, Math.round(settings.connections / urls.length)) };
-  const parts = await Promise.all(urls.map((url) => measure(url, requests, share, amount === undefined ? undefined : Math.ceil(amount / urls.length))));
+  const parts = await Promise.all(
+    urls.map((url) => measure(url, requests, share, amount === undefined ? undefined : Math.ceil(amount / urls.length))),
+  );
   const sum = (f: (r: LoadResult) => number) => parts.reduce((n, r) => n + f(r), 0);
   const max = (f: (r: LoadResult) => number) => Math.max(...parts.map(f));
   return {
@@ -118,7 +120,12 @@ export async function probeLatency(url: string, request: LoadRequest, settings: 
       while (performance.now() < end) {
         const t0 = performance.now();
         try {
-          const res = await pool.request({ method: request.method ?? 'GET', path: request.path, headers: request.headers, body: request.body });
+          const res = await pool.request({
+            method: request.method ?? 'GET',
+            path: request.path,
+            headers: request.headers,
+            body: request.body,
+          });
           await res.body.dump({ limit: Infinity });
           latencies.push(performance.now() - t0);
           if (res.statusCode >= 300) non2xx++;

@@ -22,7 +22,12 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..',
 export function hubletCommand(): { cmd: string; args: string[]; label: string } {
   const bin = path.join(root, 'bin', 'hublet');
   const profile = process.env.HUBLET_BENCH_PROFILE;
-  if (profile) return { cmd: process.execPath, args: ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profile)}`, bin], label: 'bin/hublet (tsx, --cpu-prof)' };
+  if (profile)
+    return {
+      cmd: process.execPath,
+      args: ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profile)}`, bin],
+      label: 'bin/hublet (tsx, --cpu-prof)',
+    };
   const dist = path.join(root, 'dist', 'hublet');
   if (fs.existsSync(dist) && process.env.HUBLET_BENCH_BIN !== 'tsx') return { cmd: dist, args: [], label: 'dist/hublet' };
   return { cmd: bin, args: [], label: 'bin/hublet (tsx)' };
@@ -50,7 +55,8 @@ async function waitForLog(child: ChildProcess, file: string, from: number, patte
     const text = fs.readFileSync(file).subarray(from).toString();
     const m = pattern.exec(text);
     if (m) return m[1];
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited with ${child.exitCode ?? child.signalCode} before ready:\n${text}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`exited with ${child.exitCode ?? child.signalCode} before ready:\n${text}`);
     if (Date.now() > end) throw new Error(`no ${pattern} within ${timeoutMs} ms; output:\n${text}`);
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -202,7 +208,10 @@ export async function startBaseline(body: Buffer, headers: Record<string, string
       server.keepAliveTimeout = 60000;
       server.listen(0, '127.0.0.1', () => console.log('baseline listening on http://127.0.0.1:' + server.address().port));
     });`;
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, BASELINE_HEADERS: JSON.stringify(headers) } });
+  const child = spawn(process.execPath, ['-e', script], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, BASELINE_HEADERS: JSON.stringify(headers) },
+  });
   track(child);
   child.stdin!.end(body);
   const m = await waitForLine(child, /baseline listening on (http:\/\/\S+)/, 10_000);

@@ -33,7 +33,8 @@ const database = arg('--database');
 const only = arg('--only')?.split('|');
 /** Server processes per installation under test (several need --database). */
 const processes = Number(arg('--processes')) || 1;
-if (processes > 1 && !database) throw new Error('--processes needs --database postgres://… (several servers share one PostgreSQL database)');
+if (processes > 1 && !database)
+  throw new Error('--processes needs --database postgres://… (several servers share one PostgreSQL database)');
 /** Writes bench/results/<label>.json instead of latest*.json (runs kept for before/after comparisons). */
 const label = arg('--label');
 /** Servers run under `node --cpu-prof` into this directory (summarise with profile-summary.ts). */
@@ -96,7 +97,14 @@ async function main(): Promise<void> {
       try {
         result = await c.run(context(server, extra));
       } catch (err) {
-        result = { case: c.name, unit: '', value: NaN, target: c.target, goals: c.goals, note: `FAILED: ${err instanceof Error ? err.stack ?? err.message : String(err)}` };
+        result = {
+          case: c.name,
+          unit: '',
+          value: NaN,
+          target: c.target,
+          goals: c.goals,
+          note: `FAILED: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+        };
       } finally {
         await Promise.all([fresh, ...extra].map((s) => s?.stop()));
       }
@@ -115,11 +123,36 @@ async function main(): Promise<void> {
   process.stdout.write(`(${((Date.now() - started) / 1000).toFixed(1)} s in all)\n`);
   const dir = path.resolve('bench', 'results');
   fs.mkdirSync(dir, { recursive: true });
-  const doc = JSON.stringify({ at: new Date().toISOString(), machine, cpus, loadAverage: loadBefore, quick, rounds, database: database ? 'postgres' : 'sqlite', processes, settings, seconds: Math.round((Date.now() - started) / 1000), results }, null, 2);
-  const name = label ? `${label}.json` : quick ? 'latest-quick.json' : database ? `latest-postgres${processes > 1 ? `-${processes}p` : ''}.json` : 'latest.json';
+  const doc = JSON.stringify(
+    {
+      at: new Date().toISOString(),
+      machine,
+      cpus,
+      loadAverage: loadBefore,
+      quick,
+      rounds,
+      database: database ? 'postgres' : 'sqlite',
+      processes,
+      settings,
+      seconds: Math.round((Date.now() - started) / 1000),
+      results,
+    },
+    null,
+    2,
+  );
+  const name = label
+    ? `${label}.json`
+    : quick
+      ? 'latest-quick.json'
+      : database
+        ? `latest-postgres${processes > 1 ? `-${processes}p` : ''}.json`
+        : 'latest.json';
   fs.writeFileSync(path.join(dir, name), `${doc}\n`);
   if (results.some((r) => Number.isNaN(r.value))) process.exitCode = 1;
 }
 
-const loadBefore = os.loadavg().map((n) => n.toFixed(1)).join(' ');
+const loadBefore = os
+  .loadavg()
+  .map((n) => n.toFixed(1))
+  .join(' ');
 await main();

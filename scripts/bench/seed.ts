@@ -50,7 +50,8 @@ function seedRows(db: Db, from: number, to: number, minOwner: number, owners: nu
 export async function seedGists(db: Db, seed: GistSeed): Promise<void> {
   const minOwner = Math.min(...seed.ownerIds);
   const owners = seed.ownerIds.length;
-  if (Math.max(...seed.ownerIds) - minOwner !== owners - 1) throw new Error(`seed owners must have consecutive ids: ${seed.ownerIds.join(',')}`);
+  if (Math.max(...seed.ownerIds) - minOwner !== owners - 1)
+    throw new Error(`seed owners must have consecutive ids: ${seed.ownerIds.join(',')}`);
   const template = seed.templateGistId;
   for (let from = 0; from < seed.count; from += CHUNK) {
     const to = Math.min(seed.count, from + CHUNK);
@@ -72,7 +73,11 @@ export async function seedGists(db: Db, seed: GistSeed): Promise<void> {
 }
 
 /** Creates `count` users through the admin API (consecutive ids on a fresh database); returns their ids. */
-export async function createUsers(api: (method: string, path: string, body?: unknown) => Promise<any>, prefix: string, count: number): Promise<number[]> {
+export async function createUsers(
+  api: (method: string, path: string, body?: unknown) => Promise<any>,
+  prefix: string,
+  count: number,
+): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 0; i < count; i++) ids.push((await api('POST', '/admin/users', { login: `${prefix}${i}` })).id as number);
   return ids;

@@ -44,9 +44,23 @@ function loadCell(s: Spread | undefined): string {
 }
 
 export function markdownTable(rows: TableRow[], opts: { machineColumn?: boolean } = {}): string {
-  const head = ['case', 'throughput', 'p50 ms', 'p99 ms', 'ratio to baseline', 'peak RSS MiB', 'load (1 min)', ...(opts.machineColumn ? ['machine'] : []), 'target', 'met'];
+  const head = [
+    'case',
+    'throughput',
+    'p50 ms',
+    'p99 ms',
+    'ratio to baseline',
+    'peak RSS MiB',
+    'load (1 min)',
+    ...(opts.machineColumn ? ['machine'] : []),
+    'target',
+    'met',
+  ];
   const lines = rows.map((r) => {
-    const ratio = r.stats.ratio && Number.isFinite(r.stats.ratio.median) ? `${cell(r.stats.ratio, ratioNum).replace(/^(\S+)/, '$1×')}${r.ratioOf ? ` ${r.ratioOf}` : ''}` : '–';
+    const ratio =
+      r.stats.ratio && Number.isFinite(r.stats.ratio.median)
+        ? `${cell(r.stats.ratio, ratioNum).replace(/^(\S+)/, '$1×')}${r.ratioOf ? ` ${r.ratioOf}` : ''}`
+        : '–';
     const cells = [
       r.case,
       r.stats.value ? `${cell(r.stats.value)} ${r.unit}` : '–',

@@ -32,8 +32,15 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
       config: { ...config, resource: 'User' },
     },
     async (request, reply) => {
-      const user = await createUser(request.ctx, { login: request.body.login, email: request.body.email, siteAdmin: request.body.site_admin });
-      return reply.code(201).header('location', request.ctx.urls.api(`/users/${user.login}`)).send(simpleUser(user, request.ctx.urls));
+      const user = await createUser(request.ctx, {
+        login: request.body.login,
+        email: request.body.email,
+        siteAdmin: request.body.site_admin,
+      });
+      return reply
+        .code(201)
+        .header('location', request.ctx.urls.api(`/users/${user.login}`))
+        .send(simpleUser(user, request.ctx.urls));
     },
   );
 
@@ -55,21 +62,42 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
       config: { ...config, resource: 'Organization' },
     },
     async (request, reply) => {
-      const org = await createOrganization(request.ctx, { login: request.body.login, admin: request.body.admin, profileName: request.body.profile_name });
-      return reply.code(201).header('location', request.ctx.urls.api(`/orgs/${org.login}`)).send(simpleOrganization(org, request.ctx.urls));
+      const org = await createOrganization(request.ctx, {
+        login: request.body.login,
+        admin: request.body.admin,
+        profileName: request.body.profile_name,
+      });
+      return reply
+        .code(201)
+        .header('location', request.ctx.urls.api(`/orgs/${org.login}`))
+        .send(simpleOrganization(org, request.ctx.urls));
     },
   );
 
   // GitHub Enterprise queues a rename and answers 202; hublet's is done when it answers (everything is kept by id).
-  app.patch('/admin/users/:username', { schema: { params: userParams, body: renameBody }, config: { ...config, resource: 'User' } }, async (request, reply) => {
-    const user = await renameAccount(request.ctx, 'User', request.params.username, request.body.login);
-    return reply.code(202).send({ message: 'Job queued to rename user. It may take a few minutes to complete.', url: request.ctx.urls.api(`/users/${user.login}`) });
-  });
+  app.patch(
+    '/admin/users/:username',
+    { schema: { params: userParams, body: renameBody }, config: { ...config, resource: 'User' } },
+    async (request, reply) => {
+      const user = await renameAccount(request.ctx, 'User', request.params.username, request.body.login);
+      return reply.code(202).send({
+        message: 'Job queued to rename user. It may take a few minutes to complete.',
+        url: request.ctx.urls.api(`/users/${user.login}`),
+      });
+    },
+  );
 
-  app.patch('/admin/organizations/:org', { schema: { params: orgParams, body: renameBody }, config: { ...config, resource: 'Organization' } }, async (request, reply) => {
-    const org = await renameAccount(request.ctx, 'Organization', request.params.org, request.body.login);
-    return reply.code(202).send({ message: 'Job queued to rename organization. It may take a few minutes to complete.', url: request.ctx.urls.api(`/orgs/${org.login}`) });
-  });
+  app.patch(
+    '/admin/organizations/:org',
+    { schema: { params: orgParams, body: renameBody }, config: { ...config, resource: 'Organization' } },
+    async (request, reply) => {
+      const org = await renameAccount(request.ctx, 'Organization', request.params.org, request.body.login);
+      return reply.code(202).send({
+        message: 'Job queued to rename organization. It may take a few minutes to complete.',
+        url: request.ctx.urls.api(`/orgs/${org.login}`),
+      });
+    },
+  );
 
   app.put('/users/:username/site_admin', { schema: { params: userParams }, config }, async (request, reply) => {
     await changeSiteAdmin(request.ctx, request.params.username, true);
@@ -144,7 +172,12 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
     '/admin/users/:username/authorizations',
     { schema: { params: userParams, querystring: { type: 'object', properties: pagingQuery } }, config },
     async (request, reply) =>
-      pagedList(request, reply, (paging) => listUserTokens(request.ctx, request.params.username, paging), (page) => page.tokens.map((row) => authorization(row, page.user, request.ctx.urls))),
+      pagedList(
+        request,
+        reply,
+        (paging) => listUserTokens(request.ctx, request.params.username, paging),
+        (page) => page.tokens.map((row) => authorization(row, page.user, request.ctx.urls)),
+      ),
   );
 
   app.delete('/admin/users/:username/authorizations', { schema: { params: userParams }, config }, async (request, reply) => {

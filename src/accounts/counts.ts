@@ -13,7 +13,10 @@ export async function accountsCounts(ctx: ServiceContext, accounts: readonly Use
   return new Map(
     accounts.map((a) => [
       a.id,
-      Object.assign({ public_repos: 0, public_gists: 0, private_gists: 0, owned_private_repos: 0, total_private_repos: 0 }, ...parts.map((p) => p.get(a.id))),
+      Object.assign(
+        { public_repos: 0, public_gists: 0, private_gists: 0, owned_private_repos: 0, total_private_repos: 0 },
+        ...parts.map((p) => p.get(a.id)),
+      ),
     ]),
   );
 }

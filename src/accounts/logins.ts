@@ -2,13 +2,36 @@
 import type { FieldError } from '../core/errors.js';
 
 /** Names the API or git hosting would shadow at the top level of a URL. */
-const RESERVED: ReadonlySet<string> = new Set(['api', 'admin', 'gists', 'orgs', 'users', 'user', 'repos', 'rate_limit', 'avatars', 'login', 'logout', 'settings', 'organizations', 'migrations', 'site', 'gist']);
+const RESERVED: ReadonlySet<string> = new Set([
+  'api',
+  'admin',
+  'gists',
+  'orgs',
+  'users',
+  'user',
+  'repos',
+  'rate_limit',
+  'avatars',
+  'login',
+  'logout',
+  'settings',
+  'organizations',
+  'migrations',
+  'site',
+  'gist',
+]);
 
 /** Alphanumerics and single inner hyphens, at most 39 characters. */
 export function loginProblem(login: unknown, resource: 'User' | 'Organization'): FieldError | null {
   if (typeof login !== 'string' || login === '') return { resource, field: 'login', code: 'missing_field' };
   if (login.length > 39 || !/^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9]))*$/.test(login)) {
-    return { resource, field: 'login', code: 'invalid', message: 'login may only contain alphanumeric characters or single hyphens, and cannot begin or end with a hyphen (at most 39 characters)' };
+    return {
+      resource,
+      field: 'login',
+      code: 'invalid',
+      message:
+        'login may only contain alphanumeric characters or single hyphens, and cannot begin or end with a hyphen (at most 39 characters)',
+    };
   }
   if (RESERVED.has(login.toLowerCase())) return { resource, field: 'login', code: 'invalid', message: `login '${login}' is reserved` };
   return null;

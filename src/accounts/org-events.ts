@@ -36,10 +36,21 @@ function organizationEventPayload(input: OrganizationEventInput, urls: Urls): Re
 }
 
 /** Records an `organization` event in the caller's transaction. */
-export async function emitOrganizationEvent(trx: Db, ctx: Pick<AppContext, 'urls' | 'events'>, input: OrganizationEventInput, now: Date): Promise<void> {
+export async function emitOrganizationEvent(
+  trx: Db,
+  ctx: Pick<AppContext, 'urls' | 'events'>,
+  input: OrganizationEventInput,
+  now: Date,
+): Promise<void> {
   await ctx.events.emit(
     trx,
-    { name: 'organization', action: input.action, orgId: input.org.id, senderId: input.sender.id, payload: organizationEventPayload(input, ctx.urls.root) },
+    {
+      name: 'organization',
+      action: input.action,
+      orgId: input.org.id,
+      senderId: input.sender.id,
+      payload: organizationEventPayload(input, ctx.urls.root),
+    },
     now,
   );
 }

@@ -9,15 +9,7 @@ import { pagedList, pagingQuery, parsePaging, requestUrlWith } from '../http/pag
 import { memberParams, orgParams, userParams } from '../http/route-params.js';
 import { typed } from '../http/typed.js';
 import { accountCounts } from './counts.js';
-import {
-  accountsAfter,
-  checkMember,
-  deleteOrganization,
-  listMembers,
-  myMembership,
-  myMemberships,
-  updateOrganization,
-} from './orgs.js';
+import { accountsAfter, checkMember, deleteOrganization, listMembers, myMembership, myMemberships, updateOrganization } from './orgs.js';
 import { fullOrganization, membership, simpleOrganization, simpleUser } from './present.js';
 import { deleteMembership, requireAnyAccount } from './service.js';
 
@@ -32,9 +24,18 @@ const OWN_ORGS: Grant = { scopes: ['user', 'read:org'], apps: 'user', missingSco
 /** Who belongs to an organization: anyone may ask (outsiders see public memberships only). */
 const MEMBERS_READ: Grant = { scopes: [], anonymous: true, apps: true, fineGrained: { permission: 'members', level: 'read' } };
 /** The caller's own organization memberships. */
-const OWN_MEMBERSHIPS: Grant = { scopes: ['read:org', 'admin:org'], fineGrained: { permission: 'members', level: 'read' }, apps: 'user', missingScope: 403 };
+const OWN_MEMBERSHIPS: Grant = {
+  scopes: ['read:org', 'admin:org'],
+  fineGrained: { permission: 'members', level: 'read' },
+  apps: 'user',
+  missingScope: 403,
+};
 const MEMBERS_WRITE: Grant = { scopes: ['admin:org'], fineGrained: { permission: 'members', level: 'write' }, missingScope: 403 };
-const ORG_ADMIN: Grant = { scopes: ['admin:org'], fineGrained: { permission: 'organization_administration', level: 'write' }, missingScope: 403 };
+const ORG_ADMIN: Grant = {
+  scopes: ['admin:org'],
+  fineGrained: { permission: 'organization_administration', level: 'write' },
+  missingScope: 403,
+};
 
 const text = { type: ['string', 'null'] } as const;
 const orgBody = {
@@ -68,17 +69,26 @@ export async function organizationRoutes(fastify: FastifyInstance): Promise<void
 
   app.get('/user/orgs', { schema: { querystring: pagedQuery }, config: { grant: OWN_ORGS } }, async (request, reply) => {
     if (request.ctx.actor?.kind === 'fine_grained') return [];
-    return pagedList(request, reply, (paging) => myMemberships(request.ctx, paging), (page) => page.rows.map((m) => simpleOrganization(m.org, request.ctx.urls)));
+    return pagedList(
+      request,
+      reply,
+      (paging) => myMemberships(request.ctx, paging),
+      (page) => page.rows.map((m) => simpleOrganization(m.org, request.ctx.urls)),
+    );
   });
 
   // Only public memberships, whoever asks (GitHub's rule): memberships are concealed, so none.
-  app.get('/users/:username/orgs', { schema: { params: userParams, querystring: pagedQuery }, config: { grant: PUBLIC } }, async (request, reply) => {
-    const publicMemberships = async () => {
-      await requireAnyAccount(request.ctx, request.params.username);
-      return { total: 0 };
-    };
-    return pagedList(request, reply, publicMemberships, () => []);
-  });
+  app.get(
+    '/users/:username/orgs',
+    { schema: { params: userParams, querystring: pagedQuery }, config: { grant: PUBLIC } },
+    async (request, reply) => {
+      const publicMemberships = async () => {
+        await requireAnyAccount(request.ctx, request.params.username);
+        return { total: 0 };
+      };
+      return pagedList(request, reply, publicMemberships, () => []);
+    },
+  );
 
   app.get(
     '/user/memberships/orgs',
@@ -89,7 +99,12 @@ export async function organizationRoutes(fastify: FastifyInstance): Promise<void
     async (request, reply) => {
       // Every membership is active (hublet has no invitations): `state=pending` lists none.
       if (request.query.state === 'pending') return [];
-      return pagedList(request, reply, (paging) => myMemberships(request.ctx, paging), (page) => page.rows.map((m) => membership(m.org, page.user, m.role, request.ctx.urls)));
+      return pagedList(
+        request,
+        reply,
+        (paging) => myMemberships(request.ctx, paging),
+        (page) => page.rows.map((m) => membership(m.org, page.user, m.role, request.ctx.urls)),
+      );
     },
   );
 
@@ -105,14 +120,23 @@ export async function organizationRoutes(fastify: FastifyInstance): Promise<void
         params: orgParams,
         querystring: {
           type: 'object',
-          properties: { ...pagingQuery, filter: { type: 'string', enum: ['2fa_disabled', 'all'] }, role: { type: 'string', enum: ['all', 'admin', 'member'] } },
+          properties: {
+            ...pagingQuery,
+            filter: { type: 'string', enum: ['2fa_disabled', 'all'] },
+            role: { type: 'string', enum: ['all', 'admin', 'member'] },
+          },
         },
       },
       config: { grant: MEMBERS_READ, resource: 'Member' },
     },
     async (request, reply) => {
       const role = request.query.role === 'admin' || request.query.role === 'member' ? request.query.role : undefined;
-      return pagedList(request, reply, (paging) => listMembers(request.ctx, request.params.org, role, paging), (page) => page.rows.map((u) => simpleUser(u, request.ctx.urls)));
+      return pagedList(
+        request,
+        reply,
+        (paging) => listMembers(request.ctx, request.params.org, role, paging),
+        (page) => page.rows.map((u) => simpleUser(u, request.ctx.urls)),
+      );
     },
   );
 
@@ -122,20 +146,31 @@ export async function organizationRoutes(fastify: FastifyInstance): Promise<void
     const { org, username } = request.params;
     const found = await checkMember(request.ctx, org, username);
     if (found === 'public') {
-      return reply.code(302).header('location', request.ctx.urls.api(`/orgs/${encodeURIComponent(org)}/public_members/${encodeURIComponent(username)}`)).send();
+      return reply
+        .code(302)
+        .header('location', request.ctx.urls.api(`/orgs/${encodeURIComponent(org)}/public_members/${encodeURIComponent(username)}`))
+        .send();
     }
     if (found === 'none') throw new NotFound('User does not exist or is not a member of the organization');
     return reply.code(204).send();
   });
 
-  app.delete('/orgs/:org/members/:username', { schema: { params: memberParams }, config: { grant: MEMBERS_WRITE } }, async (request, reply) => {
-    await deleteMembership(request.ctx, request.params.org, request.params.username);
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/orgs/:org/members/:username',
+    { schema: { params: memberParams }, config: { grant: MEMBERS_WRITE } },
+    async (request, reply) => {
+      await deleteMembership(request.ctx, request.params.org, request.params.username);
+      return reply.code(204).send();
+    },
+  );
 
   app.patch(
     '/orgs/:org',
-    { schema: { params: orgParams, body: orgBody }, config: { grant: ORG_ADMIN, resource: 'Organization' }, preValidation: absentBodyIsEmpty },
+    {
+      schema: { params: orgParams, body: orgBody },
+      config: { grant: ORG_ADMIN, resource: 'Organization' },
+      preValidation: absentBodyIsEmpty,
+    },
     async (request, reply) => {
       const org = await updateOrganization(request.ctx, request.params.org, request.body);
       const counts = await accountCounts(request.ctx, org, false);

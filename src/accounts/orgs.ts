@@ -96,7 +96,8 @@ export async function updateOrganization(ctx: ServiceContext, orgLogin: string, 
   if (changes.blog !== undefined) fields.blog = text(changes.blog);
   if (changes.location !== undefined) fields.location = text(changes.location);
   if (changes.description !== undefined) fields.bio = text(changes.description);
-  if (changes.members_can_create_repositories !== undefined) fields.members_can_create_repositories = changes.members_can_create_repositories ? 1 : 0;
+  if (changes.members_can_create_repositories !== undefined)
+    fields.members_can_create_repositories = changes.members_can_create_repositories ? 1 : 0;
   const row = await updateAccount(ctx.db, org.id, fields, ctx.clock.now());
   if (!row) throw new NotFound();
   return row;

@@ -58,7 +58,11 @@ export function publicUser(row: UserRow, urls: Urls, counts: AccountCounts) {
 }
 
 /** `GET /user`: the signed-in user's own profile (GitHub's private view: `user_view_type` is `private`). */
-export function privateUser(row: UserRow, urls: Urls, counts: AccountCounts & { private_gists: number; owned_private_repos: number; total_private_repos: number }) {
+export function privateUser(
+  row: UserRow,
+  urls: Urls,
+  counts: AccountCounts & { private_gists: number; owned_private_repos: number; total_private_repos: number },
+) {
   return {
     ...publicUser(row, urls, counts),
     user_view_type: 'private',
@@ -139,7 +143,11 @@ export function authorization(row: TokenRow, user: UserRow, urls: Urls, token = 
     kind: row.kind,
     scopes: JSON.parse(row.scopes) as string[],
     permissions: JSON.parse(row.permissions) as Record<string, string>,
-    app: { name: row.app_id ? `app ${row.app_id}` : 'hublet admin', url: urls.base, client_id: row.app_id ? String(row.app_id) : '00000000000000000000' },
+    app: {
+      name: row.app_id ? `app ${row.app_id}` : 'hublet admin',
+      url: urls.base,
+      client_id: row.app_id ? String(row.app_id) : '00000000000000000000',
+    },
     note: row.note,
     note_url: null,
     fingerprint: null,

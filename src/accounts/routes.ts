@@ -9,7 +9,6 @@ import { accountCounts } from './counts.js';
 import { fullOrganization, membership, privateUser, publicUser } from './present.js';
 import { deleteMembership, getMembership, putMembership, requireAnyAccount, requireOrganization } from './service.js';
 
-
 /**
  * The signed-in person: any token of theirs, no scope or permission needed; app user tokens too, but not installation
  * tokens (an installation acts as its app: GitHub has no "authenticated user" for it).
@@ -42,14 +41,10 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
   const orgRead = { scopes: ['read:org', 'admin:org'], fineGrained: { permission: 'members', level: 'read' }, missingScope: 403 } as const;
   const orgWrite = { scopes: ['admin:org'], fineGrained: { permission: 'members', level: 'write' }, missingScope: 403 } as const;
 
-  app.get(
-    '/orgs/:org/memberships/:username',
-    { schema: { params: memberParams }, config: { grant: orgRead } },
-    async (request) => {
-      const m = await getMembership(request.ctx, request.params.org, request.params.username);
-      return membership(m.org, m.user, m.role, request.ctx.urls);
-    },
-  );
+  app.get('/orgs/:org/memberships/:username', { schema: { params: memberParams }, config: { grant: orgRead } }, async (request) => {
+    const m = await getMembership(request.ctx, request.params.org, request.params.username);
+    return membership(m.org, m.user, m.role, request.ctx.urls);
+  });
 
   app.put(
     '/orgs/:org/memberships/:username',

@@ -12,7 +12,11 @@ export async function findAccount(db: Db, login: string): Promise<UserRow | unde
 }
 
 /** An account by login and the role `userId` holds in it (undefined: none), in one query (every org-owner check). */
-export async function findAccountWithRole(db: Db, login: string, userId: number): Promise<{ account: UserRow; role: 'admin' | 'member' | undefined } | undefined> {
+export async function findAccountWithRole(
+  db: Db,
+  login: string,
+  userId: number,
+): Promise<{ account: UserRow; role: 'admin' | 'member' | undefined } | undefined> {
   if (login.length > 39 || login.includes('\0')) return undefined;
   const row = await db
     .selectFrom('users')
@@ -42,14 +46,24 @@ export async function accountsByIds(db: Db, ids: Iterable<number>): Promise<Map<
 export async function loginsByEmail(db: Db, emails: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   if (emails.length === 0) return out;
-  const rows = await db.selectFrom('users').select(['login', 'email']).where('type', '=', 'User').where(sql<string>`lower(email)`, 'in', emails).execute();
+  const rows = await db
+    .selectFrom('users')
+    .select(['login', 'email'])
+    .where('type', '=', 'User')
+    .where(sql<string>`lower(email)`, 'in', emails)
+    .execute();
   for (const r of rows) if (r.email) out.set(r.email.toLowerCase(), r.login);
   return out;
 }
 
 /** The login of the user with this id whose login is `login` (case-insensitively): a noreply address's owner. */
 export async function loginOfUser(db: Db, id: number, login: string): Promise<string | undefined> {
-  const row = await db.selectFrom('users').select('login').where('id', '=', id).where('login_lower', '=', login.toLowerCase()).executeTakeFirst();
+  const row = await db
+    .selectFrom('users')
+    .select('login')
+    .where('id', '=', id)
+    .where('login_lower', '=', login.toLowerCase())
+    .executeTakeFirst();
   return row?.login;
 }
 
@@ -58,7 +72,8 @@ export async function loginOfUser(db: Db, id: number, login: string): Promise<st
  * (by login), or the organizations a user belongs to (oldest first).
  */
 function membershipAccounts(db: Db, of: 'org' | 'user', id: number) {
-  const [account, holder, order] = of === 'org' ? (['ms.user_id', 'ms.org_id', 'a.login_lower'] as const) : (['ms.org_id', 'ms.user_id', 'a.id'] as const);
+  const [account, holder, order] =
+    of === 'org' ? (['ms.user_id', 'ms.org_id', 'a.login_lower'] as const) : (['ms.org_id', 'ms.user_id', 'a.id'] as const);
   return db
     .selectFrom('memberships as ms')
     .innerJoin('users as a', 'a.id', account)
@@ -129,7 +144,12 @@ export async function membershipRole(db: Db, orgId: number, userId: number): Pro
 export async function membershipRoles(db: Db, userId: number, orgIds: Iterable<number>): Promise<Map<number, 'admin' | 'member'>> {
   const unique = [...new Set(orgIds)];
   if (!unique.length) return new Map();
-  const rows = await db.selectFrom('memberships').select(['org_id', 'role']).where('user_id', '=', userId).where('org_id', 'in', unique).execute();
+  const rows = await db
+    .selectFrom('memberships')
+    .select(['org_id', 'role'])
+    .where('user_id', '=', userId)
+    .where('org_id', 'in', unique)
+    .execute();
   return new Map(rows.map((r) => [r.org_id, r.role]));
 }
 
@@ -180,7 +200,11 @@ export async function soleOwnerships(db: Db, userId: number): Promise<string[]> 
     .where('m.role', '=', 'admin')
     .where((eb) =>
       eb(
-        eb.selectFrom('memberships as other').select((e) => e.fn.countAll<number>().as('n')).whereRef('other.org_id', '=', 'm.org_id').where('other.role', '=', 'admin'),
+        eb
+          .selectFrom('memberships as other')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .whereRef('other.org_id', '=', 'm.org_id')
+          .where('other.role', '=', 'admin'),
         '=',
         1,
       ),
@@ -197,7 +221,13 @@ export async function membershipsOfUser(
   page: { offset: number; perPage: number },
 ): Promise<{ rows: { org: UserRow; role: 'admin' | 'member' }[]; total: number }> {
   const mine = db.selectFrom('memberships as ms').innerJoin('users as o', 'o.id', 'ms.org_id').where('ms.user_id', '=', userId);
-  const rows = await mine.selectAll('o').select('ms.role as membership_role').orderBy('o.id').limit(page.perPage).offset(page.offset).execute();
+  const rows = await mine
+    .selectAll('o')
+    .select('ms.role as membership_role')
+    .orderBy('o.id')
+    .limit(page.perPage)
+    .offset(page.offset)
+    .execute();
   const count = await mine.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return { rows: rows.map(({ membership_role, ...org }) => ({ org: org as UserRow, role: membership_role })), total: Number(count.n) };
 }
@@ -236,7 +266,12 @@ export interface AccountProfile {
 
 /** Changes an account's profile fields and its updated_at; returns the row as it is now. */
 export async function updateAccount(db: Db, id: number, fields: AccountProfile, now: Date): Promise<UserRow | undefined> {
-  return db.updateTable('users').set({ ...fields, updated_at: now.toISOString() }).where('id', '=', id).returningAll().executeTakeFirst();
+  return db
+    .updateTable('users')
+    .set({ ...fields, updated_at: now.toISOString() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** Gives an account a new login (the caller checked that it is free); returns the row as it is now. */
@@ -251,10 +286,18 @@ export async function renameAccount(db: Db, id: number, login: string, now: Date
 
 /** Makes a user a site admin or not. */
 export async function setSiteAdmin(db: Db, id: number, siteAdmin: boolean, now: Date): Promise<void> {
-  await db.updateTable('users').set({ site_admin: siteAdmin ? 1 : 0, updated_at: now.toISOString() }).where('id', '=', id).execute();
+  await db
+    .updateTable('users')
+    .set({ site_admin: siteAdmin ? 1 : 0, updated_at: now.toISOString() })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Suspends a user (from `now`) or lifts the suspension (null). */
 export async function setSuspended(db: Db, id: number, at: Date | null, now: Date): Promise<void> {
-  await db.updateTable('users').set({ suspended_at: at ? at.toISOString() : null, updated_at: now.toISOString() }).where('id', '=', id).execute();
+  await db
+    .updateTable('users')
+    .set({ suspended_at: at ? at.toISOString() : null, updated_at: now.toISOString() })
+    .where('id', '=', id)
+    .execute();
 }

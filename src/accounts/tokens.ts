@@ -204,7 +204,11 @@ export async function revokeUserTokens(db: Db, userId: number, now: Date): Promi
 }
 
 /** A user's tokens that were not revoked, oldest first, one page of them and the total. */
-export async function listLiveTokens(db: Db, userId: number, page: { offset: number; perPage: number }): Promise<{ rows: TokenRow[]; total: number }> {
+export async function listLiveTokens(
+  db: Db,
+  userId: number,
+  page: { offset: number; perPage: number },
+): Promise<{ rows: TokenRow[]; total: number }> {
   const live = db.selectFrom('tokens').where('user_id', '=', userId).where('revoked_at', 'is', null);
   const rows = await live.selectAll().orderBy('id').limit(page.perPage).offset(page.offset).execute();
   const count = await live.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

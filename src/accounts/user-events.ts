@@ -12,6 +12,24 @@ function userEventPayload(action: 'created' | 'deleted', user: UserRow, sender: 
 }
 
 /** Records a `user` event in the caller's transaction. */
-export async function emitUserEvent(trx: Db, ctx: Pick<AppContext, 'urls' | 'events'>, action: 'created' | 'deleted', user: UserRow, sender: UserRow, now: Date): Promise<void> {
-  await ctx.events.emit(trx, { name: 'user', action, orgId: null, repositoryId: null, senderId: sender.id, payload: userEventPayload(action, user, sender, ctx.urls.root) }, now);
+export async function emitUserEvent(
+  trx: Db,
+  ctx: Pick<AppContext, 'urls' | 'events'>,
+  action: 'created' | 'deleted',
+  user: UserRow,
+  sender: UserRow,
+  now: Date,
+): Promise<void> {
+  await ctx.events.emit(
+    trx,
+    {
+      name: 'user',
+      action,
+      orgId: null,
+      repositoryId: null,
+      senderId: sender.id,
+      payload: userEventPayload(action, user, sender, ctx.urls.root),
+    },
+    now,
+  );
 }

@@ -6,7 +6,18 @@ import type { BlobStore } from './store.js';
 
 export type { BlobStore } from './store.js';
 
-type StoreConfig = Pick<Config, 'archiveStorage' | 'archiveDir' | 's3Bucket' | 's3Endpoint' | 's3Region' | 's3Prefix' | 's3ForcePathStyle' | 's3AccessKeyId' | 's3SecretAccessKey'>;
+type StoreConfig = Pick<
+  Config,
+  | 'archiveStorage'
+  | 'archiveDir'
+  | 's3Bucket'
+  | 's3Endpoint'
+  | 's3Region'
+  | 's3Prefix'
+  | 's3ForcePathStyle'
+  | 's3AccessKeyId'
+  | 's3SecretAccessKey'
+>;
 
 /**
  * One S3 store per configuration object, i.e. per app (its config is one frozen object, replaced once after listen):

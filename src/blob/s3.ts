@@ -13,7 +13,10 @@ interface Sdk {
   getSignedUrl: typeof import('@aws-sdk/s3-request-presigner').getSignedUrl;
 }
 
-type S3Settings = Pick<Config, 's3Bucket' | 's3Endpoint' | 's3Region' | 's3Prefix' | 's3ForcePathStyle' | 's3AccessKeyId' | 's3SecretAccessKey'>;
+type S3Settings = Pick<
+  Config,
+  's3Bucket' | 's3Endpoint' | 's3Region' | 's3Prefix' | 's3ForcePathStyle' | 's3AccessKeyId' | 's3SecretAccessKey'
+>;
 
 /** Multipart parts of 8 MiB, two in flight: about 24 MiB of buffers per upload, objects up to 78 GiB (10,000 parts). */
 const PART_SIZE = 8 * 1024 * 1024;
@@ -64,7 +67,11 @@ export class S3BlobStore implements BlobStore {
       // hublet pins the SDK and ships its own Node: the SDK's notice that its later versions need Node 22 is for
       // hublet's maintainers (package.json), not for the operator, who can do nothing about it.
       process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-      const [s3, { Upload }, { getSignedUrl }] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage'), import('@aws-sdk/s3-request-presigner')]);
+      const [s3, { Upload }, { getSignedUrl }] = await Promise.all([
+        import('@aws-sdk/client-s3'),
+        import('@aws-sdk/lib-storage'),
+        import('@aws-sdk/s3-request-presigner'),
+      ]);
       const { s3AccessKeyId, s3SecretAccessKey } = this.settings;
       const client = new s3.S3Client({
         region: this.settings.s3Region,
@@ -120,7 +127,13 @@ export class S3BlobStore implements BlobStore {
   async get(key: string, range?: ByteRange): Promise<Readable | null> {
     const { s3, client } = await this.sdk();
     try {
-      const r = await client.send(new s3.GetObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
+      const r = await client.send(
+        new s3.GetObjectCommand({
+          Bucket: this.bucket,
+          Key: this.objectKey(key),
+          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+        }),
+      );
       return r.Body as Readable;
     } catch (err) {
       if (isNotFound(err)) return null;

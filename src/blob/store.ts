@@ -47,5 +47,6 @@ export interface DownloadUrlOptions {
 /** Keys are relative paths of safe segments (letters, digits, `.`, `-`, `_`), so no store can be walked out of. */
 export function assertSafeKey(key: string): void {
   const parts = key.split('/');
-  if (!key || parts.some((p) => !/^[A-Za-z0-9._-]+$/.test(p) || p === '.' || p === '..')) throw new Error(`unsafe blob key: ${JSON.stringify(key)}`);
+  if (!key || parts.some((p) => !/^[A-Za-z0-9._-]+$/.test(p) || p === '.' || p === '..'))
+    throw new Error(`unsafe blob key: ${JSON.stringify(key)}`);
 }

@@ -78,12 +78,23 @@ function flatHeaders(h: Record<string, string | string[] | number | undefined>):
 class LocalClient implements Client {
   readonly mode = 'local' as const;
   private gateway: Promise<Gateway> | undefined;
-  private constructor(private readonly runtime: Runtime, private readonly app: FastifyInstance, private readonly as: string) {}
+  private constructor(
+    private readonly runtime: Runtime,
+    private readonly app: FastifyInstance,
+    private readonly as: string,
+  ) {}
 
   static async open(choice: LocalChoice, env: NodeJS.ProcessEnv): Promise<LocalClient> {
     const [{ openRuntime }, { buildApp }] = await Promise.all([import('./runtime.js'), import('../server/app.js')]);
-    const flags = { dataDir: choice.dataDir?.value, databaseUrl: choice.database?.value, baseUrl: choice.baseUrl?.value, logLevel: 'silent' };
-    const runtime = await openRuntime(flags, env, { named: { dataDir: choice.dataDir?.name ?? 'default', database: choice.database?.name ?? 'default' } });
+    const flags = {
+      dataDir: choice.dataDir?.value,
+      databaseUrl: choice.database?.value,
+      baseUrl: choice.baseUrl?.value,
+      logLevel: 'silent',
+    };
+    const runtime = await openRuntime(flags, env, {
+      named: { dataDir: choice.dataDir?.name ?? 'default', database: choice.database?.name ?? 'default' },
+    });
     let app: FastifyInstance;
     try {
       app = await buildApp({ config: runtime.config, db: runtime.db, local: true });
@@ -99,8 +110,15 @@ class LocalClient implements Client {
     const res = await this.app.inject({
       method: method as 'GET',
       url: path,
-      headers: { [LOCAL_ACTOR_HEADER]: this.as, accept: 'application/vnd.service+json', ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers },
-      payload: options.upload ?? (options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body)),
+      headers: {
+        [LOCAL_ACTOR_HEADER]: this.as,
+        accept: 'application/vnd.service+json',
+        ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...options.headers,
+      },
+      payload:
+        options.upload ??
+        (options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body)),
     });
     const headers = flatHeaders(res.headers);
     return { status: res.statusCode, headers, text: res.body, body: parseBody(res.body, headers['content-type']) };
@@ -127,7 +145,11 @@ class LocalClient implements Client {
   async close(): Promise<void> {
     const gateway = this.gateway;
     this.gateway = undefined;
-    if (gateway) await gateway.then((g) => g.close(), () => undefined);
+    if (gateway)
+      await gateway.then(
+        (g) => g.close(),
+        () => undefined,
+      );
     await this.app.close();
     await this.runtime.close();
   }
@@ -135,7 +157,10 @@ class LocalClient implements Client {
 
 export class RemoteClient implements Client {
   readonly mode = 'remote' as const;
-  constructor(private readonly server: string, private readonly token: string | undefined) {}
+  constructor(
+    private readonly server: string,
+    private readonly token: string | undefined,
+  ) {}
 
   async request(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse> {
     const headers: Record<string, string> = { accept: 'application/vnd.service+json', 'user-agent': 'hublet-cli', ...options.headers };

@@ -34,7 +34,11 @@ export interface ServerToken {
  * The token for the server at `origin`, by the CLI's one rule (flag > environment > saved credentials, mode.ts):
  * the chosen remote server's token when that server is at this origin, else the saved one when the saved server is.
  */
-export function tokenForOrigin(origin: string, env: NodeJS.ProcessEnv, flags: { server?: string; token?: string } = {}): ServerToken | undefined {
+export function tokenForOrigin(
+  origin: string,
+  env: NodeJS.ProcessEnv,
+  flags: { server?: string; token?: string } = {},
+): ServerToken | undefined {
   const saved = readCredentials(env);
   try {
     const choice = chooseMode(flags, env);
@@ -45,7 +49,8 @@ export function tokenForOrigin(origin: string, env: NodeJS.ProcessEnv, flags: { 
   } catch {
     // Contradicting settings (a usage error for a command): the saved credentials still answer below.
   }
-  if (saved && originOf(saved.server) === origin) return { server: saved.server, token: saved.token, login: saved.login, from: 'saved credentials' };
+  if (saved && originOf(saved.server) === origin)
+    return { server: saved.server, token: saved.token, login: saved.login, from: 'saved credentials' };
   return undefined;
 }
 

@@ -71,10 +71,12 @@ function addNestedHelp(group: Command): void {
   const prefix = ['hublet', ...here].join(' ');
   const sample = group.commands.find((c) => c.commands.length) ?? group.commands[0];
   const deeper = sample.commands[0];
-  withExamples(group.command('help').description(`show the help of a command, e.g. ${prefix} help ${sample.name()}${deeper ? ` ${deeper.name()}` : ''}`), [
-    `${prefix} help ${sample.name()}`,
-    ...(deeper ? [`${prefix} help ${sample.name()} ${deeper.name()}`] : []),
-  ])
+  withExamples(
+    group
+      .command('help')
+      .description(`show the help of a command, e.g. ${prefix} help ${sample.name()}${deeper ? ` ${deeper.name()}` : ''}`),
+    [`${prefix} help ${sample.name()}`, ...(deeper ? [`${prefix} help ${sample.name()} ${deeper.name()}`] : [])],
+  )
     .argument('[command...]', 'the command, as typed after hublet (empty: this one)')
     .action((names: string[]) => runHelp({ group, names }));
 }
@@ -91,7 +93,10 @@ export function runHelp(opts: { group: Command; names: string[] }): void {
     const next = target.commands.find((c) => c.name() === name || c.aliases().includes(name));
     if (!next) {
       const typed = [...here, ...names.slice(0, i + 1)].join(' ');
-      throw new CliExit(EXIT.usage, `hublet: unknown command '${typed}' (see ${['hublet', ...here, ...names.slice(0, i)].join(' ')} --help)`);
+      throw new CliExit(
+        EXIT.usage,
+        `hublet: unknown command '${typed}' (see ${['hublet', ...here, ...names.slice(0, i)].join(' ')} --help)`,
+      );
     }
     target = next;
   }

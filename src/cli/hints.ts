@@ -8,7 +8,11 @@ interface Answer {
   headers?: Record<string, string>;
 }
 
-const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const list = (v: string | undefined) =>
+  (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** The hint lines for an error answer (none when the server said nothing a person could act on). */
 export function hintsFor(res: Answer): string[] {

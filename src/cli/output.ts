@@ -5,7 +5,10 @@ export const EXIT = { ok: 0, error: 1, usage: 2, auth: 4 } as const;
 
 /** Raised by commands to stop with an exit code after printing a message. */
 export class CliExit extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -17,7 +20,11 @@ export function printJson(out: NodeJS.WritableStream, value: unknown): void {
 export function printTable(out: NodeJS.WritableStream, rows: Record<string, unknown>[], columns: string[]): void {
   const cells = rows.map((r) => columns.map((c) => (r[c] === null || r[c] === undefined ? '' : String(r[c]))));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));
-  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (vals: string[]) =>
+    vals
+      .map((v, i) => v.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   out.write(`${line(columns.map((c) => c.toUpperCase()))}\n`);
   for (const row of cells) out.write(`${line(row)}\n`);
 }

@@ -76,5 +76,10 @@ export interface HookImportResult {
  * created inactive, without a secret, by the webhooks area's own rules, in the caller's transaction. Provided by exactly one area.
  */
 export interface HookImports {
-  importOrgHooks(env: { config: Readonly<Config>; secrets: SecretBox; now: Date }, trx: Db, org: UserRow, hooks: readonly ArchivedHook[]): Promise<HookImportResult>;
+  importOrgHooks(
+    env: { config: Readonly<Config>; secrets: SecretBox; now: Date },
+    trx: Db,
+    org: UserRow,
+    hooks: readonly ArchivedHook[],
+  ): Promise<HookImportResult>;
 }

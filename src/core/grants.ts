@@ -57,7 +57,9 @@ const INTEGRATION_DENIED = 'Resource not accessible by integration';
 
 /** True when no caller can ever be refused by this grant (no check needs to run). */
 export function grantsEveryone(grant: Grant): boolean {
-  return grant.anonymous === true && grant.scopes.length === 0 && grant.fineGrained === undefined && grant.apps === true && !grant.siteAdmin;
+  return (
+    grant.anonymous === true && grant.scopes.length === 0 && grant.fineGrained === undefined && grant.apps === true && !grant.siteAdmin
+  );
 }
 
 export function requireActor(actor: Actor | null): Actor {

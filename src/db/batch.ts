@@ -14,7 +14,10 @@ export class Batcher<In, Out> {
   private queue: Pending<In, Out>[] = [];
   private scheduled = false;
 
-  constructor(private readonly run: (inputs: In[]) => Promise<Out[]>, private readonly max = 100) {}
+  constructor(
+    private readonly run: (inputs: In[]) => Promise<Out[]>,
+    private readonly max = 100,
+  ) {}
 
   add(input: In): Promise<Out> {
     return new Promise<Out>((resolve, reject) => {

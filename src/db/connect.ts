@@ -42,7 +42,9 @@ function open(url: string, versions: WriteVersions): Db {
     const end = async () => {
       await Promise.all([pool.end(), locks.end()]);
     };
-    const db = new Kysely<Database>({ dialect: observeWrites(new PostgresDialect({ pool: { connect: () => pool.connect(), end } }), versions) });
+    const db = new Kysely<Database>({
+      dialect: observeWrites(new PostgresDialect({ pool: { connect: () => pool.connect(), end } }), versions),
+    });
     registerAdvisoryLocks(db, locks);
     return db;
   }

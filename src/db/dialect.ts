@@ -42,7 +42,10 @@ export async function lockRows(trx: Db, table: LockableTable, ids: readonly numb
  * The rows `q` selects, locked for writing until the transaction `trx` ends: another transaction's write to them, or
  * its own lockForWriting of them, waits (PostgreSQL `FOR UPDATE`).
  */
-export function lockForWriting<DB, TB extends keyof DB, O>(trx: Kysely<any>, q: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> {
+export function lockForWriting<DB, TB extends keyof DB, O>(
+  trx: Kysely<any>,
+  q: SelectQueryBuilder<DB, TB, O>,
+): SelectQueryBuilder<DB, TB, O> {
   return isPostgresDb(trx) ? q.forUpdate() : q;
 }
 
@@ -50,7 +53,10 @@ export function lockForWriting<DB, TB extends keyof DB, O>(trx: Kysely<any>, q: 
  * The rows `q` selects kept from being updated or deleted until the transaction `trx` ends, while other readers, and
  * other transactions keeping them, go on (PostgreSQL `FOR SHARE`).
  */
-export function lockAgainstChanges<DB, TB extends keyof DB, O>(trx: Kysely<any>, q: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> {
+export function lockAgainstChanges<DB, TB extends keyof DB, O>(
+  trx: Kysely<any>,
+  q: SelectQueryBuilder<DB, TB, O>,
+): SelectQueryBuilder<DB, TB, O> {
   return isPostgresDb(trx) ? q.forShare() : q;
 }
 
@@ -59,7 +65,10 @@ export function lockAgainstChanges<DB, TB extends keyof DB, O>(trx: Kysely<any>,
  * concurrent claimers (job workers) each take different rows (PostgreSQL `FOR UPDATE SKIP LOCKED`). On SQLite a
  * statement runs atomically under the one write lock, so no two claimers ever see the same row free.
  */
-export function claimSkippingLocked<DB, TB extends keyof DB, O>(db: Kysely<any>, q: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> {
+export function claimSkippingLocked<DB, TB extends keyof DB, O>(
+  db: Kysely<any>,
+  q: SelectQueryBuilder<DB, TB, O>,
+): SelectQueryBuilder<DB, TB, O> {
   return isPostgresDb(db) ? q.forUpdate().skipLocked() : q;
 }
 
@@ -96,7 +105,9 @@ export function isForeignKeyViolation(err: unknown): boolean {
  * never runs ahead of what a read taken after it sees. Both are conservative: any write anywhere changes them.
  */
 export function commitStampQuery(db: Kysely<any>): RawBuilder<Record<string, unknown>> {
-  return isPostgresDb(db) ? sql<Record<string, unknown>>`select pg_current_snapshot()::text as v` : sql<Record<string, unknown>>`${sql.raw(DATA_VERSION_SQL)}`;
+  return isPostgresDb(db)
+    ? sql<Record<string, unknown>>`select pg_current_snapshot()::text as v`
+    : sql<Record<string, unknown>>`${sql.raw(DATA_VERSION_SQL)}`;
 }
 
 // Upkeep after secrets were deleted, SQLite's files only: PostgreSQL keeps no such copies a dump could show.

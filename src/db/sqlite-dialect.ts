@@ -123,10 +123,13 @@ class Sqlite3Driver implements Driver {
     this.db.configure('busyTimeout', busy);
     // secure_delete: deleted content is overwritten with zeros (in its page and in freed pages), so a deleted secret does
     // not linger in the file; what old WAL frames still hold goes with a truncating checkpoint (dialect.ts scrubDeletedCopies).
-    await exec(this.db, `PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON; PRAGMA busy_timeout = ${busy};`);
+    await exec(
+      this.db,
+      `PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON; PRAGMA busy_timeout = ${busy};`,
+    );
     this.writer = new Sqlite3Connection(this.db, this.options.statementCacheSize ?? 200);
     const memory = this.options.filename === ':memory:' || this.options.filename === '';
-    const count = memory ? 0 : this.options.readers ?? 3;
+    const count = memory ? 0 : (this.options.readers ?? 3);
     for (let i = 0; i < count; i++) {
       const db = await open(this.options.filename);
       db.configure('busyTimeout', busy);
@@ -242,7 +245,10 @@ class Sqlite3Connection implements DatabaseConnection {
   private readonly preparing = new Map<string, Promise<sqlite3.Statement>>();
   /** Evicted statements still finalizing: the connection closes only after they are done. */
   private readonly finalizing = new Set<Promise<void>>();
-  constructor(private readonly db: sqlite3.Database, private readonly cacheSize: number) {}
+  constructor(
+    private readonly db: sqlite3.Database,
+    private readonly cacheSize: number,
+  ) {}
 
   private statement(sql: string): Promise<sqlite3.Statement> {
     const cached = this.cache.get(sql);

@@ -75,7 +75,10 @@ function writtenTables(query: CompiledQuery): string[] {
 class ObservedConnection implements DatabaseConnection {
   inTransaction = false;
   readonly written = new Set<string>();
-  constructor(readonly inner: DatabaseConnection, private readonly versions: WriteVersions) {}
+  constructor(
+    readonly inner: DatabaseConnection,
+    private readonly versions: WriteVersions,
+  ) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const tables = writtenTables(compiled);
@@ -100,11 +103,16 @@ class ObservedDriver implements Driver {
   rollbackToSavepoint?: Driver['rollbackToSavepoint'];
   releaseSavepoint?: Driver['releaseSavepoint'];
 
-  constructor(private readonly inner: Driver, private readonly versions: WriteVersions) {
+  constructor(
+    private readonly inner: Driver,
+    private readonly versions: WriteVersions,
+  ) {
     // Only what the inner driver supports (Kysely asks whether savepoints exist).
     const forward = (name: 'savepoint' | 'rollbackToSavepoint' | 'releaseSavepoint') => {
       const fn = inner[name];
-      if (fn) this[name] = (c: DatabaseConnection, n: string, compile: QueryCompiler['compileQuery']) => fn.call(inner, (c as ObservedConnection).inner, n, compile);
+      if (fn)
+        this[name] = (c: DatabaseConnection, n: string, compile: QueryCompiler['compileQuery']) =>
+          fn.call(inner, (c as ObservedConnection).inner, n, compile);
     };
     forward('savepoint');
     forward('rollbackToSavepoint');

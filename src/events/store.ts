@@ -4,7 +4,11 @@ import type { EventRow } from '../db/tables/events.js';
 
 /** The events with these ids that exist (any order). */
 export function eventsByIds(db: Db, ids: readonly number[]): Promise<EventRow[]> {
-  return db.selectFrom('events').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+  return db
+    .selectFrom('events')
+    .selectAll()
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
 }
 
 /** One event's payload as recorded (JSON text), or undefined once the event was pruned. */

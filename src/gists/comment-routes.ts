@@ -12,27 +12,20 @@ export async function gistCommentRoutes(fastify: FastifyInstance): Promise<void>
   const write = { grant: GIST_WRITE, resource: 'GistComment' };
   const read = { grant: GIST_READ };
 
-  app.get(
-    '/gists/:gist_id/comments',
-    { schema: { params: gistParams, querystring: pagedQuery }, config: read },
-    async (request, reply) =>
-      pagedList(
-        request,
-        reply,
-        (paging) => listGistComments(request.ctx, request.params.gist_id, paging),
-        (page) => page.items.map((v) => gistComment(v.comment, v.author, v.gist, request.ctx.urls)),
-      ),
+  app.get('/gists/:gist_id/comments', { schema: { params: gistParams, querystring: pagedQuery }, config: read }, async (request, reply) =>
+    pagedList(
+      request,
+      reply,
+      (paging) => listGistComments(request.ctx, request.params.gist_id, paging),
+      (page) => page.items.map((v) => gistComment(v.comment, v.author, v.gist, request.ctx.urls)),
+    ),
   );
 
-  app.post(
-    '/gists/:gist_id/comments',
-    { schema: { params: gistParams, body: commentBody }, config: write },
-    async (request, reply) => {
-      const v = await createGistComment(request.ctx, request.params.gist_id, request.body.body);
-      const body = gistComment(v.comment, v.author, v.gist, request.ctx.urls);
-      return reply.code(201).header('location', body.url).send(body);
-    },
-  );
+  app.post('/gists/:gist_id/comments', { schema: { params: gistParams, body: commentBody }, config: write }, async (request, reply) => {
+    const v = await createGistComment(request.ctx, request.params.gist_id, request.body.body);
+    const body = gistComment(v.comment, v.author, v.gist, request.ctx.urls);
+    return reply.code(201).header('location', body.url).send(body);
+  });
 
   app.get('/gists/:gist_id/comments/:comment_id', { schema: { params: commentParams }, config: read }, async (request) => {
     const v = await getGistComment(request.ctx, request.params.gist_id, request.params.comment_id);

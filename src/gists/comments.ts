@@ -17,7 +17,10 @@ export interface CommentView {
 }
 
 async function views(ctx: ServiceContext, gist: GistRow, comments: GistCommentRow[]): Promise<CommentView[]> {
-  const users = await accountsByIds(ctx.db, comments.map((c) => c.user_id));
+  const users = await accountsByIds(
+    ctx.db,
+    comments.map((c) => c.user_id),
+  );
   return comments.map((comment) => ({ comment, author: users.get(comment.user_id)!, gist }));
 }
 
@@ -30,7 +33,11 @@ async function requireComment(ctx: ServiceContext, gistId: string, commentId: st
 }
 
 /** A gist's comments, oldest first; `total` is the gist's comment count. */
-export async function listGistComments(ctx: ServiceContext, gistId: string, paging: Paging): Promise<{ items: CommentView[]; total: number }> {
+export async function listGistComments(
+  ctx: ServiceContext,
+  gistId: string,
+  paging: Paging,
+): Promise<{ items: CommentView[]; total: number }> {
   const gist = await requireGist(ctx, gistId);
   const rows = await listComments(ctx.db, gist.id, { offset: paging.offset, limit: paging.perPage });
   return { items: await views(ctx, gist, rows), total: gist.comments };
@@ -46,7 +53,12 @@ export async function createGistComment(ctx: ServiceContext, gistId: string, bod
   const actor = requireWriter(ctx);
   const gist = await requireGist(ctx, gistId);
   const text = parseCommentBody(body);
-  const comment = await insertComment(ctx.db, { gist_id: gist.id, user_id: actor.user.id, body: text, created_at: ctx.clock.now().toISOString() });
+  const comment = await insertComment(ctx.db, {
+    gist_id: gist.id,
+    user_id: actor.user.id,
+    body: text,
+    created_at: ctx.clock.now().toISOString(),
+  });
   return { comment, author: actor.user, gist };
 }
 

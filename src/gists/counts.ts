@@ -7,7 +7,9 @@ import { countGists } from './store.js';
 export const gistProfileCounts: ProfileCountsOf = async (db, accounts, own) => {
   const users = accounts.filter((a) => a.type === 'User').map((a) => a.id);
   const counts = await countGists(db, users, !own);
-  return new Map(accounts.map((a) => [a.id, { public_gists: counts.get(a.id)?.public ?? 0, private_gists: own ? counts.get(a.id)?.secret ?? 0 : 0 }]));
+  return new Map(
+    accounts.map((a) => [a.id, { public_gists: counts.get(a.id)?.public ?? 0, private_gists: own ? (counts.get(a.id)?.secret ?? 0) : 0 }]),
+  );
 };
 
 /** GitHub Enterprise's `gists` statistics (secret gists are its private ones) and `comments.total_gist_comments`. */
@@ -17,9 +19,15 @@ export const gistStats: EnterpriseStatsOf = async (db) => {
       .selectFrom('gists')
       .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.count<number>(sql`case when public = 1 then 1 end`).as('public')])
       .executeTakeFirstOrThrow(),
-    db.selectFrom('gist_comments').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('gist_comments')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   const total = Number(gists.total);
   const pub = Number(gists.public);
-  return { gists: { total_gists: total, private_gists: total - pub, public_gists: pub }, comments: { total_gist_comments: Number(comments.n) } };
+  return {
+    gists: { total_gists: total, private_gists: total - pub, public_gists: pub },
+    comments: { total_gist_comments: Number(comments.n) },
+  };
 };

@@ -37,7 +37,11 @@ async function checkGist(config: Readonly<Config>, db: Db, gist: GistRow, opts: 
   for (let sha: string | undefined = head; sha && chain.length <= revisions.length; ) {
     const commit = await readCommit(dir, sha, cache);
     if (!commit) {
-      problems.push(sha === head ? `its head commit ${head} cannot be read from its repository` : `commit ${sha} of its history cannot be read from its repository`);
+      problems.push(
+        sha === head
+          ? `its head commit ${head} cannot be read from its repository`
+          : `commit ${sha} of its history cannot be read from its repository`,
+      );
       break;
     }
     chain.push(commit);
@@ -47,7 +51,9 @@ async function checkGist(config: Readonly<Config>, db: Db, gist: GistRow, opts: 
     const at = revisions.findIndex((r, i) => chain[i]?.sha !== r.version);
     if (at >= 0 || chain.length !== revisions.length) {
       const i = at >= 0 ? at : Math.min(chain.length, revisions.length);
-      problems.push(`its history differs from git's at the ${i + 1}. revision from the newest: database ${revisions[i]?.version ?? 'none'}, git ${chain[i]?.sha ?? 'none'}`);
+      problems.push(
+        `its history differs from git's at the ${i + 1}. revision from the newest: database ${revisions[i]?.version ?? 'none'}, git ${chain[i]?.sha ?? 'none'}`,
+      );
     }
     // The current files: the head tree's names and blobs, and bytes that are those blobs.
     try {
@@ -56,11 +62,14 @@ async function checkGist(config: Readonly<Config>, db: Db, gist: GistRow, opts: 
       for (const f of rows) {
         const oid = tree.get(f.filename);
         if (oid === undefined) problems.push(`file ${JSON.stringify(f.filename)} is in the database but not in the head commit`);
-        else if (oid !== f.blob_sha) problems.push(`file ${JSON.stringify(f.filename)} is blob ${f.blob_sha} in the database, ${oid} in the head commit`);
-        if (objectId('blob', f.content) !== f.blob_sha) problems.push(`file ${JSON.stringify(f.filename)}: the database's bytes are not blob ${f.blob_sha}`);
+        else if (oid !== f.blob_sha)
+          problems.push(`file ${JSON.stringify(f.filename)} is blob ${f.blob_sha} in the database, ${oid} in the head commit`);
+        if (objectId('blob', f.content) !== f.blob_sha)
+          problems.push(`file ${JSON.stringify(f.filename)}: the database's bytes are not blob ${f.blob_sha}`);
       }
       const names = new Set(rows.map((f) => f.filename));
-      for (const name of tree.keys()) if (!names.has(name)) problems.push(`file ${JSON.stringify(name)} is in the head commit but not in the database`);
+      for (const name of tree.keys())
+        if (!names.has(name)) problems.push(`file ${JSON.stringify(name)} is in the head commit but not in the database`);
     } catch (err) {
       problems.push(`its head tree cannot be read: ${(err as Error).message}`);
     }
@@ -73,7 +82,11 @@ async function checkGist(config: Readonly<Config>, db: Db, gist: GistRow, opts: 
       await setHead(dir, head);
       notes.push(`branch main moved from ${ref ?? '(none)'} to the database's head ${head}`);
     } else {
-      problems.push(ref ? `its branch main points at ${ref}, the database's head is ${head}` : `its branch main is missing or unreadable (the database's head is ${head})`);
+      problems.push(
+        ref
+          ? `its branch main points at ${ref}, the database's head is ${head}`
+          : `its branch main is missing or unreadable (the database's head is ${head})`,
+      );
     }
   }
   if (opts.gitFsck) for (const line of await gitFsck(dir)) problems.push(`git fsck: ${line}`);
@@ -116,7 +129,10 @@ export async function checkGists(config: Readonly<Config>, db: Db, opts: GistChe
     report.checked += page.length;
   }
   for (const dir of strayDirectories(config, known)) {
-    report.notes.push({ subject: dir, message: 'a gist repository no gist refers to (left by an interrupted create or delete; safe to remove)' });
+    report.notes.push({
+      subject: dir,
+      message: 'a gist repository no gist refers to (left by an interrupted create or delete; safe to remove)',
+    });
   }
   return report;
 }

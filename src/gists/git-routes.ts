@@ -50,7 +50,8 @@ function handler(endpoint: GitEndpoint) {
       removeLegacyHook(dir);
       // The push itself is checked against the API's rules before git sees it and recorded before git's answer is sent
       // (push.ts); the ref advertisement is not a push.
-      if (endpoint === 'git-receive-pack') return checkedPush(request, reply, { ctx, gist: current, pusher: actor.user, limits: gistLimits(ctx) });
+      if (endpoint === 'git-receive-pack')
+        return checkedPush(request, reply, { ctx, gist: current, pusher: actor.user, limits: gistLimits(ctx) });
       return serveGit(request, reply, { repoDir: dir, endpoint, remoteUser: actor.user.login });
     });
   };

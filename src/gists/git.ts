@@ -129,7 +129,12 @@ export async function readBlob(dir: string, oid: string, cache: object = {}): Pr
 }
 
 /** The first-parent chain from `tip`, newest first, stopping after `stop` returns true for a commit (included). */
-export async function firstParentChain(dir: string, tip: string, stop: (sha: string) => boolean, cache: object = {}): Promise<CommitInfo[]> {
+export async function firstParentChain(
+  dir: string,
+  tip: string,
+  stop: (sha: string) => boolean,
+  cache: object = {},
+): Promise<CommitInfo[]> {
   const chain: CommitInfo[] = [];
   let sha: string | undefined = tip;
   const seen = new Set<string>();

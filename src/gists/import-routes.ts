@@ -20,19 +20,32 @@ export async function gistImportRoutes(fastify: FastifyInstance): Promise<void> 
   const app = typed(fastify);
 
   app.get('/user/gist-imports', { schema: { querystring: pagedQuery }, config: { grant: IMPORTS_READ } }, async (request, reply) =>
-    pagedList(request, reply, (paging) => callerImports(request.ctx, paging), (page) => page.items.map((e) => gistImport(e, request.ctx.urls)), 100),
+    pagedList(
+      request,
+      reply,
+      (paging) => callerImports(request.ctx, paging),
+      (page) => page.items.map((e) => gistImport(e, request.ctx.urls)),
+      100,
+    ),
   );
 
   // 201 with the new gist; 200 with the existing one when the caller imported this source before.
   app.post(
     '/user/gist-imports',
-    { schema: { body: importBody }, config: { grant: GIST_WRITE, resource: 'GistImport' }, bodyLimit: app.hublet.config.gistBodyLimitBytes, ...judgedLater },
+    {
+      schema: { body: importBody },
+      config: { grant: GIST_WRITE, resource: 'GistImport' },
+      bodyLimit: app.hublet.config.gistBodyLimitBytes,
+      ...judgedLater,
+    },
     async (request, reply) => {
       const { entry, created } = await recordImport(request.ctx, received(request));
       const gist = await requireGist(request.ctx, entry.gist_id);
       const view = await singleView(request.ctx, gist);
       if (created) reply.header('location', request.ctx.urls.api(`/gists/${gist.id}`));
-      return reply.code(created ? 201 : 200).send({ ...gistImport(entry, request.ctx.urls), gist: gistSingle(view, request.ctx.urls, gistMedia(request.mediaParam)) });
+      return reply
+        .code(created ? 201 : 200)
+        .send({ ...gistImport(entry, request.ctx.urls), gist: gistSingle(view, request.ctx.urls, gistMedia(request.mediaParam)) });
     },
   );
 }

@@ -28,10 +28,23 @@ export async function findImport(db: Db, userId: number, source: string): Promis
 }
 
 /** One page of the user's imports, oldest first, and how many there are. */
-export async function listImports(db: Db, userId: number, page: { offset: number; limit: number }): Promise<{ items: ImportEntry[]; total: number }> {
+export async function listImports(
+  db: Db,
+  userId: number,
+  page: { offset: number; limit: number },
+): Promise<{ items: ImportEntry[]; total: number }> {
   const [items, count] = await Promise.all([
-    importsOf(db, userId).orderBy('gist_imports.created_at').orderBy('gist_imports.gist_id').offset(page.offset).limit(page.limit).execute(),
-    db.selectFrom('gist_imports').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow(),
+    importsOf(db, userId)
+      .orderBy('gist_imports.created_at')
+      .orderBy('gist_imports.gist_id')
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute(),
+    db
+      .selectFrom('gist_imports')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow(),
   ]);
   return { items, total: Number(count.n) };
 }

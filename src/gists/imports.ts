@@ -34,10 +34,16 @@ function parseSource(value: string): string {
   } catch {
     url = undefined;
   }
-  const fine = url && (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password && value.length <= MAX_SOURCE_LENGTH;
+  const fine =
+    url && (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password && value.length <= MAX_SOURCE_LENGTH;
   if (!fine) {
     throw new ValidationFailed([
-      { resource: 'GistImport', field: 'source', code: 'invalid', message: 'source must be the http(s) URL of the gist copied, without credentials, at most 2048 characters' },
+      {
+        resource: 'GistImport',
+        field: 'source',
+        code: 'invalid',
+        message: 'source must be the http(s) URL of the gist copied, without credentials, at most 2048 characters',
+      },
     ]);
   }
   return value;
@@ -66,7 +72,10 @@ export async function recordImport(ctx: ServiceContext, { body, schemaErrors }: 
     const gist = await createGist(ctx, { body: create, schemaErrors }, async (trx, row) => {
       await insertImport(trx, { gist_id: row.id, user_id: actor.user.id, source, placeholder_sha: row.head_sha, created_at: at });
     });
-    return { entry: { gist_id: gist.id, user_id: actor.user.id, source, placeholder_sha: gist.head_sha, created_at: at, head_sha: gist.head_sha }, created: true };
+    return {
+      entry: { gist_id: gist.id, user_id: actor.user.id, source, placeholder_sha: gist.head_sha, created_at: at, head_sha: gist.head_sha },
+      created: true,
+    };
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     const won = await findImport(ctx.db, actor.user.id, source);

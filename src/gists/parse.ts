@@ -142,7 +142,8 @@ function verdictOf(schemaErrors: readonly SchemaError[], refusals: FileRefusals)
       continue;
     }
     const field = e.instancePath.slice(1) || 'body';
-    if (!verdict.fields.has(field)) verdict.fields.set(field, REFUSED[e.schemaPath] ?? invalid(field, `${field} ${e.message ?? 'is invalid'}`));
+    if (!verdict.fields.has(field))
+      verdict.fields.set(field, REFUSED[e.schemaPath] ?? invalid(field, `${field} ${e.message ?? 'is invalid'}`));
   }
   return verdict;
 }
@@ -162,7 +163,10 @@ const notAFile = (key: string) => invalid('files', `${JSON.stringify(key)} is no
  * A create body: a description, `public` (a boolean or "true"/"false", secret when absent), and files (at least one,
  * every one with non-blank content); the files with a name first, those without after them, each in the body's order.
  */
-export function parseCreate({ body, schemaErrors }: Received<CreateBody>, limits: GistLimits): { description: string; public: boolean; files: SentFile[] } {
+export function parseCreate(
+  { body, schemaErrors }: Received<CreateBody>,
+  limits: GistLimits,
+): { description: string; public: boolean; files: SentFile[] } {
   const verdict = verdictOf(schemaErrors, SENT_FILE_REFUSED);
   const errors = [
     verdict?.fields.get('description') ?? descriptionProblem(body.description, limits),
@@ -196,7 +200,11 @@ export function parseCreate({ body, schemaErrors }: Received<CreateBody>, limits
  * renames, `{content}` replaces, a name the gist does not have adds (with content). Its schema refuses a body that
  * sends neither.
  */
-export function parseUpdate({ body, schemaErrors }: Received<UpdateBody>, has: (name: string) => boolean, limits: GistLimits): { description?: string; edits?: FileEdit[] } {
+export function parseUpdate(
+  { body, schemaErrors }: Received<UpdateBody>,
+  has: (name: string) => boolean,
+  limits: GistLimits,
+): { description?: string; edits?: FileEdit[] } {
   const verdict = verdictOf(schemaErrors, FILE_EDIT_REFUSED);
   const nothing = verdict?.fields.get('body');
   if (nothing) throw new ValidationFailed([nothing]);
@@ -238,7 +246,12 @@ export function parseUpdate({ body, schemaErrors }: Received<UpdateBody>, has: (
       errors.push(invalid('files', `files.${key}.filename cannot be blank`));
       continue;
     }
-    edits.push({ key, deletes: false, target: isBlank(target) ? null : target, content: content === null ? null : Buffer.from(content, 'utf8') });
+    edits.push({
+      key,
+      deletes: false,
+      target: isBlank(target) ? null : target,
+      content: content === null ? null : Buffer.from(content, 'utf8'),
+    });
   }
   throwIf(errors);
   return { description, edits };

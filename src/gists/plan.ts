@@ -72,7 +72,8 @@ function autoName(taken: Set<string>): string {
  */
 function checkRevision(files: Draft[], kept: ReadonlySet<string>, limits: GistLimits, errors: FieldError[]): void {
   const facts = files.map((f) => ({ filename: f.filename, size: f.content.length }));
-  for (const p of revisionProblems(facts, kept, limits)) errors.push({ resource: 'Gist', field: 'files', code: p.code, message: p.message });
+  for (const p of revisionProblems(facts, kept, limits))
+    errors.push({ resource: 'Gist', field: 'files', code: p.code, message: p.message });
 }
 
 /**
@@ -122,7 +123,11 @@ export function planCreate(body: Received<CreateBody>, limits: GistLimits): Crea
  * `null` deletes, a new name adds. Renaming onto a name that stays is refused; names the gist has (and keeps) were
  * accepted before, names given to unnamed files are hublet's own, other new names meet rules.ts.
  */
-export function planUpdate(body: Received<UpdateBody>, current: { description: string; files: readonly CurrentFile[] }, limits: GistLimits): UpdatePlan {
+export function planUpdate(
+  body: Received<UpdateBody>,
+  current: { description: string; files: readonly CurrentFile[] },
+  limits: GistLimits,
+): UpdatePlan {
   const old = new Map(current.files.map((f) => [f.filename, f]));
   const sent = parseUpdate(body, (name) => old.has(name), limits);
   const plan: UpdatePlan = {};
@@ -189,7 +194,10 @@ export function revisionOf(plan: FilesPlan, written: readonly string[]): Revisio
  * A pushed tree's rows against the current ones, by blob id (all a push can tell): the names whose rows go (gone or
  * holding another blob) and the rows to insert.
  */
-export function treeChange(before: readonly Pick<GistFileRow, 'filename' | 'blob_sha'>[], next: GistFileRow[]): { gone: string[]; rows: GistFileRow[] } {
+export function treeChange(
+  before: readonly Pick<GistFileRow, 'filename' | 'blob_sha'>[],
+  next: GistFileRow[],
+): { gone: string[]; rows: GistFileRow[] } {
   const old = new Map(before.map((f) => [f.filename, f.blob_sha]));
   const keep = new Set(next.filter((f) => old.get(f.filename) === f.blob_sha).map((f) => f.filename));
   return { gone: before.map((f) => f.filename).filter((n) => !keep.has(n)), rows: next.filter((f) => !keep.has(f.filename)) };

@@ -39,7 +39,13 @@ function rawUrl(urls: Urls, owner: string, gistId: string, blobSha: string, file
 }
 
 function listFile(f: FileView, owner: UserRow, gistId: string, urls: Urls) {
-  return { filename: f.filename, type: f.type, language: f.language, raw_url: rawUrl(urls, owner.login, gistId, f.blob_sha, f.filename), size: f.size };
+  return {
+    filename: f.filename,
+    type: f.type,
+    language: f.language,
+    raw_url: rawUrl(urls, owner.login, gistId, f.blob_sha, f.filename),
+    size: f.size,
+  };
 }
 
 /** The first `limit` bytes of UTF-8 text, never splitting a character. */

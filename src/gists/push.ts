@@ -92,7 +92,12 @@ export async function checkedPush(request: FastifyRequest, reply: FastifyReply, 
     const command = push.commands.find((c) => c.ref === GIST_REF);
     if (command && command.old !== target.gist.head_sha) return sendRefusal(reply, push, [STALE_MESSAGE], STALE_REASON);
 
-    const answer = await heldGitAnswer(request, { repoDir: dir, endpoint: 'git-receive-pack', remoteUser: target.pusher.login, body: push.body() });
+    const answer = await heldGitAnswer(request, {
+      repoDir: dir,
+      endpoint: 'git-receive-pack',
+      remoteUser: target.pusher.login,
+      body: push.body(),
+    });
     if (!command) return sendGitAnswer(reply, answer);
     const report = reportedRefs(answer.body, push.capabilities);
     // A client that asked for no report: whether git moved the branch is read from the branch itself.
@@ -133,7 +138,12 @@ async function snapshot(dir: string, sha: string, blobs: Map<string, Buffer>, ca
  * moved the head first, `failed` when recording failed: the branch is then put back where the database says, so git
  * never shows what the API does not, and the push must be answered as refused.
  */
-async function recordPush(ctx: ServiceContext, gist: GistRow, pusher: UserRow, update: RefUpdate): Promise<'recorded' | 'stale' | 'failed'> {
+async function recordPush(
+  ctx: ServiceContext,
+  gist: GistRow,
+  pusher: UserRow,
+  update: RefUpdate,
+): Promise<'recorded' | 'stale' | 'failed'> {
   let outcome: 'stale' | 'failed' = 'failed';
   const dir = gistRepoDir(ctx.config, gist.id);
   try {
@@ -171,7 +181,9 @@ async function recordPush(ctx: ServiceContext, gist: GistRow, pusher: UserRow, u
     });
     if (recorded) {
       // A git request of another process may have put the branch back to the old head meanwhile (its syncRef).
-      await syncRef(dir, update.after).catch((err: unknown) => ctx.log.warn({ err, gist: gist.id }, 'gist branch not moved; the next git request will move it'));
+      await syncRef(dir, update.after).catch((err: unknown) =>
+        ctx.log.warn({ err, gist: gist.id }, 'gist branch not moved; the next git request will move it'),
+      );
       return 'recorded';
     }
     outcome = 'stale';

@@ -34,13 +34,19 @@ const PAGINATION_LIMITED =
   'In order to keep the API fast for everyone, pagination is limited for this resource. Check the rel=last link relation in the Link response header to see how far back you can traverse.';
 
 async function historyViews(ctx: ServiceContext, revisions: GistRevisionRow[]): Promise<HistoryView[]> {
-  const users = await accountsByIds(ctx.db, revisions.map((r) => r.user_id).filter((u): u is number => u !== null));
-  return revisions.map((revision) => ({ revision, user: revision.user_id === null ? null : users.get(revision.user_id) ?? null }));
+  const users = await accountsByIds(
+    ctx.db,
+    revisions.map((r) => r.user_id).filter((u): u is number => u !== null),
+  );
+  return revisions.map((revision) => ({ revision, user: revision.user_id === null ? null : (users.get(revision.user_id) ?? null) }));
 }
 
 /** The forks with their owners and the owners' profile counts: a constant number of queries however many forks. */
 async function forkViews(ctx: ServiceContext, forks: GistRow[]): Promise<ForkView[]> {
-  const owners = await accountsByIds(ctx.db, forks.map((f) => f.owner_id));
+  const owners = await accountsByIds(
+    ctx.db,
+    forks.map((f) => f.owner_id),
+  );
   const counts = await accountsCounts(ctx, [...owners.values()], false);
   return forks.map((gist) => ({ gist, owner: owners.get(gist.owner_id)!, counts: counts.get(gist.owner_id)! }));
 }
@@ -75,7 +81,7 @@ export async function singleView(ctx: ServiceContext, gist: GistRow): Promise<Si
     gist,
     owner: users.get(gist.owner_id)!,
     files,
-    history: revisions.map((revision) => ({ revision, user: revision.user_id === null ? null : users.get(revision.user_id) ?? null })),
+    history: revisions.map((revision) => ({ revision, user: revision.user_id === null ? null : (users.get(revision.user_id) ?? null) })),
     forks: forks.length ? await forkViews(ctx, forks) : [],
     forkOf: gist.fork_of ? await parentView(ctx, gist) : null,
   };
@@ -97,7 +103,9 @@ export async function filesAtRevision(ctx: ServiceContext, gist: GistRow, versio
 export async function revisionView(ctx: ServiceContext, id: string, sha: string): Promise<SingleGist> {
   const gist = await requireGist(ctx, id);
   if (!/^[0-9a-f]{4,40}$/i.test(sha)) {
-    throw new ValidationFailed([{ resource: 'Gist', field: 'sha', code: 'invalid', message: 'sha must be a commit SHA (4 to 40 hex digits)' }]);
+    throw new ValidationFailed([
+      { resource: 'Gist', field: 'sha', code: 'invalid', message: 'sha must be a commit SHA (4 to 40 hex digits)' },
+    ]);
   }
   const revision = await findRevision(ctx.db, gist.id, sha);
   if (!revision) throw new NotFound();
@@ -119,7 +127,16 @@ export interface ListPage {
 }
 
 async function listViews(ctx: ServiceContext, rows: GistRow[]): Promise<ListView[]> {
-  const [owners, files] = await Promise.all([accountsByIds(ctx.db, rows.map((r) => r.owner_id)), fileMetas(ctx.db, rows.map((r) => r.id))]);
+  const [owners, files] = await Promise.all([
+    accountsByIds(
+      ctx.db,
+      rows.map((r) => r.owner_id),
+    ),
+    fileMetas(
+      ctx.db,
+      rows.map((r) => r.id),
+    ),
+  ]);
   return rows.map((gist) => ({ gist, owner: owners.get(gist.owner_id)!, files: (files.get(gist.id) ?? []) as GistFileMeta[] }));
 }
 
@@ -132,7 +149,13 @@ async function page(ctx: ServiceContext, filter: GistFilter, paging: Paging, ord
 export async function listPublic(ctx: ServiceContext, paging: Paging, since?: string): Promise<ListPage> {
   if (paging.offset >= PUBLIC_LISTING_DEPTH) throw new Unprocessable(PAGINATION_LIMITED);
   const limit = Math.min(paging.perPage, PUBLIC_LISTING_DEPTH - paging.offset);
-  const { rows, total } = await listGists(ctx.db, { publicOnly: true, since }, { offset: paging.offset, limit }, 'updated', PUBLIC_LISTING_DEPTH);
+  const { rows, total } = await listGists(
+    ctx.db,
+    { publicOnly: true, since },
+    { offset: paging.offset, limit },
+    'updated',
+    PUBLIC_LISTING_DEPTH,
+  );
   return { items: await listViews(ctx, rows), total: Math.min(total, PUBLIC_LISTING_DEPTH) };
 }
 
@@ -162,7 +185,11 @@ export async function listForks(ctx: ServiceContext, id: string, paging: Paging)
 }
 
 /** A gist's revisions, newest first, and how many there are. */
-export async function listCommits(ctx: ServiceContext, id: string, paging: Paging): Promise<{ gist: GistRow; items: HistoryView[]; total: number }> {
+export async function listCommits(
+  ctx: ServiceContext,
+  id: string,
+  paging: Paging,
+): Promise<{ gist: GistRow; items: HistoryView[]; total: number }> {
   const gist = await requireGist(ctx, id);
   const [revisions, total] = await Promise.all([
     listRevisions(ctx.db, gist.id, { offset: paging.offset, limit: paging.perPage }),

@@ -45,36 +45,49 @@ export async function gistRoutes(fastify: FastifyInstance): Promise<void> {
   const bodyLimit = app.hublet.config.gistBodyLimitBytes;
 
   app.get('/gists', { schema: { querystring: listQuery }, config: read }, async (request, reply) =>
-    pagedList(request, reply, (paging) => listMine(request.ctx, paging, parseSince(request.query.since)), (page) => gistListItems(page.items, request.ctx.urls)),
+    pagedList(
+      request,
+      reply,
+      (paging) => listMine(request.ctx, paging, parseSince(request.query.since)),
+      (page) => gistListItems(page.items, request.ctx.urls),
+    ),
   );
 
   // The same for every caller: answered from the response cache while nothing changed.
   app.get('/gists/public', { schema: { querystring: listQuery }, config: read }, async (request, reply) => {
     return request.ctx.responses.respond(request, reply, cacheKey(request), () =>
-      pagedList(request, reply, (paging) => listPublic(request.ctx, paging, parseSince(request.query.since)), (page) => gistListItems(page.items, request.ctx.urls)),
+      pagedList(
+        request,
+        reply,
+        (paging) => listPublic(request.ctx, paging, parseSince(request.query.since)),
+        (page) => gistListItems(page.items, request.ctx.urls),
+      ),
     );
   });
 
   app.get('/gists/starred', { schema: { querystring: listQuery }, config: { grant: GIST_READ_SIGNED_IN } }, async (request, reply) =>
-    pagedList(request, reply, (paging) => listStarred(request.ctx, paging, parseSince(request.query.since)), (page) => gistListItems(page.items, request.ctx.urls)),
+    pagedList(
+      request,
+      reply,
+      (paging) => listStarred(request.ctx, paging, parseSince(request.query.since)),
+      (page) => gistListItems(page.items, request.ctx.urls),
+    ),
   );
 
-  app.get(
-    '/users/:username/gists',
-    { schema: { params: userParams, querystring: listQuery }, config: read },
-    async (request, reply) =>
-      pagedList(request, reply, (paging) => listForUser(request.ctx, request.params.username, paging, parseSince(request.query.since)), (page) => gistListItems(page.items, request.ctx.urls)),
+  app.get('/users/:username/gists', { schema: { params: userParams, querystring: listQuery }, config: read }, async (request, reply) =>
+    pagedList(
+      request,
+      reply,
+      (paging) => listForUser(request.ctx, request.params.username, paging, parseSince(request.query.since)),
+      (page) => gistListItems(page.items, request.ctx.urls),
+    ),
   );
 
-  app.post(
-    '/gists',
-    { schema: { body: createBody }, config: write, bodyLimit, ...judgedLater },
-    async (request, reply) => {
-      const gist = await createGist(request.ctx, received(request));
-      reply.header('location', request.ctx.urls.api(`/gists/${gist.id}`));
-      return sendSingle(request, reply, gist, 201);
-    },
-  );
+  app.post('/gists', { schema: { body: createBody }, config: write, bodyLimit, ...judgedLater }, async (request, reply) => {
+    const gist = await createGist(request.ctx, received(request));
+    reply.header('location', request.ctx.urls.api(`/gists/${gist.id}`));
+    return sendSingle(request, reply, gist, 201);
+  });
 
   // Anyone with the id sees the same gist (secret ones too, as on GitHub): answered from the response cache.
   app.get('/gists/:gist_id', { schema: { params: gistParams }, config: read }, async (request, reply) => {
@@ -94,7 +107,8 @@ export async function gistRoutes(fastify: FastifyInstance): Promise<void> {
       config: write,
       bodyLimit,
       ...judgedLater,
-      handler: async (request, reply) => sendSingle(request, reply, await updateGist(request.ctx, request.params.gist_id, received(request))),
+      handler: async (request, reply) =>
+        sendSingle(request, reply, await updateGist(request.ctx, request.params.gist_id, received(request))),
     });
   }
 
@@ -103,17 +117,22 @@ export async function gistRoutes(fastify: FastifyInstance): Promise<void> {
     return reply.code(204).send();
   });
 
-  app.get(
-    '/gists/:gist_id/commits',
-    { schema: { params: gistParams, querystring: pagedQuery }, config: read },
-    async (request, reply) =>
-      pagedList(request, reply, (paging) => listCommits(request.ctx, request.params.gist_id, paging), (page) => commitItems(page.items, page.gist.id, request.ctx.urls)),
+  app.get('/gists/:gist_id/commits', { schema: { params: gistParams, querystring: pagedQuery }, config: read }, async (request, reply) =>
+    pagedList(
+      request,
+      reply,
+      (paging) => listCommits(request.ctx, request.params.gist_id, paging),
+      (page) => commitItems(page.items, page.gist.id, request.ctx.urls),
+    ),
   );
 
-  app.get(
-    '/gists/:gist_id/forks',
-    { schema: { params: gistParams, querystring: pagedQuery }, config: read },
-    async (request, reply) => pagedList(request, reply, (paging) => listForks(request.ctx, request.params.gist_id, paging), (page) => gistListItems(page.items, request.ctx.urls)),
+  app.get('/gists/:gist_id/forks', { schema: { params: gistParams, querystring: pagedQuery }, config: read }, async (request, reply) =>
+    pagedList(
+      request,
+      reply,
+      (paging) => listForks(request.ctx, request.params.gist_id, paging),
+      (page) => gistListItems(page.items, request.ctx.urls),
+    ),
   );
 
   app.post('/gists/:gist_id/forks', { schema: { params: gistParams }, config: write }, async (request, reply) => {

@@ -31,7 +31,8 @@ export function byName(a: { filename: string }, b: { filename: string }): number
 
 /** Why a name cannot be a gist file's name, or null when it can. */
 function fileNameProblem(name: string): string | null {
-  if (name.includes('/') || name.includes('\\')) return `${JSON.stringify(name)}: file names cannot contain slashes (gists have no directories)`;
+  if (name.includes('/') || name.includes('\\'))
+    return `${JSON.stringify(name)}: file names cannot contain slashes (gists have no directories)`;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this check's purpose
   if (/[\u0000-\u001f\u007f]/.test(name)) return `${JSON.stringify(name)}: file names cannot contain control characters`;
   if (name === '.' || name === '..') return `${JSON.stringify(name)} is not a valid file name`;
@@ -47,7 +48,10 @@ function fileSetProblems(files: { filename: string; size: number }[], limits: Fi
   if (files.length > limits.maxFiles) problems.push({ code: 'invalid', message: `a gist can hold at most ${limits.maxFiles} files` });
   for (const f of files) {
     if (f.size > limits.maxFileBytes) {
-      problems.push({ code: 'invalid', message: `${JSON.stringify(f.filename)} is larger than the limit of ${limits.maxFileBytes} bytes for a gist file` });
+      problems.push({
+        code: 'invalid',
+        message: `${JSON.stringify(f.filename)} is larger than the limit of ${limits.maxFileBytes} bytes for a gist file`,
+      });
     }
   }
   return problems;

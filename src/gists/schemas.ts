@@ -75,16 +75,21 @@ export function parseSince(since: string | undefined): string | undefined {
   if (since === undefined) return undefined;
   const ms = parseTimestamp(since);
   if (ms === undefined) {
-    throw new ValidationFailed([{ resource: RESOURCE, field: 'since', code: 'invalid', message: 'since must be an ISO 8601 timestamp (YYYY-MM-DDTHH:MM:SSZ)' }]);
+    throw new ValidationFailed([
+      { resource: RESOURCE, field: 'since', code: 'invalid', message: 'since must be an ISO 8601 timestamp (YYYY-MM-DDTHH:MM:SSZ)' },
+    ]);
   }
   return new Date(ms).toISOString();
 }
 
 /** A comment body: non-blank text of at most 65535 characters. */
 export function parseCommentBody(body: string): string {
-  if (body.trim() === '') throw new ValidationFailed([{ resource: 'GistComment', field: 'body', code: 'missing_field', message: "body can't be blank" }]);
+  if (body.trim() === '')
+    throw new ValidationFailed([{ resource: 'GistComment', field: 'body', code: 'missing_field', message: "body can't be blank" }]);
   if (body.length > 65535 || body.includes('\0')) {
-    throw new ValidationFailed([{ resource: 'GistComment', field: 'body', code: 'invalid', message: 'body must be at most 65535 characters of text' }]);
+    throw new ValidationFailed([
+      { resource: 'GistComment', field: 'body', code: 'invalid', message: 'body must be at most 65535 characters of text' },
+    ]);
   }
   return body;
 }

@@ -37,7 +37,8 @@ export function gistLimits(ctx: ServiceContext): GistLimits {
 export function requireWriter(ctx: ServiceContext): Actor {
   const actor = requireActor(ctx.actor);
   if (actor.kind === 'installation') throw new Forbidden('Resource not accessible by integration');
-  if (actor.kind === 'app_user' && !hasPermission(actor.permissions, 'gists', 'write')) throw new Forbidden('Resource not accessible by integration');
+  if (actor.kind === 'app_user' && !hasPermission(actor.permissions, 'gists', 'write'))
+    throw new Forbidden('Resource not accessible by integration');
   return actor;
 }
 
@@ -69,7 +70,11 @@ function now(ctx: ServiceContext): Date {
  * Creates a gist with its first revision: a new bare repository, one commit, the rows. `alsoRecord` writes rows that
  * belong with the new gist in the same transaction (an import's record of its source): a failure there creates nothing.
  */
-export async function createGist(ctx: ServiceContext, body: Received<CreateBody>, alsoRecord?: (trx: Db, row: GistRow) => Promise<void>): Promise<GistRow> {
+export async function createGist(
+  ctx: ServiceContext,
+  body: Received<CreateBody>,
+  alsoRecord?: (trx: Db, row: GistRow) => Promise<void>,
+): Promise<GistRow> {
   const actor = requireWriter(ctx);
   const plan = planCreate(body, gistLimits(ctx));
   const id = newGistId();
@@ -118,32 +123,35 @@ export async function createGist(ctx: ServiceContext, body: Received<CreateBody>
 export async function updateGist(ctx: ServiceContext, id: string, body: Received<UpdateBody>): Promise<GistRow> {
   const { gist: first, actor } = await requireOwnGist(ctx, id);
   return withGistLock(ctx.db, first.id, () =>
-    untilHeadHolds<GistRow>(async () => {
-      const gist = await findGist(ctx.db, first.id);
-      if (!gist) throw new NotFound();
-      const current = await filesWithContent(ctx.db, gist.id);
-      const plan = planUpdate(body, { description: gist.description, files: current }, gistLimits(ctx));
-      const when = now(ctx);
-      const at = ctx.clock.now().toISOString();
-      const description = plan.description ?? gist.description;
-      if (!plan.files) {
-        if (plan.description === undefined) return gist;
-        const changes = { description, updated_at: at };
-        if (await advanceHead(ctx.db, gist.id, gist.head_sha, changes)) return { ...gist, ...changes };
-        return undefined; // the head moved: again on the new one
-      }
-      const written = await writeFiles(ctx, {
-        gistId: gist.id,
-        dir: gistRepoDir(ctx.config, gist.id),
-        parent: gist.head_sha,
-        plan: plan.files,
-        author: actor.user,
-        when,
-        claimHead: (trx, head) => advanceHead(trx, gist.id, gist.head_sha, { head_sha: head, description, updated_at: at }),
-      });
-      if (written) return { ...gist, head_sha: written.head, description, updated_at: at };
-      return undefined; // the head moved: re-read the gist and apply the change to it again
-    }, () => new Conflict('The gist changed while it was being updated; try again.')),
+    untilHeadHolds<GistRow>(
+      async () => {
+        const gist = await findGist(ctx.db, first.id);
+        if (!gist) throw new NotFound();
+        const current = await filesWithContent(ctx.db, gist.id);
+        const plan = planUpdate(body, { description: gist.description, files: current }, gistLimits(ctx));
+        const when = now(ctx);
+        const at = ctx.clock.now().toISOString();
+        const description = plan.description ?? gist.description;
+        if (!plan.files) {
+          if (plan.description === undefined) return gist;
+          const changes = { description, updated_at: at };
+          if (await advanceHead(ctx.db, gist.id, gist.head_sha, changes)) return { ...gist, ...changes };
+          return undefined; // the head moved: again on the new one
+        }
+        const written = await writeFiles(ctx, {
+          gistId: gist.id,
+          dir: gistRepoDir(ctx.config, gist.id),
+          parent: gist.head_sha,
+          plan: plan.files,
+          author: actor.user,
+          when,
+          claimHead: (trx, head) => advanceHead(trx, gist.id, gist.head_sha, { head_sha: head, description, updated_at: at }),
+        });
+        if (written) return { ...gist, head_sha: written.head, description, updated_at: at };
+        return undefined; // the head moved: re-read the gist and apply the change to it again
+      },
+      () => new Conflict('The gist changed while it was being updated; try again.'),
+    ),
   );
 }
 
@@ -162,7 +170,10 @@ export async function forkGist(ctx: ServiceContext, id: string): Promise<GistRow
   const actor = requireWriter(ctx);
   const parent = await requireGist(ctx, id);
   if (parent.owner_id === actor.user.id) {
-    throw new ValidationFailed([{ resource: 'Gist', field: 'forks', code: 'custom', message: 'You cannot fork your own gist' }], 'You cannot fork your own gist');
+    throw new ValidationFailed(
+      [{ resource: 'Gist', field: 'forks', code: 'custom', message: 'You cannot fork your own gist' }],
+      'You cannot fork your own gist',
+    );
   }
   const existing = await findFork(ctx.db, parent.id, actor.user.id);
   if (existing) return existing;
@@ -183,9 +194,15 @@ export async function forkGist(ctx: ServiceContext, id: string): Promise<GistRow
       copyObjects(gistRepoDir(ctx.config, p.id), dir);
       const row: GistRow = { ...p, id: forkId, owner_id: actor.user.id, fork_of: p.id, comments: 0, created_at: when, updated_at: when };
       await insertGist(trx, row);
-      await insertFiles(trx, (await filesWithContent(trx, p.id)).map((f) => ({ ...f, gist_id: forkId })));
+      await insertFiles(
+        trx,
+        (await filesWithContent(trx, p.id)).map((f) => ({ ...f, gist_id: forkId })),
+      );
       const history = await listRevisions(trx, p.id);
-      await insertRevisions(trx, history.map((r) => ({ ...r, gist_id: forkId })));
+      await insertRevisions(
+        trx,
+        history.map((r) => ({ ...r, gist_id: forkId })),
+      );
       return row;
     });
   } catch (err) {

@@ -52,7 +52,9 @@ function conditions(filter: GistFilter) {
     if (filter.forkOf !== undefined) conds.push(eb('g.fork_of', '=', filter.forkOf));
     if (filter.since !== undefined) conds.push(eb('g.updated_at', '>=', filter.since));
     if (filter.starredBy !== undefined) {
-      conds.push(eb('g.id', 'in', eb.selectFrom('gist_stars').select('gist_stars.gist_id').where('gist_stars.user_id', '=', filter.starredBy)));
+      conds.push(
+        eb('g.id', 'in', eb.selectFrom('gist_stars').select('gist_stars.gist_id').where('gist_stars.user_id', '=', filter.starredBy)),
+      );
     }
     return eb.and(conds);
   };
@@ -72,14 +74,23 @@ export async function listGists(
 ): Promise<{ rows: GistRow[]; total: number }> {
   const where = conditions(filter);
   let q = db.selectFrom('gists as g').selectAll('g').where(where);
-  q = order === 'updated' ? q.orderBy('g.updated_at', 'desc').orderBy('g.id', 'desc') : q.orderBy('g.created_at', 'asc').orderBy('g.id', 'asc');
+  q =
+    order === 'updated'
+      ? q.orderBy('g.updated_at', 'desc').orderBy('g.id', 'desc')
+      : q.orderBy('g.created_at', 'asc').orderBy('g.id', 'asc');
   const counting =
     maxCount === undefined
-      ? db.selectFrom('gists as g').select((eb) => eb.fn.countAll<number>().as('n')).where(where)
+      ? db
+          .selectFrom('gists as g')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where(where)
       : db
           .selectFrom((eb) => eb.selectFrom('gists as g').select('g.id').where(where).limit(maxCount).as('capped'))
           .select((eb) => eb.fn.countAll<number>().as('n'));
-  const [rows, counted] = await Promise.all([page.limit > 0 ? q.limit(page.limit).offset(page.offset).execute() : [], counting.executeTakeFirstOrThrow()]);
+  const [rows, counted] = await Promise.all([
+    page.limit > 0 ? q.limit(page.limit).offset(page.offset).execute() : [],
+    counting.executeTakeFirstOrThrow(),
+  ]);
   return { rows, total: Number(counted.n) };
 }
 
@@ -115,7 +126,12 @@ export async function insertGist(db: Db, row: GistRow): Promise<void> {
  * Moves a gist's head from `from` to `to` (with its other changed columns) only if nobody moved it first:
  * false means another writer won, and the caller retries or gives up.
  */
-export async function advanceHead(db: Db, id: string, from: string, changes: { head_sha?: string; description?: string; updated_at: string }): Promise<boolean> {
+export async function advanceHead(
+  db: Db,
+  id: string,
+  from: string,
+  changes: { head_sha?: string; description?: string; updated_at: string },
+): Promise<boolean> {
   const r = await db.updateTable('gists').set(changes).where('id', '=', id).where('head_sha', '=', from).executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
@@ -127,19 +143,31 @@ export async function deleteGistRow(db: Db, id: string): Promise<boolean> {
 
 export async function insertFiles(db: Db, rows: GistFileRow[]): Promise<void> {
   // Few rows per statement: SQLite caps bound parameters, and file bytes make rows large.
-  for (let i = 0; i < rows.length; i += 25) await db.insertInto('gist_files').values(rows.slice(i, i + 25)).execute();
+  for (let i = 0; i < rows.length; i += 25)
+    await db
+      .insertInto('gist_files')
+      .values(rows.slice(i, i + 25))
+      .execute();
 }
 
 /** A new revision's file rows: those of the names in `gone` deleted, `rows` inserted (plan.ts decides which). */
 export async function replaceFileRows(db: Db, gistId: string, gone: readonly string[], rows: GistFileRow[]): Promise<void> {
   for (let i = 0; i < gone.length; i += 200) {
-    await db.deleteFrom('gist_files').where('gist_id', '=', gistId).where('filename', 'in', gone.slice(i, i + 200)).execute();
+    await db
+      .deleteFrom('gist_files')
+      .where('gist_id', '=', gistId)
+      .where('filename', 'in', gone.slice(i, i + 200))
+      .execute();
   }
   await insertFiles(db, rows);
 }
 
 export async function insertRevisions(db: Db, rows: GistRevisionRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 100) await db.insertInto('gist_revisions').values(rows.slice(i, i + 100)).execute();
+  for (let i = 0; i < rows.length; i += 100)
+    await db
+      .insertInto('gist_revisions')
+      .values(rows.slice(i, i + 100))
+      .execute();
 }
 
 /** The next position in a gist's history. */
@@ -196,7 +224,13 @@ export async function revisionsOf(db: Db, gistId: string): Promise<Map<string, G
 }
 
 export async function findFork(db: Db, parentId: string, ownerId: number): Promise<GistRow | undefined> {
-  return db.selectFrom('gists').selectAll().where('fork_of', '=', parentId).where('owner_id', '=', ownerId).orderBy('created_at').executeTakeFirst();
+  return db
+    .selectFrom('gists')
+    .selectAll()
+    .where('fork_of', '=', parentId)
+    .where('owner_id', '=', ownerId)
+    .orderBy('created_at')
+    .executeTakeFirst();
 }
 
 export async function allForks(db: Db, parentId: string): Promise<GistRow[]> {
@@ -204,7 +238,11 @@ export async function allForks(db: Db, parentId: string): Promise<GistRow[]> {
 }
 
 /** Counts for profiles: each owner's public gists and (unless publicOnly) secret ones, in one query. */
-export async function countGists(db: Db, ownerIds: readonly number[], publicOnly: boolean): Promise<Map<number, { public: number; secret: number }>> {
+export async function countGists(
+  db: Db,
+  ownerIds: readonly number[],
+  publicOnly: boolean,
+): Promise<Map<number, { public: number; secret: number }>> {
   const out = new Map(ownerIds.map((id) => [id, { public: 0, secret: 0 }]));
   if (!ownerIds.length) return out;
   let q = db
@@ -226,7 +264,12 @@ export async function gistIdsOwnedBy(db: Db, ownerId: number): Promise<string[]>
 // Stars.
 
 export async function isStarred(db: Db, gistId: string, userId: number): Promise<boolean> {
-  const r = await db.selectFrom('gist_stars').select('gist_id').where('gist_id', '=', gistId).where('user_id', '=', userId).executeTakeFirst();
+  const r = await db
+    .selectFrom('gist_stars')
+    .select('gist_id')
+    .where('gist_id', '=', gistId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   return Boolean(r);
 }
 
@@ -250,18 +293,32 @@ export async function findComment(db: Db, gistId: string, id: number): Promise<G
 }
 
 export async function listComments(db: Db, gistId: string, page: Page): Promise<GistCommentRow[]> {
-  return db.selectFrom('gist_comments').selectAll().where('gist_id', '=', gistId).orderBy('id').limit(page.limit).offset(page.offset).execute();
+  return db
+    .selectFrom('gist_comments')
+    .selectAll()
+    .where('gist_id', '=', gistId)
+    .orderBy('id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
 }
 
 /** Adds a comment and keeps the gist's `comments` count true, in one transaction. */
-export async function insertComment(db: Db, row: { gist_id: string; user_id: number; body: string; created_at: string }): Promise<GistCommentRow> {
+export async function insertComment(
+  db: Db,
+  row: { gist_id: string; user_id: number; body: string; created_at: string },
+): Promise<GistCommentRow> {
   return db.transaction().execute(async (trx) => {
     const inserted = await trx
       .insertInto('gist_comments')
       .values({ ...row, updated_at: row.created_at })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await trx.updateTable('gists').set((eb) => ({ comments: eb('comments', '+', 1) })).where('id', '=', row.gist_id).execute();
+    await trx
+      .updateTable('gists')
+      .set((eb) => ({ comments: eb('comments', '+', 1) }))
+      .where('id', '=', row.gist_id)
+      .execute();
     return inserted;
   });
 }
@@ -274,7 +331,11 @@ export async function deleteComment(db: Db, gistId: string, id: number): Promise
   await db.transaction().execute(async (trx) => {
     const r = await trx.deleteFrom('gist_comments').where('gist_id', '=', gistId).where('id', '=', id).executeTakeFirst();
     if (Number(r.numDeletedRows) > 0) {
-      await trx.updateTable('gists').set((eb) => ({ comments: eb('comments', '-', 1) })).where('id', '=', gistId).execute();
+      await trx
+        .updateTable('gists')
+        .set((eb) => ({ comments: eb('comments', '-', 1) }))
+        .where('id', '=', gistId)
+        .execute();
     }
   });
 }
@@ -296,7 +357,13 @@ export async function ownerGistsWindow(
   const total = Number(counted.n);
   const { offset, limit } = window(total);
   if (limit <= 0) return { rows: [], offset, total };
-  const rows = await base.selectAll().orderBy(order.column, order.direction).orderBy('id', order.direction).limit(limit).offset(offset).execute();
+  const rows = await base
+    .selectAll()
+    .orderBy(order.column, order.direction)
+    .orderBy('id', order.direction)
+    .limit(limit)
+    .offset(offset)
+    .execute();
   return { rows, offset, total };
 }
 
@@ -315,6 +382,11 @@ export async function starCounts(db: Db, gistIds: readonly string[]): Promise<Ma
 /** Which of these gists the user starred, in one query. */
 export async function starredBy(db: Db, userId: number, gistIds: readonly string[]): Promise<Set<string>> {
   if (gistIds.length === 0) return new Set();
-  const rows = await db.selectFrom('gist_stars').select('gist_id').where('user_id', '=', userId).where('gist_id', 'in', [...gistIds]).execute();
+  const rows = await db
+    .selectFrom('gist_stars')
+    .select('gist_id')
+    .where('user_id', '=', userId)
+    .where('gist_id', 'in', [...gistIds])
+    .execute();
   return new Set(rows.map((r) => r.gist_id));
 }

@@ -69,7 +69,13 @@ export interface WriteResult {
 export async function writeFiles(ctx: ServiceContext, input: WriteFilesInput): Promise<WriteResult | null> {
   // Only new bytes are written: a kept file, or one renamed without a change, already has its blob.
   const fresh = input.plan.files.filter((f) => f.blob === null);
-  const revision = revisionOf(input.plan, await writeBlobs(input.dir, fresh.map((f) => f.content)));
+  const revision = revisionOf(
+    input.plan,
+    await writeBlobs(
+      input.dir,
+      fresh.map((f) => f.content),
+    ),
+  );
   const rows: GistFileRow[] = [];
   for (const f of revision.files) if (f.change !== 'kept') rows.push(await fileRow(input.gistId, f.filename, f.content, f.blob));
   const head = await writeCommit(input.dir, {

@@ -20,7 +20,11 @@ export function tempName(dir: string, prefix: string): string {
  * it there), then renamed over `file`. `file`'s directory is created when missing. On ext4 a rename over an existing
  * file starts writeback of the new one (auto_da_alloc, ~0.4 ms): off the event loop here.
  */
-export async function replaceFile(file: string, data: Buffer | string, opts: { tmpDir: string; prefix: string; mode?: number }): Promise<void> {
+export async function replaceFile(
+  file: string,
+  data: Buffer | string,
+  opts: { tmpDir: string; prefix: string; mode?: number },
+): Promise<void> {
   const tmp = tempName(opts.tmpDir, opts.prefix);
   await fs.promises.writeFile(tmp, data, { flag: 'wx', mode: opts.mode });
   try {
@@ -38,7 +42,11 @@ export async function replaceFile(file: string, data: Buffer | string, opts: { t
 }
 
 /** replaceFile without leaving the calling thread, for the few small files of a new repository (config, HEAD, hooks). */
-export function replaceFileSync(file: string, data: Buffer | string | NodeJS.ArrayBufferView, opts: { tmpDir?: string; prefix: string; mode?: number }): void {
+export function replaceFileSync(
+  file: string,
+  data: Buffer | string | NodeJS.ArrayBufferView,
+  opts: { tmpDir?: string; prefix: string; mode?: number },
+): void {
   const tmp = tempName(opts.tmpDir ?? path.dirname(file), opts.prefix);
   fs.writeFileSync(tmp, data, { flag: 'wx', mode: opts.mode });
   try {

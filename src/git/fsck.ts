@@ -30,10 +30,15 @@ export function gitFsck(dir: string): Promise<string[]> {
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('error', (err: NodeJS.ErrnoException) => reject(err.code === 'ENOENT' ? new Error('git is not on PATH: cannot run git fsck') : err));
+    child.on('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'ENOENT' ? new Error('git is not on PATH: cannot run git fsck') : err),
+    );
     child.on('close', (code) => {
       if (code === 0) return resolve([]);
-      const lines = out.split('\n').map((l) => l.trim()).filter((l) => l && !/^(notice|warning|Checking|dangling )/i.test(l));
+      const lines = out
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l && !/^(notice|warning|Checking|dangling )/i.test(l));
       resolve(lines.length ? lines : [`git fsck failed (exit ${code})`]);
     });
   });

@@ -83,7 +83,9 @@ function runGit(args: string[], env: NodeJS.ProcessEnv, input?: Buffer | Readabl
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.stdin.on('error', () => {});
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`git ${args[0]} failed (${code}): ${err.trim()}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`git ${args[0]} failed (${code}): ${err.trim()}`)),
+    );
     if (input === undefined) child.stdin.end();
     else if (Buffer.isBuffer(input)) child.stdin.end(input);
     else {
@@ -143,7 +145,8 @@ function parseTree(data: Buffer): PushedTreeEntry[] {
 }
 
 function objectReader(env: NodeJS.ProcessEnv): PushObjects {
-  const batch = async (oids: string[]) => (oids.length ? parseBatch(await runGit(['cat-file', '--batch'], env, Buffer.from(`${oids.join('\n')}\n`))) : new Map());
+  const batch = async (oids: string[]) =>
+    oids.length ? parseBatch(await runGit(['cat-file', '--batch'], env, Buffer.from(`${oids.join('\n')}\n`))) : new Map();
   return {
     async commits(oids) {
       const out = new Map<string, PushedCommit>();
@@ -186,7 +189,8 @@ function parseCommands(file: string): { commands: RefCommand[]; capabilities: Se
     const next = (): Buffer | null => {
       if (at + 4 > head.length) throw new Error('the push request ends inside its commands');
       const len = parseInt(head.subarray(at, at + 4).toString('latin1'), 16);
-      if (Number.isNaN(len) || (len > 0 && len < 4) || at + Math.max(len, 4) > head.length) throw new Error('the push request is not in git’s format');
+      if (Number.isNaN(len) || (len > 0 && len < 4) || at + Math.max(len, 4) > head.length)
+        throw new Error('the push request is not in git’s format');
       const line = len === 0 ? null : head.subarray(at + 4, at + len);
       at += len === 0 ? 4 : len;
       return line;
@@ -196,7 +200,11 @@ function parseCommands(file: string): { commands: RefCommand[]; capabilities: Se
       let text = line.toString('utf8');
       const nul = text.indexOf('\0');
       if (nul >= 0) {
-        for (const c of text.slice(nul + 1).trim().split(' ')) if (c) capabilities.add(c);
+        for (const c of text
+          .slice(nul + 1)
+          .trim()
+          .split(' '))
+          if (c) capabilities.add(c);
         text = text.slice(0, nul);
       }
       text = text.replace(/\n$/, '');
@@ -306,8 +314,10 @@ export function sendRefusal(reply: FastifyReply, push: IncomingPush, messages: s
     out = report;
   } else {
     const parts: Buffer[] = [];
-    for (const m of messages) for (const line of m.split('\n')) parts.push(pktLine(Buffer.concat([Buffer.from([2]), Buffer.from(`${line}\n`, 'utf8')])));
-    for (let i = 0; i < report.length; i += sideband) parts.push(pktLine(Buffer.concat([Buffer.from([1]), report.subarray(i, i + sideband)])));
+    for (const m of messages)
+      for (const line of m.split('\n')) parts.push(pktLine(Buffer.concat([Buffer.from([2]), Buffer.from(`${line}\n`, 'utf8')])));
+    for (let i = 0; i < report.length; i += sideband)
+      parts.push(pktLine(Buffer.concat([Buffer.from([1]), report.subarray(i, i + sideband)])));
     parts.push(Buffer.from('0000', 'latin1'));
     out = Buffer.concat(parts);
   }

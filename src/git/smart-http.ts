@@ -124,7 +124,9 @@ export async function heldGitAnswer(request: FastifyRequest, opts: Omit<ServeGit
       chunks.push(chunk);
     },
   });
-  return answered ? { status, headers, body: Buffer.concat(chunks) } : { status: 500, headers, body: Buffer.from('git http-backend failed\n') };
+  return answered
+    ? { status, headers, body: Buffer.concat(chunks) }
+    : { status: 500, headers, body: Buffer.from('git http-backend failed\n') };
 }
 
 export function sendGitAnswer(reply: FastifyReply, answer: GitAnswer): FastifyReply {

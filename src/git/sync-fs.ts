@@ -35,9 +35,12 @@ const commands = {
 export const syncFs: PromiseFsClient = { promises: commands };
 
 function replaceWhole(file: string, data: string | NodeJS.ArrayBufferView, options?: fs.WriteFileOptions): void {
-  const opts = typeof options === 'string' ? { encoding: options } : options ?? {};
+  const opts = typeof options === 'string' ? { encoding: options } : (options ?? {});
   const bytes = typeof data === 'string' ? Buffer.from(data, (opts.encoding ?? 'utf8') as BufferEncoding) : data;
-  replaceFileSync(file, bytes, { prefix: `${path.basename(file)}.hublet-tmp-`, mode: typeof opts.mode === 'number' ? opts.mode : undefined });
+  replaceFileSync(file, bytes, {
+    prefix: `${path.basename(file)}.hublet-tmp-`,
+    mode: typeof opts.mode === 'number' ? opts.mode : undefined,
+  });
 }
 
 function run<T>(op: () => T): Promise<T> {

@@ -19,7 +19,12 @@ type ErrorType =
   | 'INVALID_CURSOR_ARGUMENTS';
 
 /** An error of a type GitHub names, at a node of the query (limits) or at a field (resolvers: graphql-js adds where). */
-export function typedError(type: ErrorType, message: string, nodes?: readonly ASTNode[], path?: readonly (string | number)[]): GraphQLError {
+export function typedError(
+  type: ErrorType,
+  message: string,
+  nodes?: readonly ASTNode[],
+  path?: readonly (string | number)[],
+): GraphQLError {
   return new GraphQLError(message, { nodes, path, extensions: { type } });
 }
 

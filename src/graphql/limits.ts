@@ -34,9 +34,19 @@ const MAX_VISITS = 20_000;
  * them still counts, multiplied by their page size.
  */
 const FREE_CONNECTIONS: ReadonlySet<string> = new Set(
-  ['repositoryTopics', 'issues', 'pullRequests', 'labels', 'milestones', 'projects', 'languages', 'assignableUsers', 'mentionableUsers', 'watchers', 'forks'].map(
-    (f) => `Repository.${f}`,
-  ),
+  [
+    'repositoryTopics',
+    'issues',
+    'pullRequests',
+    'labels',
+    'milestones',
+    'projects',
+    'languages',
+    'assignableUsers',
+    'mentionableUsers',
+    'watchers',
+    'forks',
+  ].map((f) => `Repository.${f}`),
 );
 
 export interface Measured {
@@ -83,16 +93,19 @@ export function measure(
         continue;
       }
       if (selection.kind === Kind.INLINE_FRAGMENT) {
-        const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) ?? parent : parent;
+        const type = selection.typeCondition ? (schema.getType(selection.typeCondition.name.value) ?? parent) : parent;
         walk(selection.selectionSet, type, depth, multiplier, path);
         continue;
       }
       const name = selection.name.value;
       const def =
-        name === '__schema' ? SchemaMetaFieldDef
-        : name === '__type' ? TypeMetaFieldDef
-        : isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name]
-        : undefined;
+        name === '__schema'
+          ? SchemaMetaFieldDef
+          : name === '__type'
+            ? TypeMetaFieldDef
+            : isObjectType(parent) || isInterfaceType(parent)
+              ? parent.getFields()[name]
+              : undefined;
       deepest = Math.max(deepest, depth + 1);
       if (!def || !selection.selectionSet) continue; // a leaf or __typename
       const here = [...path, selection.alias?.value ?? name];
@@ -104,17 +117,36 @@ export function measure(
         let bad = false;
         if (args.first == null && args.last == null && selectsItems(selection.selectionSet, new Set())) {
           errors.push(
-            typedError('MISSING_PAGINATION_BOUNDARIES', `You must provide a \`first\` or \`last\` value to properly paginate the \`${name}\` connection.`, [selection], here),
+            typedError(
+              'MISSING_PAGINATION_BOUNDARIES',
+              `You must provide a \`first\` or \`last\` value to properly paginate the \`${name}\` connection.`,
+              [selection],
+              here,
+            ),
           );
           bad = true;
         }
         for (const key of ['first', 'last'] as const) {
           const v = args[key];
           if (v != null && v > MAX_PAGE) {
-            errors.push(typedError('EXCESSIVE_PAGINATION', `Requesting ${v} records on the \`${name}\` connection exceeds the \`${key}\` limit of ${MAX_PAGE} records.`, [selection], here));
+            errors.push(
+              typedError(
+                'EXCESSIVE_PAGINATION',
+                `Requesting ${v} records on the \`${name}\` connection exceeds the \`${key}\` limit of ${MAX_PAGE} records.`,
+                [selection],
+                here,
+              ),
+            );
             bad = true;
           } else if (v != null && v < 1) {
-            errors.push(typedError('EXCESSIVE_PAGINATION', `\`${key}\` on the \`${name}\` connection must be between 1 and ${MAX_PAGE}.`, [selection], here));
+            errors.push(
+              typedError(
+                'EXCESSIVE_PAGINATION',
+                `\`${key}\` on the \`${name}\` connection must be between 1 and ${MAX_PAGE}.`,
+                [selection],
+                here,
+              ),
+            );
             bad = true;
           }
         }
@@ -131,10 +163,15 @@ export function measure(
     const message = `Query is too complex to run: it selects more than ${fmt(MAX_VISITS)} fields.`;
     return { errors: [typedError('QUERY_TOO_COMPLEX', message, [operation])], nodeCount: nodes };
   }
-  if (deepest > MAX_DEPTH) errors.push(typedError('MAX_DEPTH_EXCEEDED', `Query has depth of ${deepest}, which exceeds max depth of ${MAX_DEPTH}`, [operation]));
+  if (deepest > MAX_DEPTH)
+    errors.push(typedError('MAX_DEPTH_EXCEEDED', `Query has depth of ${deepest}, which exceeds max depth of ${MAX_DEPTH}`, [operation]));
   if (nodes > MAX_NODES) {
     errors.push(
-      typedError('MAX_NODE_LIMIT_EXCEEDED', `This query requests up to ${fmt(nodes)} possible nodes which exceeds the maximum limit of ${fmt(MAX_NODES)}.`, [operation]),
+      typedError(
+        'MAX_NODE_LIMIT_EXCEEDED',
+        `This query requests up to ${fmt(nodes)} possible nodes which exceeds the maximum limit of ${fmt(MAX_NODES)}.`,
+        [operation],
+      ),
     );
   }
   return { errors, nodeCount: nodes };

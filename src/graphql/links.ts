@@ -38,7 +38,10 @@ const gists: Resolver<AccountObject, ConnectionArgs & { privacy?: GistPrivacy | 
   const owner = source.row;
   const callerIsOwner = g.ctx.actor?.user.id === owner.id;
   const page = await ownerGists(g.ctx.db, owner.id, callerIsOwner, args.privacy, args.orderBy, (total) => windowOf(args, total));
-  const files = await fileMetas(g.ctx.db, page.rows.map((r) => r.id));
+  const files = await fileMetas(
+    g.ctx.db,
+    page.rows.map((r) => r.id),
+  );
   const nodes = page.rows.map((gist) => gistObject({ gist, owner, files: files.get(gist.id) ?? [] }, g));
   return connection(nodes, page.offset, page.total);
 };
@@ -65,7 +68,8 @@ async function memberOrganizations(source: AccountObject, g: GraphqlContext) {
   return orgs.map((org) => accountObject(org, g));
 }
 
-const organizations: Resolver<AccountObject, ConnectionArgs> = async (source, args, g) => listConnection(await memberOrganizations(source, g), args);
+const organizations: Resolver<AccountObject, ConnectionArgs> = async (source, args, g) =>
+  listConnection(await memberOrganizations(source, g), args);
 
 const organization: Resolver<AccountObject, { login: string }> = async (source, args, g) => {
   if (g.ctx.actor?.user.id !== source.row.id) return null;
@@ -85,7 +89,16 @@ const gistForks: Resolver<GistObject, ConnectionArgs> = (source, args, g) =>
     args,
     async (offset, limit) => {
       const { rows, total } = await listGists(g.ctx.db, { forkOf: source.view.gist.id }, { offset, limit }, 'created');
-      const [owners, files] = await Promise.all([accountsByIds(g.ctx.db, rows.map((r) => r.owner_id)), fileMetas(g.ctx.db, rows.map((r) => r.id))]);
+      const [owners, files] = await Promise.all([
+        accountsByIds(
+          g.ctx.db,
+          rows.map((r) => r.owner_id),
+        ),
+        fileMetas(
+          g.ctx.db,
+          rows.map((r) => r.id),
+        ),
+      ]);
       return { rows: rows.map((gist) => ({ gist, owner: owners.get(gist.owner_id), files: files.get(gist.id) ?? [] })), total };
     },
     (view) => gistObject(view, g),
@@ -98,7 +111,10 @@ const gistComments: Resolver<GistObject, ConnectionArgs> = (source, args, g) =>
     async (offset, limit) => {
       const { gist } = source.view;
       const rows = limit > 0 ? await listComments(g.ctx.db, gist.id, { offset, limit }) : [];
-      const authors = await accountsByIds(g.ctx.db, rows.map((r) => r.user_id));
+      const authors = await accountsByIds(
+        g.ctx.db,
+        rows.map((r) => r.user_id),
+      );
       return { rows: rows.map((row) => ({ row, author: authors.get(row.user_id) })), total: gist.comments };
     },
     ({ row, author }) => gistCommentObject(row, author ? accountObject(author, g) : null, source, g),

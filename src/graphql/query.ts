@@ -80,7 +80,10 @@ export const QUERY: Record<string, (source: unknown, args: never, g: GraphqlCont
   node: (_s: unknown, a: { id: string }, g: GraphqlContext) => node(g, a.id),
   nodes: (_s: unknown, a: { ids: string[] }, g: GraphqlContext) => {
     if (a.ids.length > MAX_NODE_IDS) {
-      throw typedError('EXCESSIVE_PAGINATION', `Requesting ${a.ids.length} ids on the \`nodes\` field exceeds its limit of ${MAX_NODE_IDS}.`);
+      throw typedError(
+        'EXCESSIVE_PAGINATION',
+        `Requesting ${a.ids.length} ids on the \`nodes\` field exceeds its limit of ${MAX_NODE_IDS}.`,
+      );
     }
     // Each id that names nothing is null, with its own NOT_FOUND error at its index.
     return a.ids.map((id) => node(g, id));
@@ -88,6 +91,13 @@ export const QUERY: Record<string, (source: unknown, args: never, g: GraphqlCont
   rateLimit: (_s: unknown, _a: Args, g: GraphqlContext) => {
     const r = g.rate;
     if (!r) return null;
-    return { cost: 1, limit: r.limit, remaining: r.remaining, used: r.used, resetAt: new Date(r.reset * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'), nodeCount: g.nodeCount };
+    return {
+      cost: 1,
+      limit: r.limit,
+      remaining: r.remaining,
+      used: r.used,
+      resetAt: new Date(r.reset * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      nodeCount: g.nodeCount,
+    };
   },
 };

@@ -35,7 +35,11 @@ export function repositoryObject(resolved: ResolvedRepository, g: Pick<GraphqlCo
     return refs;
   };
   const viewerEmail = g.ctx.actor?.user.email ?? null;
-  const defaultBranchRef = { id: nodeId('Ref', `${repo.id}:refs/heads/${repo.default_branch}`), name: repo.default_branch, prefix: 'refs/heads/' };
+  const defaultBranchRef = {
+    id: nodeId('Ref', `${repo.id}:refs/heads/${repo.default_branch}`),
+    name: repo.default_branch,
+    prefix: 'refs/heads/',
+  };
   const u = repositoryUrls(g.ctx.urls, owner.login, repo.name);
   const settings = mergeSettings(repo);
   const path = `/${owner.login}/${repo.name}`;

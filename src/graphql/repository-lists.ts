@@ -20,8 +20,18 @@ export interface RepositoriesArgs extends ConnectionArgs {
 }
 
 /** hublet counts no stars on repositories (every count is 0): STARGAZERS keeps the creation order among equals. */
-const SORT: Record<OrderField, SortKey> = { CREATED_AT: 'created', NAME: 'full_name', PUSHED_AT: 'pushed', STARGAZERS: 'created', UPDATED_AT: 'updated' };
-const AFFILIATION: Record<Affiliation, OwnerAffiliation> = { OWNER: 'owner', COLLABORATOR: 'collaborator', ORGANIZATION_MEMBER: 'organization_member' };
+const SORT: Record<OrderField, SortKey> = {
+  CREATED_AT: 'created',
+  NAME: 'full_name',
+  PUSHED_AT: 'pushed',
+  STARGAZERS: 'created',
+  UPDATED_AT: 'updated',
+};
+const AFFILIATION: Record<Affiliation, OwnerAffiliation> = {
+  OWNER: 'owner',
+  COLLABORATOR: 'collaborator',
+  ORGANIZATION_MEMBER: 'organization_member',
+};
 
 /** The one visibility `privacy` and `visibility` leave, undefined for both, null for none (INTERNAL, or the two disagree). */
 function visibilityOf(args: RepositoriesArgs): 'public' | 'private' | undefined | null {
@@ -41,7 +51,15 @@ export function ownerRepositories(g: GraphqlContext, account: UserRow, args: Rep
     args,
     async (offset, limit) => {
       if (visibility === null) return { rows: [], total: 0 };
-      const q = { visibility, fork: args.isFork ?? undefined, affiliations, sort: SORT[order.field], direction: order.direction === 'ASC' ? 'asc' : 'desc', offset, limit } as const;
+      const q = {
+        visibility,
+        fork: args.isFork ?? undefined,
+        affiliations,
+        sort: SORT[order.field],
+        direction: order.direction === 'ASC' ? 'asc' : 'desc',
+        offset,
+        limit,
+      } as const;
       const { items, total } = await listForOwner(g.ctx, account, q);
       return { rows: items, total };
     },

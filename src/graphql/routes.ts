@@ -81,13 +81,16 @@ function fragmentsOf(document: DocumentNode): Record<string, FragmentDefinitionN
 
 async function answer(schema: GraphQLSchema, request: FastifyRequest, reply: FastifyReply): Promise<Record<string, unknown>> {
   const body = (request.body ?? {}) as Body;
-  if (typeof body.query !== 'string' || !body.query.trim()) throw new BadRequest('A query attribute must be specified and must be a string.');
+  if (typeof body.query !== 'string' || !body.query.trim())
+    throw new BadRequest('A query attribute must be specified and must be a string.');
   const variables = variablesOf(body.variables);
   const operationName = typeof body.operationName === 'string' && body.operationName ? body.operationName : undefined;
   const errors = (list: readonly GraphQLError[]) => ({ errors: list.map((e) => formatError(e, request.log, request.id)) });
 
   if (body.query.length > MAX_QUERY_CHARS) {
-    return errors([typedError('QUERY_TOO_COMPLEX', `Query is too large: ${body.query.length} characters, the limit is ${MAX_QUERY_CHARS}.`)]);
+    return errors([
+      typedError('QUERY_TOO_COMPLEX', `Query is too large: ${body.query.length} characters, the limit is ${MAX_QUERY_CHARS}.`),
+    ]);
   }
   let document: DocumentNode;
   try {
@@ -130,7 +133,9 @@ export async function graphqlRoutes(app: FastifyInstance): Promise<void> {
   app.setErrorHandler((error, _request, reply) => {
     if (!(error instanceof HttpError) || error.status >= 500) throw error;
     if (error.status === 401 && error.message === 'Requires authentication') {
-      return reply.code(401).send({ message: 'This endpoint requires you to be authenticated.', documentation_url: AUTH_DOCS, status: '401' });
+      return reply
+        .code(401)
+        .send({ message: 'This endpoint requires you to be authenticated.', documentation_url: AUTH_DOCS, status: '401' });
     }
     return reply.code(error.status).headers(error.headers).send(error.body(DOCS));
   });

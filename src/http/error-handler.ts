@@ -60,8 +60,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
 /** Fastify's `frameworkErrors` (before any route runs): a path it cannot decode is 400, a path segment too long 414. */
 export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
   const [status, message] =
-    error.code === 'FST_ERR_BAD_URL' ? [400, 'Bad Request'] : error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? [414, 'URI Too Long'] : [500, 'Server Error'];
-  void reply.code(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(new HttpError(status, message).body()));
+    error.code === 'FST_ERR_BAD_URL'
+      ? [400, 'Bad Request']
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? [414, 'URI Too Long']
+        : [500, 'Server Error'];
+  void reply
+    .code(status)
+    .header('content-type', 'application/json; charset=utf-8')
+    .send(JSON.stringify(new HttpError(status, message).body()));
 }
 
 /**
@@ -72,10 +79,13 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
 export function clientErrorHandler(error: Error & { code?: string; rawPacket?: unknown }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, message] =
-    error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large']
-    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout']
-    : error.code === 'HPE_URI_TOO_LONG' ? [414, 'URI Too Long']
-    : [400, 'Bad Request'];
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout']
+        : error.code === 'HPE_URI_TOO_LONG'
+          ? [414, 'URI Too Long']
+          : [400, 'Bad Request'];
   const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (socket.writable && !inFlight?.headersSent) {
     const body = JSON.stringify(new HttpError(status, message).body());

@@ -184,10 +184,15 @@ type Limits = Readonly<Pick<Config, 'rateLimitAuthenticated' | 'rateLimitAnonymo
 
 /** Whose window a request counts in, and its limit: the token's user, or the anonymous caller's IP. */
 function rateKeyOf(actor: { user: { id: number } } | null, ip: string, limits: Limits): { key: string; limit: number } {
-  return actor ? { key: `user:${actor.user.id}`, limit: limits.rateLimitAuthenticated } : { key: `ip:${ip}`, limit: limits.rateLimitAnonymous };
+  return actor
+    ? { key: `user:${actor.user.id}`, limit: limits.rateLimitAuthenticated }
+    : { key: `ip:${ip}`, limit: limits.rateLimitAnonymous };
 }
 
-export function rateKey(request: { ctx: LimiterContext & { actor: { user: { id: number } } | null }; ip: string }): { key: string; limit: number } {
+export function rateKey(request: { ctx: LimiterContext & { actor: { user: { id: number } } | null }; ip: string }): {
+  key: string;
+  limit: number;
+} {
   return rateKeyOf(request.ctx.actor, request.ip, request.ctx.config);
 }
 
@@ -217,7 +222,9 @@ export function countRequest(
 /** The answer to a request over its limit (403 with Retry-After, as GitHub). */
 function rateLimitExceeded(state: RateState, actor: { user: { id: number } } | null, ip: string, now: Date): Forbidden {
   const who = actor ? `user ID ${actor.user.id}` : ip;
-  const hint = actor ? '' : " (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)";
+  const hint = actor
+    ? ''
+    : " (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)";
   const retryAfter = Math.max(1, state.reset - Math.floor(now.getTime() / 1000));
   return new Forbidden(`API rate limit exceeded for ${who}.${hint}`, { 'retry-after': String(retryAfter) });
 }
@@ -245,7 +252,10 @@ export function exemptFromRateLimit(app: FastifyInstance): void {
 export function registerRateLimit(app: FastifyInstance, limiter: RateLimiter): void {
   app.addHook('onRequest', async (request, reply) => {
     const { actor, config } = request.ctx;
-    const state = countRequest(limiter, config, actor, request.ip, { url: request.routeOptions.url, rateLimit: request.routeOptions.config?.rateLimit });
+    const state = countRequest(limiter, config, actor, request.ip, {
+      url: request.routeOptions.url,
+      rateLimit: request.routeOptions.config?.rateLimit,
+    });
     if (!state) return;
     reply.headers(rateHeaders(state));
     if (!state.ok) throw rateLimitExceeded(state, actor, request.ip, request.ctx.clock.now());

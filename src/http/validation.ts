@@ -2,7 +2,10 @@
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
 
-type LazyValidator = ((data: unknown, dataCxt?: Parameters<ValidateFunction>[1]) => boolean) & { errors?: ErrorObject[] | null; schemaEnv?: unknown };
+type LazyValidator = ((data: unknown, dataCxt?: Parameters<ValidateFunction>[1]) => boolean) & {
+  errors?: ErrorObject[] | null;
+  schemaEnv?: unknown;
+};
 
 /**
  * Each route's schema is compiled on its first request, not at start: compiling every route's schemas with Ajv was

@@ -38,7 +38,11 @@ export async function enqueueMany(db: Db, inputs: EnqueueInput[], now: Date): Pr
   const ids: number[] = [];
   // Bounded rows per statement: SQLite caps bound parameters per statement.
   for (let i = 0; i < inputs.length; i += 50) {
-    const rows = await db.insertInto('jobs').values(inputs.slice(i, i + 50).map((x) => jobValues(x, now))).returning('id').execute();
+    const rows = await db
+      .insertInto('jobs')
+      .values(inputs.slice(i, i + 50).map((x) => jobValues(x, now)))
+      .returning('id')
+      .execute();
     ids.push(...rows.map((r) => r.id));
   }
   return ids;
@@ -90,24 +94,42 @@ export async function renewLease(db: Db, id: number, workerId: string, until: Da
 
 /** Marks a job done. Pass the handler's transaction to make finishing the job atomic with what the job wrote. */
 export async function complete(db: Db, id: number, now: Date): Promise<void> {
-  await db.updateTable('jobs').set({ state: 'done', finished_at: now.toISOString(), locked_until: null, locked_by: null }).where('id', '=', id).execute();
+  await db
+    .updateTable('jobs')
+    .set({ state: 'done', finished_at: now.toISOString(), locked_until: null, locked_by: null })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Marks several jobs done with one statement (handlers that batch their writes). */
 export async function completeMany(db: Db, ids: number[], now: Date): Promise<void> {
   if (ids.length === 0) return;
-  await db.updateTable('jobs').set({ state: 'done', finished_at: now.toISOString(), locked_until: null, locked_by: null }).where('id', 'in', ids).execute();
+  await db
+    .updateTable('jobs')
+    .set({ state: 'done', finished_at: now.toISOString(), locked_until: null, locked_by: null })
+    .where('id', 'in', ids)
+    .execute();
 }
 
 /** Deletes finished (done or failed) jobs that finished before `before`; returns how many. */
 export async function deleteFinished(db: Db, before: Date): Promise<number> {
-  const r = await db.deleteFrom('jobs').where('state', 'in', ['done', 'failed']).where('finished_at', '<', before.toISOString()).executeTakeFirst();
+  const r = await db
+    .deleteFrom('jobs')
+    .where('state', 'in', ['done', 'failed'])
+    .where('finished_at', '<', before.toISOString())
+    .executeTakeFirst();
   return Number(r.numDeletedRows ?? 0);
 }
 
 /** Whether a pending (or running) job of the queue exists: periodic jobs enqueue their first run only when none does. */
 export async function hasPendingJob(db: Db, queue: string): Promise<boolean> {
-  const row = await db.selectFrom('jobs').select('id').where('queue', '=', queue).where('state', '=', 'pending').limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('jobs')
+    .select('id')
+    .where('queue', '=', queue)
+    .where('state', '=', 'pending')
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -131,7 +153,10 @@ export async function fail(db: Db, job: JobRow, error: string, retryAt: Date, no
 
 /** Pending jobs of a queue, or only those due by `dueBy` (tests and the CLI's local mode use it to wait for work to drain). */
 export async function pendingCount(db: Db, queues?: string[], dueBy?: Date): Promise<number> {
-  let q = db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('state', '=', 'pending');
+  let q = db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('state', '=', 'pending');
   if (queues) q = q.where('queue', 'in', queues);
   if (dueBy) q = q.where('run_at', '<=', dueBy.toISOString());
   return Number((await q.executeTakeFirstOrThrow()).n);
@@ -157,7 +182,14 @@ export async function holdIn(db: Db, ids: number[], queue: string): Promise<void
  */
 export async function moveWaiting(db: Db, from: string, to: string, limit: number): Promise<number> {
   if (limit <= 0) return 0;
-  const oldest = db.selectFrom('jobs').select('id').where('state', '=', 'pending').where('queue', '=', from).orderBy('run_at').orderBy('id').limit(limit);
+  const oldest = db
+    .selectFrom('jobs')
+    .select('id')
+    .where('state', '=', 'pending')
+    .where('queue', '=', from)
+    .orderBy('run_at')
+    .orderBy('id')
+    .limit(limit);
   const rows = await db.updateTable('jobs').set({ queue: to }).where('id', 'in', claimSkippingLocked(db, oldest)).returning('id').execute();
   return rows.length;
 }

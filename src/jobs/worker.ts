@@ -68,13 +68,21 @@ class Run implements JobRun {
  * from with queue.ts moveWaiting), inside the handler's transaction; the worker then neither completes nor fails them.
  */
 export async function holdRunsIn(trx: Db, runs: JobRun[], queue: string): Promise<void> {
-  await holdIn(trx, runs.map((r) => r.jobId), queue);
+  await holdIn(
+    trx,
+    runs.map((r) => r.jobId),
+    queue,
+  );
   for (const r of runs) if (r instanceof Run) r.completed = true;
 }
 
 /** Completes several runs with one statement inside one transaction (handlers that batch their writes). */
 export async function completeRunsIn(trx: Db, runs: JobRun[], now: Date): Promise<void> {
-  await completeMany(trx, runs.map((r) => r.jobId), now);
+  await completeMany(
+    trx,
+    runs.map((r) => r.jobId),
+    now,
+  );
   for (const r of runs) if (r instanceof Run) r.completed = true;
 }
 
@@ -123,7 +131,10 @@ export class JobWorker {
   private wakeAgain = false;
   private hotUntil = 0;
 
-  constructor(private readonly ctx: WorkerContext, private readonly pollMs = 250) {}
+  constructor(
+    private readonly ctx: WorkerContext,
+    private readonly pollMs = 250,
+  ) {}
 
   /** Registers the handler of a queue; the app registers every area's queues while it is built. */
   register(declaration: QueueDeclaration): void {
@@ -235,7 +246,13 @@ export class JobWorker {
       const busy = this.running.get(queue)!;
       const free = reg.concurrency - busy.size;
       if (free <= 0) continue;
-      const jobs = await claim(this.ctx.db, { queues: [queue], workerId: this.workerId, leaseMs: reg.leaseMs, limit: free, now: this.ctx.clock.now() });
+      const jobs = await claim(this.ctx.db, {
+        queues: [queue],
+        workerId: this.workerId,
+        leaseMs: reg.leaseMs,
+        limit: free,
+        now: this.ctx.clock.now(),
+      });
       claimed += jobs.length;
       // A full batch may mean more are waiting.
       if (jobs.length === free) this.dirty.add(queue);
@@ -270,7 +287,9 @@ export class JobWorker {
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const now = this.ctx.clock.now();
-      const outcome = await fail(this.ctx.db, job, message, new Date(now.getTime() + reg.backoff(job.attempts)), now).catch(() => 'unrecorded');
+      const outcome = await fail(this.ctx.db, job, message, new Date(now.getTime() + reg.backoff(job.attempts)), now).catch(
+        () => 'unrecorded',
+      );
       this.ctx.log.warn({ job: job.id, queue: job.queue, attempts: job.attempts, outcome, err: message }, 'job failed');
     }
   }
@@ -286,7 +305,13 @@ export class JobWorker {
       for (const queue of names) {
         const reg = this.registrations.get(queue);
         if (!reg) continue;
-        const jobs = await claim(this.ctx.db, { queues: [queue], workerId: this.workerId, leaseMs: reg.leaseMs, limit: reg.concurrency, now: this.ctx.clock.now() });
+        const jobs = await claim(this.ctx.db, {
+          queues: [queue],
+          workerId: this.workerId,
+          leaseMs: reg.leaseMs,
+          limit: reg.concurrency,
+          now: this.ctx.clock.now(),
+        });
         ran += jobs.length;
         await Promise.all(jobs.map((j) => this.runOne(j, reg)));
       }

@@ -98,7 +98,11 @@ function organizationRecord(org: UserRow, members: { user: UserRow; role: string
     website: org.blog || null,
     location: org.location,
     email: org.email,
-    members: members.map((m) => ({ user: r.html(`/${m.user.login}`), role: m.role === 'admin' ? 'admin' : 'direct_member', state: 'active' })),
+    members: members.map((m) => ({
+      user: r.html(`/${m.user.login}`),
+      role: m.role === 'admin' ? 'admin' : 'direct_member',
+      state: 'active',
+    })),
     created_at: archiveTime(org.created_at),
   };
 }
@@ -176,7 +180,12 @@ async function writeRecords(dir: string, kind: string, records: Iterable<unknown
   return files;
 }
 
-const gitEnv = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: process.env.HOME, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1' });
+const gitEnv = (): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  GIT_TERMINAL_PROMPT: '0',
+  GIT_CONFIG_NOSYSTEM: '1',
+});
 
 /**
  * Copies one repository's git data as a complete bare repository. `git clone --mirror` of the local path reads the refs
@@ -242,12 +251,27 @@ async function stage(ctx: AppContext, m: MigrationRow, dir: string): Promise<str
     entries.push(...(await writeRecords(dir, 'organizations', [organizationRecord(owner, list, r)])));
     users = list.map((x) => x.user);
   }
-  entries.push(...(await writeRecords(dir, 'users', users.map((u) => userRecord(u, r)))));
+  entries.push(
+    ...(await writeRecords(
+      dir,
+      'users',
+      users.map((u) => userRecord(u, r)),
+    )),
+  );
 
   if (m.org_metadata_only) return entries;
   const named = await migrationRepositories(db, m.id);
-  const repos = await loadRepositories(db, named.map((n) => n.repository_id));
-  entries.push(...(await writeRecords(dir, 'repositories', repos.map((repo) => repositoryRecord(repo, m, r)))));
+  const repos = await loadRepositories(
+    db,
+    named.map((n) => n.repository_id),
+  );
+  entries.push(
+    ...(await writeRecords(
+      dir,
+      'repositories',
+      repos.map((repo) => repositoryRecord(repo, m, r)),
+    )),
+  );
   if (!m.exclude_git_data && repos.length) {
     for (const repo of repos) {
       const fullName = `${repo.owner.login}/${repo.row.name}`;

@@ -27,12 +27,16 @@ function parseRange(header: string | undefined, size: number): ByteRange | 'unsa
   return { start, end: m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1) };
 }
 
-async function serveArchive(request: FastifyRequest<{ Params: { file: string }; Querystring: Record<string, unknown> }>, reply: FastifyReply) {
+async function serveArchive(
+  request: FastifyRequest<{ Params: { file: string }; Querystring: Record<string, unknown> }>,
+  reply: FastifyReply,
+) {
   const ctx = request.ctx;
   const file = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.tar\.gz$/.exec(request.params.file);
   const m = file ? await findMigrationByGuid(ctx.db, file[1]) : undefined;
   if (!m) throw new NotFound();
-  const expires = typeof request.query.expires === 'string' && /^\d{1,12}$/.test(request.query.expires) ? Number(request.query.expires) : NaN;
+  const expires =
+    typeof request.query.expires === 'string' && /^\d{1,12}$/.test(request.query.expires) ? Number(request.query.expires) : NaN;
   const presented = typeof request.query.signature === 'string' ? request.query.signature : '';
   const now = ctx.clock.now();
   if (Number.isNaN(expires) || !signatureValid(m.archive_secret, m.guid, expires, presented)) {

@@ -24,7 +24,12 @@ function migrationOwner(owner: UserRow, urls: Urls) {
 
 /** Whether the archive can be downloaded now (exported, not deleted, not past its lifetime). */
 export function archiveAvailable(m: MigrationRow, now: Date): boolean {
-  return m.state === 'exported' && m.archive_key !== null && m.archive_deleted_at === null && (m.archive_expires_at === null || Date.parse(m.archive_expires_at) > now.getTime());
+  return (
+    m.state === 'exported' &&
+    m.archive_key !== null &&
+    m.archive_deleted_at === null &&
+    (m.archive_expires_at === null || Date.parse(m.archive_expires_at) > now.getTime())
+  );
 }
 
 export interface MigrationView {

@@ -35,7 +35,14 @@ export async function resolveRepositories(
     const named = ownerPart.toLowerCase() === owner.login.toLowerCase() ? await findRepository(db, owner.id, name) : undefined;
     const repo = named && (await readable(named)) ? named : undefined;
     if (!repo) {
-      errors.push({ resource: 'Migration', field: 'repositories', code: 'invalid_value', value: raw, index, message: `${raw} is not a repository of ${owner.login}` });
+      errors.push({
+        resource: 'Migration',
+        field: 'repositories',
+        code: 'invalid_value',
+        value: raw,
+        index,
+        message: `${raw} is not a repository of ${owner.login}`,
+      });
       continue;
     }
     if (!found.has(repo.id)) found.set(repo.id, repo);
@@ -52,7 +59,10 @@ export interface LoadedRepository {
 export async function loadRepositories(db: Db, ids: readonly number[]): Promise<LoadedRepository[]> {
   if (ids.length === 0) return [];
   const rows = await repositoriesByIds(db, ids);
-  const ownerById = await accountsByIds(db, rows.map((r) => r.owner_id));
+  const ownerById = await accountsByIds(
+    db,
+    rows.map((r) => r.owner_id),
+  );
   const byId = new Map(rows.map((r) => [r.id, r]));
   const out: LoadedRepository[] = [];
   for (const id of ids) {

@@ -60,7 +60,10 @@ const lockParams = pathParams('migration_id', 'repo_name');
 /** `exclude=repositories`, `exclude[]=repositories`, `exclude=repositories,other`, or a body's `exclude` array. */
 function excludesRepositories(query: unknown, body?: string[]): boolean {
   const q = (query ?? {}) as Record<string, unknown>;
-  const values = [q.exclude, q['exclude[]']].flat().filter((v): v is string => typeof v === 'string').flatMap((v) => v.split(','));
+  const values = [q.exclude, q['exclude[]']]
+    .flat()
+    .filter((v): v is string => typeof v === 'string')
+    .flatMap((v) => v.split(','));
   return [...values.map((v) => v.trim()), ...(body ?? [])].includes('repositories');
 }
 
@@ -77,7 +80,15 @@ function routesFor(prefix: string, grant: Grant, scopeOf: ScopeOf) {
     const scope = (request: FastifyRequest) => scopes.get(request)!;
     const config = { grant, resource: 'Migration' };
     const present = (request: FastifyRequest, m: MigrationRow, repos: LoadedRepository[] | undefined) =>
-      migration(m, { owner: scope(request).owner, repositories: repos?.map((r) => presentRepository(r, request.ctx.urls, request.apiVersion)), now: request.ctx.clock.now() }, request.ctx.urls);
+      migration(
+        m,
+        {
+          owner: scope(request).owner,
+          repositories: repos?.map((r) => presentRepository(r, request.ctx.urls, request.apiVersion)),
+          now: request.ctx.clock.now(),
+        },
+        request.ctx.urls,
+      );
 
     app.get(prefix, { config, preValidation: resolveScope, schema: { querystring: pagedQuery } }, async (request, reply) => {
       // Each migration's repositories too, loaded for the whole page at once, unless the query excludes them.
@@ -86,19 +97,17 @@ function routesFor(prefix: string, grant: Grant, scopeOf: ScopeOf) {
         const repos = excludesRepositories(request.query) ? undefined : await repositoriesOf(request.ctx, rows);
         return { rows, total, repos };
       };
-      return pagedList(request, reply, load, ({ rows, repos }) => rows.map((m) => present(request, m, repos ? repos.get(m.id) ?? [] : undefined)));
+      return pagedList(request, reply, load, ({ rows, repos }) =>
+        rows.map((m) => present(request, m, repos ? (repos.get(m.id) ?? []) : undefined)),
+      );
     });
 
-    app.post(
-      prefix,
-      { config, preValidation: [resolveScope, absentBodyIsEmpty], schema: { body: startBody } },
-      async (request, reply) => {
-        const m = await startMigration(request.ctx, scope(request), request.body);
-        const exclude = excludesRepositories(request.query, request.body.exclude);
-        const repos = exclude ? undefined : (await repositoriesOf(request.ctx, [m])).get(m.id);
-        return reply.code(201).send(present(request, m, repos));
-      },
-    );
+    app.post(prefix, { config, preValidation: [resolveScope, absentBodyIsEmpty], schema: { body: startBody } }, async (request, reply) => {
+      const m = await startMigration(request.ctx, scope(request), request.body);
+      const exclude = excludesRepositories(request.query, request.body.exclude);
+      const repos = exclude ? undefined : (await repositoriesOf(request.ctx, [m])).get(m.id);
+      return reply.code(201).send(present(request, m, repos));
+    });
 
     app.get(`${prefix}/:migration_id`, { config, preValidation: resolveScope, schema: { params: migrationParams } }, async (request) => {
       const m = await getMigration(request.ctx, scope(request), parseId(request.params.migration_id));
@@ -106,17 +115,25 @@ function routesFor(prefix: string, grant: Grant, scopeOf: ScopeOf) {
       return present(request, m, repos);
     });
 
-    app.get(`${prefix}/:migration_id/archive`, { config, preValidation: resolveScope, schema: { params: migrationParams } }, async (request, reply) => {
-      const url = await archiveUrl(request.ctx, scope(request), parseId(request.params.migration_id));
-      // GitHub sends the signed URL as the 302's body too (plain text): PyGithub's Migration.get_archive_url() does not
-      // follow the redirect and reads the URL from there; other clients follow Location.
-      return reply.code(302).header('location', url).type('text/plain; charset=utf-8').send(url);
-    });
+    app.get(
+      `${prefix}/:migration_id/archive`,
+      { config, preValidation: resolveScope, schema: { params: migrationParams } },
+      async (request, reply) => {
+        const url = await archiveUrl(request.ctx, scope(request), parseId(request.params.migration_id));
+        // GitHub sends the signed URL as the 302's body too (plain text): PyGithub's Migration.get_archive_url() does not
+        // follow the redirect and reads the URL from there; other clients follow Location.
+        return reply.code(302).header('location', url).type('text/plain; charset=utf-8').send(url);
+      },
+    );
 
-    app.delete(`${prefix}/:migration_id/archive`, { config, preValidation: resolveScope, schema: { params: migrationParams } }, async (request, reply) => {
-      await deleteArchive(request.ctx, scope(request), parseId(request.params.migration_id));
-      return reply.code(204).send();
-    });
+    app.delete(
+      `${prefix}/:migration_id/archive`,
+      { config, preValidation: resolveScope, schema: { params: migrationParams } },
+      async (request, reply) => {
+        await deleteArchive(request.ctx, scope(request), parseId(request.params.migration_id));
+        return reply.code(204).send();
+      },
+    );
 
     app.delete(
       `${prefix}/:migration_id/repos/:repo_name/lock`,
@@ -144,10 +161,11 @@ function routesFor(prefix: string, grant: Grant, scopeOf: ScopeOf) {
 /** Every migration route and the archive route. */
 export async function migrationRoutes(app: FastifyInstance): Promise<void> {
   await app.register(
-    routesFor('/orgs/:org/migrations', ORG_GRANT, async (request) => organizationScope(request.ctx, (request.params as { org: string }).org)),
+    routesFor('/orgs/:org/migrations', ORG_GRANT, async (request) =>
+      organizationScope(request.ctx, (request.params as { org: string }).org),
+    ),
   );
   await app.register(routesFor('/user/migrations', USER_GRANT, async (request) => userScope(request.ctx)));
   await app.register(archiveDownloadRoutes);
   await app.register(migrationImportRoutes);
 }
-

@@ -12,7 +12,15 @@ import { EXPIRY_QUEUE, EXPORT_MAX_ATTEMPTS, EXPORT_QUEUE } from './queues.js';
 import { archiveAvailable } from './present.js';
 import { loadRepositories, resolveRepositories, type LoadedRepository } from './repositories.js';
 import { newArchiveSecret, signedArchiveUrl } from './signing.js';
-import { findMigration, insertMigration, listMigrations as listRows, markArchiveDeleted, migrationRepositories, repositoryIdsOf, type MigrationFlags } from './store.js';
+import {
+  findMigration,
+  insertMigration,
+  listMigrations as listRows,
+  markArchiveDeleted,
+  migrationRepositories,
+  repositoryIdsOf,
+  type MigrationFlags,
+} from './store.js';
 import type { MigrationKind, MigrationRow } from '../db/tables/migrations.js';
 
 /** Whose migrations a request is about: an organization (its owners) or the signed-in user (their own). */
@@ -58,16 +66,32 @@ export async function startMigration(ctx: ServiceContext, scope: MigrationScope,
     org_metadata_only: input.org_metadata_only ?? false,
   };
   if (flags.org_metadata_only && input.repositories.length > 0) {
-    throw new ValidationFailed([{ resource: 'Migration', field: 'repositories', code: 'invalid', message: 'repositories must be empty when org_metadata_only is true' }]);
+    throw new ValidationFailed([
+      {
+        resource: 'Migration',
+        field: 'repositories',
+        code: 'invalid',
+        message: 'repositories must be empty when org_metadata_only is true',
+      },
+    ]);
   }
   if (!flags.org_metadata_only && input.repositories.length === 0) {
-    throw new ValidationFailed([{ resource: 'Migration', field: 'repositories', code: 'missing_field', message: 'repositories cannot be empty unless org_metadata_only is true' }]);
+    throw new ValidationFailed([
+      {
+        resource: 'Migration',
+        field: 'repositories',
+        code: 'missing_field',
+        message: 'repositories cannot be empty unless org_metadata_only is true',
+      },
+    ]);
   }
   const now = ctx.clock.now();
   const row = await ctx.db.transaction().execute(async (trx) => {
     // An export never gives a token more than it can read: each repository passes GET /repos's read rule for this caller
     // (a classic token without `repo` names no private repository, whatever the owner's role).
-    const { repositories, errors } = await resolveRepositories(trx, scope.owner, input.repositories, (repo) => canRead(trx, actor, repo, scope.owner));
+    const { repositories, errors } = await resolveRepositories(trx, scope.owner, input.repositories, (repo) =>
+      canRead(trx, actor, repo, scope.owner),
+    );
     if (errors.length) throw new ValidationFailed(errors);
     const m = await insertMigration(trx, {
       guid: crypto.randomUUID(),
@@ -79,7 +103,13 @@ export async function startMigration(ctx: ServiceContext, scope: MigrationScope,
       repositories: repositories.map((r) => ({ id: r.id, fullName: `${scope.owner.login}/${r.name}` })),
       now,
     });
-    if (flags.lock_repositories && !flags.org_metadata_only) await lockRepositories(trx, repositories.map((r) => r.id), m.id, now);
+    if (flags.lock_repositories && !flags.org_metadata_only)
+      await lockRepositories(
+        trx,
+        repositories.map((r) => r.id),
+        m.id,
+        now,
+      );
     await ctx.jobs.enqueue(trx, { queue: EXPORT_QUEUE, payload: { migrationId: m.id }, maxAttempts: EXPORT_MAX_ATTEMPTS }, now);
     return m;
   });
@@ -105,17 +135,29 @@ export async function listMigrations(ctx: ServiceContext, scope: MigrationScope,
  * the token reaches: a token without `repo` is not shown the private ones.
  */
 export async function repositoriesOf(ctx: ServiceContext, migrations: MigrationRow[]): Promise<Map<number, LoadedRepository[]>> {
-  const ids = await repositoryIdsOf(ctx.db, migrations.map((m) => m.id));
+  const ids = await repositoryIdsOf(
+    ctx.db,
+    migrations.map((m) => m.id),
+  );
   const all = await loadRepositories(ctx.db, [...new Set([...ids.values()].flat())]);
   const seesPrivate = tokenSeesPrivate(ctx.actor);
   const byId = new Map(all.filter((r) => seesPrivate || r.row.visibility === 'public').map((r) => [r.row.id, r]));
   const out = new Map<number, LoadedRepository[]>();
-  for (const [migrationId, repoIds] of ids) out.set(migrationId, repoIds.map((id) => byId.get(id)).filter((r): r is LoadedRepository => r !== undefined));
+  for (const [migrationId, repoIds] of ids)
+    out.set(
+      migrationId,
+      repoIds.map((id) => byId.get(id)).filter((r): r is LoadedRepository => r !== undefined),
+    );
   return out;
 }
 
 /** One page of a migration's repositories and how many there are. */
-export async function listMigrationRepositories(ctx: ServiceContext, scope: MigrationScope, id: number, page: { offset: number; perPage: number }) {
+export async function listMigrationRepositories(
+  ctx: ServiceContext,
+  scope: MigrationScope,
+  id: number,
+  page: { offset: number; perPage: number },
+) {
   const m = await getMigration(ctx, scope, id);
   const repositories = (await repositoriesOf(ctx, [m])).get(m.id) ?? [];
   return { migration: m, repositories: repositories.slice(page.offset, page.offset + page.perPage), total: repositories.length };
@@ -127,7 +169,10 @@ export async function listMigrationRepositories(ctx: ServiceContext, scope: Migr
  */
 async function mayDownload(ctx: ServiceContext, actor: Actor | null, m: MigrationRow): Promise<boolean> {
   const named = await migrationRepositories(ctx.db, m.id);
-  const live = await loadRepositories(ctx.db, named.map((r) => r.repository_id));
+  const live = await loadRepositories(
+    ctx.db,
+    named.map((r) => r.repository_id),
+  );
   if (live.length < named.length && !tokenSeesPrivate(actor)) return false;
   for (const r of live) if (!(await canRead(ctx.db, actor, r.row, r.owner))) return false;
   return true;
@@ -142,7 +187,8 @@ export async function archiveUrl(ctx: ServiceContext, scope: MigrationScope, id:
   if (!archiveAvailable(m, now) || !store || !(await store.stat(m.archive_key!))) throw new NotFound();
   // A store that serves downloads itself (S3) gets the client there, with a pre-signed URL of the same lifetime.
   const ttl = ctx.config.archiveUrlTtlSeconds;
-  if (store.downloadUrl) return store.downloadUrl(m.archive_key!, { now, expiresInSeconds: ttl, filename: `${m.guid}.tar.gz`, contentType: 'application/gzip' });
+  if (store.downloadUrl)
+    return store.downloadUrl(m.archive_key!, { now, expiresInSeconds: ttl, filename: `${m.guid}.tar.gz`, contentType: 'application/gzip' });
   return signedArchiveUrl(ctx.urls, m.guid, m.archive_secret, Math.floor(now.getTime() / 1000) + ttl);
 }
 
@@ -166,11 +212,20 @@ export async function deleteArchive(ctx: ServiceContext, scope: MigrationScope, 
 export async function unlockMigrationRepository(ctx: ServiceContext, scope: MigrationScope, id: number, repoName: string): Promise<void> {
   const m = await getMigration(ctx, scope, id);
   const named = await migrationRepositories(ctx.db, m.id);
-  const live = await loadRepositories(ctx.db, named.map((r) => r.repository_id));
+  const live = await loadRepositories(
+    ctx.db,
+    named.map((r) => r.repository_id),
+  );
   const wanted = repoName.toLowerCase();
   const repo =
     live.find((r) => r.row.name.toLowerCase() === wanted) ??
-    live.find((r) => named.find((n) => n.repository_id === r.row.id)?.full_name.split('/')[1]?.toLowerCase() === wanted);
+    live.find(
+      (r) =>
+        named
+          .find((n) => n.repository_id === r.row.id)
+          ?.full_name.split('/')[1]
+          ?.toLowerCase() === wanted,
+    );
   if (!repo) throw new NotFound();
   const released = await ctx.db.transaction().execute((trx) => unlockRepository(trx, repo.row.id, m.id));
   if (!released) throw new NotFound();

@@ -80,7 +80,12 @@ export async function findMigrationByGuid(db: Db, guid: string): Promise<Migrati
 }
 
 /** One page of an owner's migrations of a kind, newest first, and their total. */
-export async function listMigrations(db: Db, ownerId: number, kind: MigrationKind, page: { offset: number; limit: number }): Promise<{ rows: MigrationRow[]; total: number }> {
+export async function listMigrations(
+  db: Db,
+  ownerId: number,
+  kind: MigrationKind,
+  page: { offset: number; limit: number },
+): Promise<{ rows: MigrationRow[]; total: number }> {
   const base = db.selectFrom('migrations').where('owner_id', '=', ownerId).where('kind', '=', kind);
   const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await base.selectAll().orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute();
@@ -113,7 +118,14 @@ export async function repositoryIdsOf(db: Db, migrationIds: number[]): Promise<M
 }
 
 /** Moves a migration between states; only from the given states (so a finished export is never reopened). True when it moved. */
-export async function transition(db: Db, id: number, from: MigrationState[], to: MigrationState, now: Date, extra: { failure_reason?: string | null } = {}): Promise<boolean> {
+export async function transition(
+  db: Db,
+  id: number,
+  from: MigrationState[],
+  to: MigrationState,
+  now: Date,
+  extra: { failure_reason?: string | null } = {},
+): Promise<boolean> {
   const r = await db
     .updateTable('migrations')
     .set({ state: to, updated_at: now.toISOString(), ...extra })
@@ -124,7 +136,12 @@ export async function transition(db: Db, id: number, from: MigrationState[], to:
 }
 
 /** Records a finished export and its archive; only while the migration is still pending or exporting. */
-export async function markExported(db: Db, id: number, archive: { key: string; size: number; expiresAt: Date }, now: Date): Promise<boolean> {
+export async function markExported(
+  db: Db,
+  id: number,
+  archive: { key: string; size: number; expiresAt: Date },
+  now: Date,
+): Promise<boolean> {
   const r = await db
     .updateTable('migrations')
     .set({

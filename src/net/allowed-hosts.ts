@@ -4,12 +4,31 @@ import ipaddr from 'ipaddr.js';
 type AddressCategory = 'external' | 'private' | 'loopback';
 
 /** Cloud metadata services, refused whatever the policy says (by address and by name). */
-const METADATA_ADDRESSES: ReadonlySet<string> = new Set(['169.254.169.254', '169.254.170.2', 'fd00:ec2::254', '100.100.100.200', '192.0.0.192', '168.63.129.16']);
-const METADATA_NAMES: ReadonlySet<string> = new Set(['metadata.google.internal', 'metadata.goog', 'metadata', 'instance-data', 'instance-data.ec2.internal', 'metadata.azure.com']);
+const METADATA_ADDRESSES: ReadonlySet<string> = new Set([
+  '169.254.169.254',
+  '169.254.170.2',
+  'fd00:ec2::254',
+  '100.100.100.200',
+  '192.0.0.192',
+  '168.63.129.16',
+]);
+const METADATA_NAMES: ReadonlySet<string> = new Set([
+  'metadata.google.internal',
+  'metadata.goog',
+  'metadata',
+  'instance-data',
+  'instance-data.ec2.internal',
+  'metadata.azure.com',
+]);
 
 /** Ranges that never carry a webhook: link-local, multicast, broadcast, unspecified (0.0.0.0 reaches this host). */
 const REFUSED_RANGES: ReadonlySet<string> = new Set(['linkLocal', 'multicast', 'broadcast', 'unspecified']);
-const REFUSED_LABELS: Record<string, string> = { linkLocal: 'a link-local', multicast: 'a multicast', broadcast: 'a broadcast', unspecified: 'an unspecified' };
+const REFUSED_LABELS: Record<string, string> = {
+  linkLocal: 'a link-local',
+  multicast: 'a multicast',
+  broadcast: 'a broadcast',
+  unspecified: 'an unspecified',
+};
 const LOOPBACK_RANGES: ReadonlySet<string> = new Set(['loopback']);
 const EXTERNAL_RANGES: ReadonlySet<string> = new Set(['unicast']);
 
@@ -29,7 +48,10 @@ export interface AllowedHosts {
 }
 
 function normalizeHost(host: string): string {
-  return host.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  return host
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
 }
 
 function parseRule(token: string): Rule | string {
@@ -46,7 +68,8 @@ function parseRule(token: string): Rule | string {
     const addr = ipaddr.parse(t);
     return { kind: 'cidr', cidr: [addr, addr.kind() === 'ipv4' ? 32 : 128] };
   }
-  if (t.startsWith('*.') && /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/.test(t.slice(2))) return { kind: 'suffix', host: t.slice(1) };
+  if (t.startsWith('*.') && /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/.test(t.slice(2)))
+    return { kind: 'suffix', host: t.slice(1) };
   if (/^[a-z0-9_]([a-z0-9_-]*[a-z0-9])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9])?)*$/.test(t)) return { kind: 'host', host: t };
   return `${JSON.stringify(token)} is not external, private, loopback, a CIDR range, an address or a host name`;
 }
@@ -103,7 +126,8 @@ function classify(address: string): Classified {
     }
   }
   const normalized = addr.toNormalizedString();
-  if (METADATA_ADDRESSES.has(addr.toString()) || METADATA_ADDRESSES.has(normalized)) return { refused: `${address} is a cloud metadata address`, category: 'private', addr };
+  if (METADATA_ADDRESSES.has(addr.toString()) || METADATA_ADDRESSES.has(normalized))
+    return { refused: `${address} is a cloud metadata address`, category: 'private', addr };
   const range = addr.range();
   if (REFUSED_RANGES.has(range)) return { refused: `${address} is ${REFUSED_LABELS[range]} address`, category: 'private', addr };
   if (LOOPBACK_RANGES.has(range)) return { category: 'loopback', addr };

@@ -11,10 +11,23 @@ const MAX_REDIRECTS = 3;
 const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 /** A media type the proxy passes on: `image/<subtype>`, nothing else (parameters are dropped). */
 const IMAGE_TYPE = /^image\/[a-z0-9][a-z0-9.+-]*$/;
-const TIMEOUT_CODES = ['TimeoutError', 'AbortError', 'UND_ERR_ABORTED', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT'];
+const TIMEOUT_CODES = [
+  'TimeoutError',
+  'AbortError',
+  'UND_ERR_ABORTED',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ETIMEDOUT',
+];
 
 export type FetchedImage =
-  | { ok: true; type: string; body: Buffer; /** The upstream's `max-age` (0 for no-cache/no-store), null when it named none. */ maxAgeSeconds: number | null }
+  | {
+      ok: true;
+      type: string;
+      body: Buffer /** The upstream's `max-age` (0 for no-cache/no-store), null when it named none. */;
+      maxAgeSeconds: number | null;
+    }
   | { ok: false; status: number; message: string };
 
 export interface ImageFetcherOptions {
@@ -82,7 +95,8 @@ export class ImageFetcher {
       } catch {
         return refusal(404, 'Not an image address');
       }
-      if ((target.protocol !== 'http:' && target.protocol !== 'https:') || target.username || target.password) return refusal(404, 'Not an image address');
+      if ((target.protocol !== 'http:' && target.protocol !== 'https:') || target.username || target.password)
+        return refusal(404, 'Not an image address');
       let res: Response;
       try {
         // Only these headers: nothing of the visitor's request (cookies, Authorization, Referer) goes upstream.
@@ -119,7 +133,8 @@ export class ImageFetcher {
     const type = header(res.headers['content-type'])?.split(';')[0].trim().toLowerCase() ?? '';
     if (!IMAGE_TYPE.test(type)) return drop(refusal(415, `Not an image: the image server answered ${type || 'no content type'}`));
     const encoding = header(res.headers['content-encoding'])?.trim().toLowerCase();
-    if (encoding && encoding !== 'identity') return drop(refusal(502, `The image server answered in ${encoding} encoding, which was not asked for`));
+    if (encoding && encoding !== 'identity')
+      return drop(refusal(502, `The image server answered in ${encoding} encoding, which was not asked for`));
     const tooLarge = refusal(413, `The image is larger than ${this.options.maxBytes} bytes`);
     if (Number(header(res.headers['content-length']) ?? 0) > this.options.maxBytes) return drop(tooLarge);
     const chunks: Buffer[] = [];

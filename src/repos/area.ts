@@ -22,7 +22,8 @@ async function routes(app: FastifyInstance): Promise<void> {
 }
 
 /** A deleted account's repositories go with it (their rows cascade); this names their directories. */
-const repositoryDirsOf: AccountFiles = async (db, config, ownerId) => (await repositoryIdsOwnedBy(db, ownerId)).map((id) => repositoryDir(config.dataDir, id));
+const repositoryDirsOf: AccountFiles = async (db, config, ownerId) =>
+  (await repositoryIdsOwnedBy(db, ownerId)).map((id) => repositoryDir(config.dataDir, id));
 
 /** This area's rules, lent through the app context to the areas that may not import it. */
 const repositoryReads: RepositoryReads = {

@@ -10,11 +10,21 @@ import { countOrganizationPrivateRepositories, countRepositories } from './store
  */
 export const repositoryProfileCounts: ProfileCountsOf = async (db, accounts, own) => {
   const ids = accounts.map((a) => a.id);
-  const [mine, orgPrivate] = await Promise.all([countRepositories(db, ids), own ? countOrganizationPrivateRepositories(db, ids) : new Map<number, number>()]);
+  const [mine, orgPrivate] = await Promise.all([
+    countRepositories(db, ids),
+    own ? countOrganizationPrivateRepositories(db, ids) : new Map<number, number>(),
+  ]);
   return new Map(
     ids.map((id) => {
       const m = mine.get(id)!;
-      return [id, { public_repos: m.public, owned_private_repos: own ? m.private : 0, total_private_repos: own ? m.private + (orgPrivate.get(id) ?? 0) : 0 }];
+      return [
+        id,
+        {
+          public_repos: m.public,
+          owned_private_repos: own ? m.private : 0,
+          total_private_repos: own ? m.private + (orgPrivate.get(id) ?? 0) : 0,
+        },
+      ];
     }),
   );
 };

@@ -51,7 +51,9 @@ export async function checkRepositories(config: Readonly<Config>, db: Db, opts: 
   const known = new Set(rows.map((r) => `${r.id}.git`));
   for (const name of fs.existsSync(root) ? fs.readdirSync(root) : []) {
     if (known.has(name)) continue;
-    const why = name.startsWith('.import-') ? 'an import that did not finish' : 'no repository refers to it (left by an interrupted create or delete)';
+    const why = name.startsWith('.import-')
+      ? 'an import that did not finish'
+      : 'no repository refers to it (left by an interrupted create or delete)';
     report.notes.push({ subject: path.join(root, name), message: `${why}; safe to remove` });
   }
   return report;

@@ -73,7 +73,11 @@ export async function writeInitialCommit(
   // Written as crash-safe loose objects (src/git/loose-objects.ts): the same bytes isomorphic-git writes.
   const blob = await writeLooseObject(dir, 'blob', Buffer.from(readme, 'utf8'));
   const tree = await writeLooseObject(dir, 'tree', serializeFlatTree([{ filename: 'README.md', oid: blob }]));
-  const oid = await writeLooseObject(dir, 'commit', serializeCommit({ tree, parents: [], signature: input.author, message: 'Initial commit\n' }));
+  const oid = await writeLooseObject(
+    dir,
+    'commit',
+    serializeCommit({ tree, parents: [], signature: input.author, message: 'Initial commit\n' }),
+  );
   await writeRefSha(dir, `refs/heads/${input.branch}`, oid);
   return oid;
 }
@@ -128,7 +132,13 @@ const CLOCK_SLOP_SECONDS = 86_400;
  * Commits reachable from `include` and from none of `exclude`, newest first (git's `rev-list include ^exclude…`:
  * a walk by committer time that paints what the exclusions reach). At most `limit` commits.
  */
-export async function commitsBetween(dir: string, include: string, exclude: readonly string[], limit: number, cache: GitCache): Promise<string[]> {
+export async function commitsBetween(
+  dir: string,
+  include: string,
+  exclude: readonly string[],
+  limit: number,
+  cache: GitCache,
+): Promise<string[]> {
   const uninteresting = new Set<string>();
   const seen = new Map<string, boolean>(); // oid -> queued as uninteresting?
   const times = new Map<string, number>();
@@ -280,9 +290,41 @@ interface Language {
 
 /** Languages that win an extension they share with rarer ones (`.md`, `.rs`, `.m`, `.pl`, `.v`, …). */
 const COMMON_CLAIMANTS: ReadonlySet<string> = new Set([
-  'Markdown', 'Rust', 'Objective-C', 'Perl', 'F#', 'OCaml', 'R', 'Verilog', 'Fortran', 'D', 'Lex', 'Scheme', 'Smalltalk',
-  'HTML', 'SQL', 'Assembly', 'Eiffel', 'OpenCL', 'Visual Basic 6.0', 'JSON', 'ActionScript', 'Apex', 'Text', 'Lean 4',
-  'YAML', 'Modelica', 'Public Key', 'Q#', 'Odin', 'Pkl', 'TypeSpec', 'XML Property List', 'GAP', 'jq', 'Nushell',
+  'Markdown',
+  'Rust',
+  'Objective-C',
+  'Perl',
+  'F#',
+  'OCaml',
+  'R',
+  'Verilog',
+  'Fortran',
+  'D',
+  'Lex',
+  'Scheme',
+  'Smalltalk',
+  'HTML',
+  'SQL',
+  'Assembly',
+  'Eiffel',
+  'OpenCL',
+  'Visual Basic 6.0',
+  'JSON',
+  'ActionScript',
+  'Apex',
+  'Text',
+  'Lean 4',
+  'YAML',
+  'Modelica',
+  'Public Key',
+  'Q#',
+  'Odin',
+  'Pkl',
+  'TypeSpec',
+  'XML Property List',
+  'GAP',
+  'jq',
+  'Nushell',
 ]);
 
 /** File name and extension → language, a language's primary extension first (`.md` is Markdown, not GCC Machine Description). */
@@ -312,7 +354,8 @@ export async function primaryLanguage(dir: string, commitOid: string, cache: Git
   for (const f of files) {
     const base = f.path.slice(f.path.lastIndexOf('/') + 1);
     const dot = base.lastIndexOf('.');
-    const language = byFilename.get(base) ?? (dot > 0 ? byExtension.get(base.slice(dot)) ?? byExtension.get(base.slice(dot).toLowerCase()) : undefined);
+    const language =
+      byFilename.get(base) ?? (dot > 0 ? (byExtension.get(base.slice(dot)) ?? byExtension.get(base.slice(dot).toLowerCase())) : undefined);
     // Only programming and markup languages count, as in GitHub's language bar (prose and data do not).
     if (!language || (language.type !== 'programming' && language.type !== 'markup')) continue;
     const lang = language.name;

@@ -37,7 +37,10 @@ function notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
 function handler(endpoint: GitEndpoint) {
   return async (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => {
     if (!gitAvailable()) {
-      return reply.code(503).header('content-type', 'text/plain; charset=utf-8').send('Git hosting is unavailable: no `git` executable on the server\n');
+      return reply
+        .code(503)
+        .header('content-type', 'text/plain; charset=utf-8')
+        .send('Git hosting is unavailable: no `git` executable on the server\n');
     }
     const ctx = request.ctx;
     const actor = ctx.actor;
@@ -49,7 +52,12 @@ function handler(endpoint: GitEndpoint) {
       const moved = await findRedirect(ctx.db, owner.id, name);
       // A transferred repository lives under its new owner.
       const movedOwner = moved && moved.owner_id !== owner.id ? await findAccountById(ctx.db, moved.owner_id) : owner;
-      if (moved && movedOwner && atLeast(await roleOn(ctx.db, actor?.user ?? null, moved, movedOwner), 'read') && tokenAllowsGit(actor, moved, 'read')) {
+      if (
+        moved &&
+        movedOwner &&
+        atLeast(await roleOn(ctx.db, actor?.user ?? null, moved, movedOwner), 'read') &&
+        tokenAllowsGit(actor, moved, 'read')
+      ) {
         // git follows the redirect of its first request and uses the new address from then on.
         const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
         return reply.code(301).header('location', `/${movedOwner.login}/${moved.name}.git/${endpoint}${search}`).send();
@@ -61,7 +69,8 @@ function handler(endpoint: GitEndpoint) {
     const op = gitOperation(endpoint, request.query as Record<string, unknown>);
     if (op === 'write') {
       if (!actor) return gitRefusal(reply, 401, 'Authentication required to push.');
-      if (!atLeast(role, 'write')) return gitRefusal(reply, 403, `Permission to ${owner.login}/${repo.name}.git denied to ${actor.user.login}.`);
+      if (!atLeast(role, 'write'))
+        return gitRefusal(reply, 403, `Permission to ${owner.login}/${repo.name}.git denied to ${actor.user.login}.`);
       if (!tokenAllowsGit(actor, repo, 'write')) return gitRefusal(reply, 403, 'Write access to repository not granted.');
       if (await isLocked(ctx.db, repo.id)) return gitRefusal(reply, 403, LOCKED_MESSAGE);
       if (repo.archived) return gitRefusal(reply, 403, 'This repository was archived so it is read-only.');

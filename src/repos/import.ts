@@ -43,7 +43,12 @@ export async function importRepository(ctx: ServiceContext, input: ImportBody): 
 
   const staged = await stageGitData(ctx.config.dataDir, source);
   try {
-    return await createRepository(ctx, null, { name: input.name, private: input.private, description: input.description }, { imported: { owner, ...staged } });
+    return await createRepository(
+      ctx,
+      null,
+      { name: input.name, private: input.private, description: input.description },
+      { imported: { owner, ...staged } },
+    );
   } finally {
     removeRepo(staged.stagingDir); // gone already when the import moved it into place
   }
@@ -59,8 +64,11 @@ interface StagedGitData {
 /** Runs git with `input` on its stdin. */
 function gitWithInput(args: string[], input: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = execFile('git', ['-c', 'safe.directory=*', ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, GIT_CONFIG_NOSYSTEM: '1' } }, (err) =>
-      err ? reject(err) : resolve(),
+    const child = execFile(
+      'git',
+      ['-c', 'safe.directory=*', ...args],
+      { env: { PATH: process.env.PATH, HOME: process.env.HOME, GIT_CONFIG_NOSYSTEM: '1' } },
+      (err) => (err ? reject(err) : resolve()),
     );
     child.stdin?.end(input);
   });
@@ -86,7 +94,12 @@ async function adopt(source: string, staging: string): Promise<boolean> {
  * of fetched from, and keeps only its branches and tags. A source git cannot read is the 422 of field `path`; the
  * staging directory is then gone, and otherwise it is the caller's to remove (`removeRepo`) once the import is done either way.
  */
-export async function stageGitData(dataDir: string, source: string | null, preferred?: string | null, opts: { adopt?: boolean } = {}): Promise<StagedGitData> {
+export async function stageGitData(
+  dataDir: string,
+  source: string | null,
+  preferred?: string | null,
+  opts: { adopt?: boolean } = {},
+): Promise<StagedGitData> {
   const staging = path.join(dataDir, 'git', 'repos', `.import-${crypto.randomUUID()}`);
   try {
     let head: string | undefined;
@@ -103,7 +116,16 @@ export async function stageGitData(dataDir: string, source: string | null, prefe
         try {
           const symref = await git(['ls-remote', '--symref', source, 'HEAD']);
           head = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(symref.stdout)?.[1];
-          await git(['--git-dir', staging, 'fetch', '--quiet', '--no-tags', source, '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*']);
+          await git([
+            '--git-dir',
+            staging,
+            'fetch',
+            '--quiet',
+            '--no-tags',
+            source,
+            '+refs/heads/*:refs/heads/*',
+            '+refs/tags/*:refs/tags/*',
+          ]);
         } catch (err) {
           const stderr = String((err as { stderr?: string }).stderr ?? '').trim();
           throw invalid('path', `${source} is not a readable git repository${stderr ? `: ${stderr.split('\n')[0]}` : ''}`);

@@ -35,7 +35,10 @@ function order(opts: SortOptions, defaultSort: SortKey): { sort: SortKey; direct
 
 /** Adds owners and the caller's permissions to a page of rows: two queries (owners, the caller's memberships in them). */
 async function present(db: Db, actor: Actor | null, rows: RepositoryRow[]): Promise<ListedRepository[]> {
-  const byId = await accountsByIds(db, rows.map((r) => r.owner_id));
+  const byId = await accountsByIds(
+    db,
+    rows.map((r) => r.owner_id),
+  );
   const orgIds = [...byId.values()].filter(needsMembership).map((o) => o.id);
   const roles = actor ? await membershipRoles(db, actor.user.id, orgIds) : new Map<number, 'admin' | 'member'>();
   return rows.map((repo) => {
@@ -49,7 +52,8 @@ async function present(db: Db, actor: Actor | null, rows: RepositoryRow[]): Prom
 function isoFilter(field: 'since' | 'before', value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const t = parseTimestamp(value);
-  if (t === undefined) throw new ValidationFailed([{ resource: 'Repository', field, code: 'invalid', message: `${field} must be an ISO 8601 timestamp` }]);
+  if (t === undefined)
+    throw new ValidationFailed([{ resource: 'Repository', field, code: 'invalid', message: `${field} must be an ISO 8601 timestamp` }]);
   return new Date(t).toISOString();
 }
 
@@ -61,15 +65,32 @@ export async function listForAuthenticatedUser(ctx: ServiceContext, q: UserRepos
   const actor = requireActor(ctx.actor);
   if (actor.kind === 'installation') throw new Forbidden('Resource not accessible by integration');
   if (q.type && (q.visibility || q.affiliation)) {
-    throw new ValidationFailed([{ resource: 'Repository', field: 'type', code: 'invalid', message: 'If you specify visibility or affiliation, you cannot specify type.' }]);
+    throw new ValidationFailed([
+      {
+        resource: 'Repository',
+        field: 'type',
+        code: 'invalid',
+        message: 'If you specify visibility or affiliation, you cannot specify type.',
+      },
+    ]);
   }
   let visibility = q.visibility && q.visibility !== 'all' ? q.visibility : undefined;
   let affiliation = new Set(['owner', 'collaborator', 'organization_member']);
   if (q.affiliation !== undefined) {
-    const parts = q.affiliation.split(',').map((s) => s.trim()).filter(Boolean);
+    const parts = q.affiliation
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const unknown = parts.filter((p) => !affiliation.has(p));
     if (unknown.length || parts.length === 0) {
-      throw new ValidationFailed([{ resource: 'Repository', field: 'affiliation', code: 'invalid', message: 'affiliation is a comma-separated list of owner, collaborator, organization_member' }]);
+      throw new ValidationFailed([
+        {
+          resource: 'Repository',
+          field: 'affiliation',
+          code: 'invalid',
+          message: 'affiliation is a comma-separated list of owner, collaborator, organization_member',
+        },
+      ]);
     }
     affiliation = new Set(parts);
   }
@@ -143,12 +164,16 @@ const MAX_REPOSITORY_ID = 2_147_483_647;
 export async function listPublic(ctx: ServiceContext, since: string | undefined): Promise<{ items: ListedRepository[]; next?: number }> {
   let after = 0;
   if (since !== undefined && since !== '') {
-    if (!/^\d+$/.test(since)) throw new ValidationFailed([{ resource: 'Repository', field: 'since', code: 'invalid', message: 'since must be a repository id' }]);
+    if (!/^\d+$/.test(since))
+      throw new ValidationFailed([{ resource: 'Repository', field: 'since', code: 'invalid', message: 'since must be a repository id' }]);
     after = Math.min(Number(since), MAX_REPOSITORY_ID); // binds as an integer on PostgreSQL, however long the digits
   }
   const rows = await listPublicRepositories(ctx.db, after, PUBLIC_PAGE + 1);
   const page = rows.slice(0, PUBLIC_PAGE);
-  const byId = await accountsByIds(ctx.db, page.map((r) => r.owner_id));
+  const byId = await accountsByIds(
+    ctx.db,
+    page.map((r) => r.owner_id),
+  );
   const items = page.map((repo) => ({ repo, owner: byId.get(repo.owner_id)! }));
   return rows.length > PUBLIC_PAGE ? { items, next: page[page.length - 1].id } : { items };
 }

@@ -32,7 +32,11 @@ export async function lockRepositories(trx: Db, repoIds: readonly number[], migr
 
 /** Releases one repository's lock held by this migration; false when that migration held no lock on it. */
 export async function unlockRepository(trx: Db, repoId: number, migrationId: number): Promise<boolean> {
-  const r = await trx.deleteFrom('repository_locks').where('repository_id', '=', repoId).where('migration_id', '=', migrationId).executeTakeFirst();
+  const r = await trx
+    .deleteFrom('repository_locks')
+    .where('repository_id', '=', repoId)
+    .where('migration_id', '=', migrationId)
+    .executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
 }
 

@@ -15,7 +15,16 @@ import type { CreateBody, RepositoryInput, UpdateBody } from './schemas.js';
 import type { NewRepository } from './store.js';
 
 const MERGE_KEYS = Object.keys(DEFAULT_MERGE_SETTINGS) as (keyof MergeSettings)[];
-const FLAG_KEYS = ['has_issues', 'has_projects', 'has_wiki', 'has_downloads', 'has_discussions', 'is_template', 'allow_forking', 'web_commit_signoff_required'] as const;
+const FLAG_KEYS = [
+  'has_issues',
+  'has_projects',
+  'has_wiki',
+  'has_downloads',
+  'has_discussions',
+  'is_template',
+  'allow_forking',
+  'web_commit_signoff_required',
+] as const;
 
 /** The 422 of a name another repository of the owner has (checked again under the lock, and by the unique index). */
 export const nameTaken = (): ValidationFailed =>
@@ -26,12 +35,18 @@ function textProblems(input: RepositoryInput): FieldError[] {
   const errors: FieldError[] = [];
   const check = (field: 'description' | 'homepage', max: number) => {
     const v = input[field];
-    if (v != null && (v.length > max || v.includes('\0'))) errors.push({ resource: 'Repository', field, code: 'invalid', message: `${field} must be at most ${max} characters of text` });
+    if (v != null && (v.length > max || v.includes('\0')))
+      errors.push({ resource: 'Repository', field, code: 'invalid', message: `${field} must be at most ${max} characters of text` });
   };
   check('description', 350);
   check('homepage', 255);
   if (input.visibility === 'internal') {
-    errors.push({ resource: 'Repository', field: 'visibility', code: 'invalid', message: 'hublet has no enterprise-internal repositories: use public or private' });
+    errors.push({
+      resource: 'Repository',
+      field: 'visibility',
+      code: 'invalid',
+      message: 'hublet has no enterprise-internal repositories: use public or private',
+    });
   }
   return errors;
 }
@@ -44,7 +59,8 @@ function visibilityOf(input: RepositoryInput, current: 'public' | 'private'): 'p
 
 /** Classic and OAuth tokens need `repo` for private repositories (`public_repo` covers public ones). */
 function requirePrivateScope(actor: Actor, visibility: 'public' | 'private'): void {
-  if (visibility === 'private' && (actor.kind === 'classic' || actor.kind === 'oauth') && !hasAnyScope(actor.scopes, ['repo'])) throw new NotFound();
+  if (visibility === 'private' && (actor.kind === 'classic' || actor.kind === 'oauth') && !hasAnyScope(actor.scopes, ['repo']))
+    throw new NotFound();
 }
 
 function flag(v: boolean | undefined, fallback: boolean): number {
@@ -53,7 +69,16 @@ function flag(v: boolean | undefined, fallback: boolean): number {
 
 /** A branch name git accepts (`git check-ref-format refs/heads/<name>`'s rules, in short). */
 function validBranchName(name: string): boolean {
-  if (!name || name.length > 255 || name.startsWith('-') || name.startsWith('/') || name.endsWith('/') || name.endsWith('.') || name.endsWith('.lock')) return false;
+  if (
+    !name ||
+    name.length > 255 ||
+    name.startsWith('-') ||
+    name.startsWith('/') ||
+    name.endsWith('/') ||
+    name.endsWith('.') ||
+    name.endsWith('.lock')
+  )
+    return false;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: git refuses control characters in ref names; this finds them
   if (/[\x00-\x20\x7f~^:?*[\\]|\.\.|@\{|\/\/|\/\./.test(name) || name === '@') return false;
   return true;
@@ -119,7 +144,8 @@ export function planCreate(input: CreateBody, facts: CreateFacts): CreatePlan {
   requirePrivateScope(actor, visibility);
   const problems = textProblems(input);
   for (const t of ['gitignore_template', 'license_template'] as const) {
-    if (input[t] !== undefined) problems.push({ resource: 'Repository', field: t, code: 'invalid', message: `hublet has no ${t.replace('_', ' ')}s` });
+    if (input[t] !== undefined)
+      problems.push({ resource: 'Repository', field: t, code: 'invalid', message: `hublet has no ${t.replace('_', ' ')}s` });
   }
   if (problems.length) throw new ValidationFailed(problems);
   const name = repositoryName(input.name ?? '');
@@ -152,11 +178,26 @@ export function planCreate(input: CreateBody, facts: CreateFacts): CreatePlan {
     if (imported.topics?.length) changes.topics = JSON.stringify(imported.topics);
     if (imported.archived) changes.archived = 1;
     // An import's branches and tags are new to the repository: a `create` event each.
-    return { row, content: { kind: 'imported', stagingDir: imported.stagingDir }, changes, events: [{ name: 'created' }, { name: 'refs' }] };
+    return {
+      row,
+      content: { kind: 'imported', stagingDir: imported.stagingDir },
+      changes,
+      events: [{ name: 'created' }, { name: 'refs' }],
+    };
   }
   if (!input.auto_init) return { row, content: { kind: 'empty' }, changes: {}, events: [{ name: 'created' }] };
-  const commit = { name, description: input.description ?? null, branch: row.default_branch, author: signatureOf(actor.user, facts.urls, now) };
-  return { row, content: { kind: 'readme', commit }, changes: {}, events: [{ name: 'created' }, { name: 'push', ref: `refs/heads/${commit.branch}` }] };
+  const commit = {
+    name,
+    description: input.description ?? null,
+    branch: row.default_branch,
+    author: signatureOf(actor.user, facts.urls, now),
+  };
+  return {
+    row,
+    content: { kind: 'readme', commit },
+    changes: {},
+    events: [{ name: 'created' }, { name: 'push', ref: `refs/heads/${commit.branch}` }],
+  };
 }
 
 /** What an update is, checked from the request and the row alone (before any git data is read). */
@@ -204,14 +245,29 @@ export interface UpdatePlan {
  * are written, and each event is recorded only for its change: `renamed`, `edited` (description, homepage, default
  * branch), `privatized`/`publicized` (with `public`), `archived`/`unarchived`. Undefined: nothing changes.
  */
-export function planUpdate(repo: RepositoryRow, input: UpdateBody, target: UpdateTarget, refs: Readonly<Record<string, string>>, now: Date): UpdatePlan | undefined {
+export function planUpdate(
+  repo: RepositoryRow,
+  input: UpdateBody,
+  target: UpdateTarget,
+  refs: Readonly<Record<string, string>>,
+  now: Date,
+): UpdatePlan | undefined {
   const branch = target.defaultBranch;
   if (branch !== undefined) {
     if (Object.keys(refs).length === 0) {
-      throw new ValidationFailed([{ resource: 'Repository', field: 'default_branch', code: 'invalid', message: 'Cannot update default branch for an empty repository. Please init the repository and push first.' }]);
+      throw new ValidationFailed([
+        {
+          resource: 'Repository',
+          field: 'default_branch',
+          code: 'invalid',
+          message: 'Cannot update default branch for an empty repository. Please init the repository and push first.',
+        },
+      ]);
     }
     if (!validBranchName(branch) || !refs[`refs/heads/${branch}`]) {
-      throw new ValidationFailed([{ resource: 'Repository', field: 'default_branch', code: 'invalid', message: `No branch named ${branch}` }]);
+      throw new ValidationFailed([
+        { resource: 'Repository', field: 'default_branch', code: 'invalid', message: `No branch named ${branch}` },
+      ]);
     }
   }
   const changes: Partial<RepositoryRow> = {};

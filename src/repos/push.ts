@@ -6,7 +6,18 @@ import type { UserRow } from '../db/schema.js';
 import { pushCommitObject, pushPayload, type PushCommitObject } from './push-payload.js';
 import { readRefs, ZERO_SHA, type RefState, type RefUpdate } from '../git/bare.js';
 import type { AppContext } from '../core/context.js';
-import { commitsBetween, diskSizeKb, isAncestor, peelToCommit, primaryLanguage, repositoryDir, setHead, summarizeCommit, type CommitSummary, type GitCache } from './git-data.js';
+import {
+  commitsBetween,
+  diskSizeKb,
+  isAncestor,
+  peelToCommit,
+  primaryLanguage,
+  repositoryDir,
+  setHead,
+  summarizeCommit,
+  type CommitSummary,
+  type GitCache,
+} from './git-data.js';
 import { repositoryUrls } from './present.js';
 import { emitRefEvent, tagsWithoutEvents } from './ref-events.js';
 import { findRepositoryById, updateRepository } from './store.js';
@@ -45,7 +56,10 @@ function refsBefore(after: RefState, updates: readonly RefUpdate[]): RefState {
 
 /** The branch a repository without its default branch should name: main, then master, then the first by name. */
 export function pickDefaultBranch(refs: string[], current: string): string {
-  const branches = refs.filter((r) => r.startsWith('refs/heads/')).map((r) => r.slice('refs/heads/'.length)).sort();
+  const branches = refs
+    .filter((r) => r.startsWith('refs/heads/'))
+    .map((r) => r.slice('refs/heads/'.length))
+    .sort();
   if (branches.includes(current) || branches.length === 0) return current;
   return branches.find((b) => b === 'main') ?? branches.find((b) => b === 'master') ?? branches[0];
 }
@@ -109,7 +123,8 @@ export async function preparePush(
       // New to the repository: not reachable from any ref as it was before the push.
       const fresh = new Set(await commitsBetween(dir, headCommit, beforeCommits, MAX_PUSH_COMMITS, cache));
       let listed: string[];
-      if (isTag) listed = []; // GitHub lists no commits for tags; head_commit names the tagged commit
+      if (isTag)
+        listed = []; // GitHub lists no commits for tags; head_commit names the tagged commit
       else if (created) listed = [...fresh];
       else {
         const oldCommit = await peelToCommit(dir, u.before, cache);
@@ -125,7 +140,9 @@ export async function preparePush(
     let baseRef: string | null = null;
     if (u.ref.startsWith('refs/tags/') && headCommit) {
       // A tag pushed at a branch's tip names that branch, as GitHub's base_ref does.
-      const branch = Object.keys(after).sort().find((r) => r.startsWith('refs/heads/') && after[r] === headCommit);
+      const branch = Object.keys(after)
+        .sort()
+        .find((r) => r.startsWith('refs/heads/') && after[r] === headCommit);
       baseRef = branch ?? null;
     }
     updates.push({ ...u, forced, baseRef, commits, head });
@@ -162,13 +179,19 @@ export async function preparePush(
  * deleted one (GitHub's payloads); tags pushed more than three at once get none (GitHub's rule, tagsWithoutEvents).
  * Returns the updated repository (undefined if it was deleted).
  */
-export async function writePush(trx: Db, ctx: Pick<AppContext, 'urls' | 'events'>, push: PreparedPush, now: Date): Promise<RepositoryRow | undefined> {
+export async function writePush(
+  trx: Db,
+  ctx: Pick<AppContext, 'urls' | 'events'>,
+  push: PreparedPush,
+  now: Date,
+): Promise<RepositoryRow | undefined> {
   const current = await findRepositoryById(trx, push.repoId);
   if (!current) return undefined;
   const at = now.toISOString();
   const repo = await updateRepository(trx, current.id, { ...push.facts, pushed_at: at, updated_at: at });
   const html = repositoryUrls(ctx.urls, push.owner.login, repo.name).html_url;
-  const present = (c: { summary: CommitSummary; distinct: boolean }): PushCommitObject => pushCommitObject(c.summary, html, c.distinct, push.usernames);
+  const present = (c: { summary: CommitSummary; distinct: boolean }): PushCommitObject =>
+    pushCommitObject(c.summary, html, c.distinct, push.usernames);
   const silent = tagsWithoutEvents(push.updates);
   for (const u of push.updates) {
     if (silent.has(u.ref)) continue;

@@ -60,7 +60,11 @@ export async function refState(ctx: ServiceContext, repo: RepositoryRow): Promis
 /** Which of these repositories a migration has locked, in one query. */
 export async function lockedAmong(db: Db, repoIds: readonly number[]): Promise<Set<number>> {
   if (repoIds.length === 0) return new Set();
-  const rows = await db.selectFrom('repository_locks').select('repository_id').where('repository_id', 'in', [...repoIds]).execute();
+  const rows = await db
+    .selectFrom('repository_locks')
+    .select('repository_id')
+    .where('repository_id', 'in', [...repoIds])
+    .execute();
   return new Set(rows.map((r) => r.repository_id));
 }
 

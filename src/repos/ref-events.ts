@@ -60,7 +60,13 @@ function refEventPayload(kind: 'create' | 'delete', input: RefEventInput, urls: 
 }
 
 /** Records a `create` or `delete` event in the caller's transaction (nothing for refs that are not a branch or a tag). */
-export async function emitRefEvent(trx: Db, ctx: Pick<AppContext, 'urls' | 'events'>, kind: 'create' | 'delete', input: RefEventInput, now: Date): Promise<void> {
+export async function emitRefEvent(
+  trx: Db,
+  ctx: Pick<AppContext, 'urls' | 'events'>,
+  kind: 'create' | 'delete',
+  input: RefEventInput,
+  now: Date,
+): Promise<void> {
   const payload = refEventPayload(kind, input, ctx.urls.root);
   if (!payload) return;
   const orgId = input.owner.type === 'Organization' ? input.owner.id : null;
@@ -80,5 +86,6 @@ export async function emitInitialRefs(
   const isTag = (ref: string) => Number(ref.startsWith('refs/tags/'));
   const refs = Object.keys(input.refs).sort((a, b) => isTag(a) - isTag(b) || (a < b ? -1 : a > b ? 1 : 0));
   const silent = tagsWithoutEvents(refs.map((ref) => ({ ref, after: input.refs[ref] })));
-  for (const ref of refs) if (!silent.has(ref)) await emitRefEvent(trx, ctx, 'create', { ref, repo: input.repo, owner: input.owner, sender: input.sender }, now);
+  for (const ref of refs)
+    if (!silent.has(ref)) await emitRefEvent(trx, ctx, 'create', { ref, repo: input.repo, owner: input.owner, sender: input.sender }, now);
 }

@@ -34,7 +34,16 @@ export function repositoryPayloadObject(repo: RepositoryRow, owner: UserRow, url
   };
 }
 
-export type RepositoryAction = 'created' | 'deleted' | 'edited' | 'renamed' | 'transferred' | 'publicized' | 'privatized' | 'archived' | 'unarchived';
+export type RepositoryAction =
+  | 'created'
+  | 'deleted'
+  | 'edited'
+  | 'renamed'
+  | 'transferred'
+  | 'publicized'
+  | 'privatized'
+  | 'archived'
+  | 'unarchived';
 
 /** GitHub's `changes` of an `edited`, `renamed` or `transferred` event: the previous values. */
 export type RepositoryChanges = Record<string, unknown>;
@@ -70,5 +79,7 @@ export function publicEventPayload(input: { repo: RepositoryRow; owner: UserRow;
 
 /** `changes.owner.from` of a `transferred` event: the previous owner, as `user` or `organization`. */
 export function previousOwner(owner: UserRow, urls: Urls): RepositoryChanges {
-  return { owner: { from: owner.type === 'Organization' ? { organization: simpleOrganization(owner, urls) } : { user: simpleUser(owner, urls) } } };
+  return {
+    owner: { from: owner.type === 'Organization' ? { organization: simpleOrganization(owner, urls) } : { user: simpleUser(owner, urls) } },
+  };
 }

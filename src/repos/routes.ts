@@ -21,7 +21,14 @@ import {
   userReposForQuery,
   userReposQuery,
 } from './schemas.js';
-import { createRepository, deleteRepository, resolveRepository, resolveRepositoryById, updateRepository, type ResolvedRepository } from './service.js';
+import {
+  createRepository,
+  deleteRepository,
+  resolveRepository,
+  resolveRepositoryById,
+  updateRepository,
+  type ResolvedRepository,
+} from './service.js';
 import { replaceTopics } from './topics.js';
 
 /**
@@ -34,14 +41,24 @@ const READ_OWN: Grant = { scopes: [], fineGrained: { permission: 'metadata', lev
 const WRITE: Grant = { scopes: ['repo', 'public_repo'], fineGrained: { permission: 'administration', level: 'write' }, apps: true };
 /** Creating in the caller's own account: an installation has no account of its own to create in. */
 const CREATE_OWN: Grant = { ...WRITE, apps: 'user' };
-const DELETE: Grant = { scopes: ['delete_repo'], fineGrained: { permission: 'administration', level: 'write' }, apps: true, missingScope: 403 };
+const DELETE: Grant = {
+  scopes: ['delete_repo'],
+  fineGrained: { permission: 'administration', level: 'write' },
+  apps: true,
+  missingScope: 403,
+};
 
 function full(request: FastifyRequest, r: ResolvedRepository) {
-  return fullRepository(r.repo, r.owner, request.ctx.urls, { permissions: request.ctx.actor ? r.permissions : undefined, apiVersion: request.apiVersion });
+  return fullRepository(r.repo, r.owner, request.ctx.urls, {
+    permissions: request.ctx.actor ? r.permissions : undefined,
+    apiVersion: request.apiVersion,
+  });
 }
 
 function list(request: FastifyRequest, result: ListResult) {
-  return result.items.map((i) => repositoryListItem(i.repo, i.owner, request.ctx.urls, { permissions: i.permissions, apiVersion: request.apiVersion }));
+  return result.items.map((i) =>
+    repositoryListItem(i.repo, i.owner, request.ctx.urls, { permissions: i.permissions, apiVersion: request.apiVersion }),
+  );
 }
 
 export async function repositoryRoutes(fastify: FastifyInstance): Promise<void> {
@@ -51,7 +68,10 @@ export async function repositoryRoutes(fastify: FastifyInstance): Promise<void> 
     { schema: { body: createBody }, config: { grant: CREATE_OWN, resource: 'Repository' } },
     async (request, reply) => {
       const r = await createRepository(request.ctx, null, request.body);
-      return reply.code(201).header('location', request.ctx.urls.api(`/repos/${r.owner.login}/${r.repo.name}`)).send(full(request, r));
+      return reply
+        .code(201)
+        .header('location', request.ctx.urls.api(`/repos/${r.owner.login}/${r.repo.name}`))
+        .send(full(request, r));
     },
   );
 
@@ -60,7 +80,10 @@ export async function repositoryRoutes(fastify: FastifyInstance): Promise<void> 
     { schema: { params: orgParams, body: createBody }, config: { grant: WRITE, resource: 'Repository' } },
     async (request, reply) => {
       const r = await createRepository(request.ctx, request.params.org, request.body);
-      return reply.code(201).header('location', request.ctx.urls.api(`/repos/${r.owner.login}/${r.repo.name}`)).send(full(request, r));
+      return reply
+        .code(201)
+        .header('location', request.ctx.urls.api(`/repos/${r.owner.login}/${r.repo.name}`))
+        .send(full(request, r));
     },
   );
 
@@ -91,7 +114,13 @@ export async function repositoryRoutes(fastify: FastifyInstance): Promise<void> 
       schema: { querystring: userReposQuery },
       config: { grant: READ_OWN, resource: 'Repository' },
     },
-    async (request, reply) => pagedList(request, reply, (paging) => listForAuthenticatedUser(request.ctx, request.query, paging), (page) => list(request, page)),
+    async (request, reply) =>
+      pagedList(
+        request,
+        reply,
+        (paging) => listForAuthenticatedUser(request.ctx, request.query, paging),
+        (page) => list(request, page),
+      ),
   );
 
   app.get(
@@ -100,7 +129,13 @@ export async function repositoryRoutes(fastify: FastifyInstance): Promise<void> 
       schema: { params: orgParams, querystring: orgReposQuery },
       config: { grant: READ, resource: 'Repository' },
     },
-    async (request, reply) => pagedList(request, reply, (paging) => listForOrg(request.ctx, request.params.org, request.query, paging), (page) => list(request, page)),
+    async (request, reply) =>
+      pagedList(
+        request,
+        reply,
+        (paging) => listForOrg(request.ctx, request.params.org, request.query, paging),
+        (page) => list(request, page),
+      ),
   );
 
   app.get(
@@ -109,14 +144,24 @@ export async function repositoryRoutes(fastify: FastifyInstance): Promise<void> 
       schema: { params: userParams, querystring: userReposForQuery },
       config: { grant: READ, resource: 'Repository' },
     },
-    async (request, reply) => pagedList(request, reply, (paging) => listForUser(request.ctx, request.params.username, request.query, paging), (page) => list(request, page)),
+    async (request, reply) =>
+      pagedList(
+        request,
+        reply,
+        (paging) => listForUser(request.ctx, request.params.username, request.query, paging),
+        (page) => list(request, page),
+      ),
   );
 
-  app.get('/repositories', { schema: { querystring: publicReposQuery }, config: { grant: PUBLIC, resource: 'Repository' } }, async (request, reply) => {
-    const { items, next } = await listPublic(request.ctx, request.query.since);
-    if (next !== undefined) reply.header('link', `<${requestUrlWith(request, { since: String(next) })}>; rel="next"`);
-    return items.map((i) => repositoryHead(i.repo, i.owner, request.ctx.urls));
-  });
+  app.get(
+    '/repositories',
+    { schema: { querystring: publicReposQuery }, config: { grant: PUBLIC, resource: 'Repository' } },
+    async (request, reply) => {
+      const { items, next } = await listPublic(request.ctx, request.query.since);
+      if (next !== undefined) reply.header('link', `<${requestUrlWith(request, { since: String(next) })}>; rel="next"`);
+      return items.map((i) => repositoryHead(i.repo, i.owner, request.ctx.urls));
+    },
+  );
 
   app.get('/repos/:owner/:repo/topics', { schema: { params: ownerRepo }, config: { grant: READ } }, async (request) => {
     const r = await resolveRepository(request.ctx, request.params.owner, request.params.repo, 301);

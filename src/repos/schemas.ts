@@ -50,7 +50,13 @@ export const createBody = {
 /** PATCH /repos/{owner}/{repo}. */
 export const updateBody = {
   type: 'object',
-  properties: { name: { type: 'string' }, ...settingsProperties, default_branch: { type: 'string' }, archived: bool, security_and_analysis: { type: ['object', 'null'] } },
+  properties: {
+    name: { type: 'string' },
+    ...settingsProperties,
+    default_branch: { type: 'string' },
+    archived: bool,
+    security_and_analysis: { type: ['object', 'null'] },
+  },
 } as const;
 
 /** POST /admin/repos/import; `path` is an absolute path on the server's machine (a bare repository or a working copy). */
@@ -104,7 +110,11 @@ export const userReposQuery = {
 /** GET /orgs/{org}/repos. */
 export const orgReposQuery = {
   type: 'object',
-  properties: { ...pagingQuery, ...sortProperties, type: { type: 'string', enum: ['all', 'public', 'private', 'forks', 'sources', 'member'] } },
+  properties: {
+    ...pagingQuery,
+    ...sortProperties,
+    type: { type: 'string', enum: ['all', 'public', 'private', 'forks', 'sources', 'member'] },
+  },
 } as const;
 
 /** GET /users/{username}/repos. */

@@ -15,12 +15,29 @@ import { Forbidden, HttpError, NotFound } from '../core/errors.js';
 import { atLeast, effectiveAccess, permissionsFor, type AccessLevel } from './access.js';
 import { createBareRepository, diskSizeKb, primaryLanguage, repositoryDir, setHead, writeInitialCommit } from './git-data.js';
 import { isLocked, LOCKED_MESSAGE } from './locks.js';
-import { checkUpdate, nameTaken, planCreate, planUpdate, type CreateContent, type CreatePlan, type ImportedRepository, type UpdatePlan } from './plan.js';
+import {
+  checkUpdate,
+  nameTaken,
+  planCreate,
+  planUpdate,
+  type CreateContent,
+  type CreatePlan,
+  type ImportedRepository,
+  type UpdatePlan,
+} from './plan.js';
 import type { Permissions } from './present.js';
 import { recordPush } from './push.js';
 import { emitInitialRefs } from './ref-events.js';
 import type { CreateBody, UpdateBody } from './schemas.js';
-import { addRedirect, deleteRepository as deleteRow, findRedirect, findRepository, findRepositoryById, insertRepository, updateRepository as updateRow } from './store.js';
+import {
+  addRedirect,
+  deleteRepository as deleteRow,
+  findRedirect,
+  findRepository,
+  findRepositoryById,
+  insertRepository,
+  updateRepository as updateRow,
+} from './store.js';
 import type { RepositoryRow } from '../db/tables/repos.js';
 
 /** A repository with its owner and what the caller may do with it. */
@@ -50,7 +67,12 @@ class Moved extends HttpError {
  * a name a rename or transfer left behind answers with a redirect (`redirect`: 301 for GET, 307 otherwise) when the
  * caller may read the repository where it is now.
  */
-export async function resolveRepository(ctx: ServiceContext, ownerLogin: string, name: string, redirect?: 301 | 307): Promise<ResolvedRepository> {
+export async function resolveRepository(
+  ctx: ServiceContext,
+  ownerLogin: string,
+  name: string,
+  redirect?: 301 | 307,
+): Promise<ResolvedRepository> {
   const owner = await requireOwnerAccount(ctx.db, ownerLogin);
   const repo = await findRepository(ctx.db, owner.id, name);
   if (!repo) {
@@ -116,9 +138,24 @@ export async function emitRepositoryEvent(
 }
 
 /** Records GitHub's `public` event (a repository made public) in the caller's transaction. */
-async function emitPublicEvent(trx: Db, ctx: ServiceContext, input: { repo: RepositoryRow; owner: UserRow; sender: UserRow }, now: Date): Promise<void> {
+async function emitPublicEvent(
+  trx: Db,
+  ctx: ServiceContext,
+  input: { repo: RepositoryRow; owner: UserRow; sender: UserRow },
+  now: Date,
+): Promise<void> {
   const orgId = input.owner.type === 'Organization' ? input.owner.id : null;
-  await ctx.events.emit(trx, { name: 'public', orgId, repositoryId: input.repo.id, senderId: input.sender.id, payload: publicEventPayload({ ...input, urls: ctx.urls.root }) }, now);
+  await ctx.events.emit(
+    trx,
+    {
+      name: 'public',
+      orgId,
+      repositoryId: input.repo.id,
+      senderId: input.sender.id,
+      payload: publicEventPayload({ ...input, urls: ctx.urls.root }),
+    },
+    now,
+  );
 }
 
 export interface CreateOptions {
@@ -136,7 +173,12 @@ export interface CreateOptions {
  * auto_init, `create` and `push`; for an import, `create` per branch and tag) events are recorded in the same
  * transaction as the row.
  */
-export async function createRepository(ctx: ServiceContext, orgLogin: string | null, input: CreateBody, options: CreateOptions = {}): Promise<ResolvedRepository> {
+export async function createRepository(
+  ctx: ServiceContext,
+  orgLogin: string | null,
+  input: CreateBody,
+  options: CreateOptions = {},
+): Promise<ResolvedRepository> {
   const actor = requireActor(ctx.actor);
   const owner = options.imported ? options.imported.owner : await requireCreateTarget(ctx, actor, orgLogin);
   const now = ctx.clock.now();
@@ -159,7 +201,12 @@ async function placeGitData(dir: string, content: CreateContent, branch: string)
  * Writes a planned create in one transaction: the name checked free, the row, its git data (removed again when the
  * transaction fails), the row's values taken from the data, the events.
  */
-async function applyCreate(ctx: ServiceContext, at: { actor: Actor; owner: UserRow }, plan: CreatePlan, now: Date): Promise<ResolvedRepository> {
+async function applyCreate(
+  ctx: ServiceContext,
+  at: { actor: Actor; owner: UserRow },
+  plan: CreatePlan,
+  now: Date,
+): Promise<ResolvedRepository> {
   const { actor, owner } = at;
   let dir: string | undefined;
   try {
@@ -172,9 +219,16 @@ async function applyCreate(ctx: ServiceContext, at: { actor: Actor; owner: UserR
       row = await updateRow(trx, row.id, { ...plan.changes, size_kb: await diskSizeKb(dir) });
       for (const event of plan.events) {
         if (event.name === 'created') await emitRepositoryEvent(trx, ctx, { action: 'created', repo: row, owner, sender: actor.user }, now);
-        if (event.name === 'refs') await emitInitialRefs(trx, ctx, { refs: await readRefs(dir), repo: row, owner, sender: actor.user }, now);
+        if (event.name === 'refs')
+          await emitInitialRefs(trx, ctx, { refs: await readRefs(dir), repo: row, owner, sender: actor.user }, now);
         if (event.name === 'push' && initial) {
-          row = await recordPush(trx, ctx, { repo: row, owner, pusher: actor.user, updates: [{ ref: event.ref, before: ZERO_SHA, after: initial }], now });
+          row = await recordPush(trx, ctx, {
+            repo: row,
+            owner,
+            pusher: actor.user,
+            updates: [{ ref: event.ref, before: ZERO_SHA, after: initial }],
+            now,
+          });
         }
       }
       return row;
@@ -194,7 +248,12 @@ async function applyCreate(ctx: ServiceContext, at: { actor: Actor; owner: UserR
  * archive, default branch (an existing branch; HEAD follows), texts and flags. Records GitHub's `renamed`, `edited`,
  * `privatized`/`publicized` (and `public`) and `archived`/`unarchived` events, each only when its values really changed.
  */
-export async function updateRepository(ctx: ServiceContext, ownerLogin: string, name: string, input: UpdateBody): Promise<ResolvedRepository> {
+export async function updateRepository(
+  ctx: ServiceContext,
+  ownerLogin: string,
+  name: string,
+  input: UpdateBody,
+): Promise<ResolvedRepository> {
   const actor = requireActor(ctx.actor);
   const { repo, owner, access } = await resolveRepository(ctx, ownerLogin, name, 307);
   if (!atLeast(access, 'admin')) throw new Forbidden('Must have admin rights to Repository.');
@@ -215,27 +274,35 @@ export async function updateRepository(ctx: ServiceContext, ownerLogin: string, 
  * Writes a planned update: the new default branch's language read first, then in one transaction under the row's lock
  * (still not locked for a migration, a new name still free) the row, the redirect from the old name, the events and HEAD.
  */
-async function applyUpdate(ctx: ServiceContext, at: { repo: RepositoryRow; owner: UserRow; sender: UserRow; dir: string }, plan: UpdatePlan, now: Date): Promise<RepositoryRow> {
+async function applyUpdate(
+  ctx: ServiceContext,
+  at: { repo: RepositoryRow; owner: UserRow; sender: UserRow; dir: string },
+  plan: UpdatePlan,
+  now: Date,
+): Promise<RepositoryRow> {
   const { repo, owner, sender, dir } = at;
   const changes = { ...plan.changes };
   if (plan.head) changes.language = await primaryLanguage(dir, plan.head.commit, {}).catch(() => repo.language);
-  return ctx.db.transaction().execute(async (trx) => {
-    await lockCurrent(trx, ctx, repo);
-    if (await isLocked(trx, repo.id)) throw new Forbidden(LOCKED_MESSAGE);
-    if (plan.newName && (await findRepository(trx, owner.id, plan.newName))) throw nameTaken();
-    const row = await updateRow(trx, repo.id, changes);
-    if (plan.newName) await addRedirect(trx, owner.id, repo.name, repo.id, now);
-    for (const event of plan.events) {
-      if (event.name === 'public') await emitPublicEvent(trx, ctx, { repo: row, owner, sender }, now);
-      else await emitRepositoryEvent(trx, ctx, { action: event.action, repo: row, owner, sender, changes: event.changes }, now);
-    }
-    if (plan.head) await setHead(dir, plan.head.branch);
-    return row;
-  }).catch((err: unknown) => {
-    // Renamed onto a name another repository took at the same moment: the unique index decides, as for two creates.
-    if (isUniqueViolation(err)) throw nameTaken();
-    throw err;
-  });
+  return ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      await lockCurrent(trx, ctx, repo);
+      if (await isLocked(trx, repo.id)) throw new Forbidden(LOCKED_MESSAGE);
+      if (plan.newName && (await findRepository(trx, owner.id, plan.newName))) throw nameTaken();
+      const row = await updateRow(trx, repo.id, changes);
+      if (plan.newName) await addRedirect(trx, owner.id, repo.name, repo.id, now);
+      for (const event of plan.events) {
+        if (event.name === 'public') await emitPublicEvent(trx, ctx, { repo: row, owner, sender }, now);
+        else await emitRepositoryEvent(trx, ctx, { action: event.action, repo: row, owner, sender, changes: event.changes }, now);
+      }
+      if (plan.head) await setHead(dir, plan.head.branch);
+      return row;
+    })
+    .catch((err: unknown) => {
+      // Renamed onto a name another repository took at the same moment: the unique index decides, as for two creates.
+      if (isUniqueViolation(err)) throw nameTaken();
+      throw err;
+    });
 }
 
 /**
@@ -247,7 +314,8 @@ export async function lockCurrent(trx: Db, ctx: ServiceContext, resolved: Reposi
   if (!(await lockRows(trx, 'repositories', [resolved.id])).has(resolved.id)) throw new NotFound();
   const now = await findRepositoryById(trx, resolved.id);
   if (!now) throw new NotFound();
-  if (now.name_lower !== resolved.name_lower || now.owner_id !== resolved.owner_id) throw new Moved(307, ctx.urls.api(`/repositories/${resolved.id}`));
+  if (now.name_lower !== resolved.name_lower || now.owner_id !== resolved.owner_id)
+    throw new Moved(307, ctx.urls.api(`/repositories/${resolved.id}`));
 }
 
 /** Deletes a repository (admins only; locked repositories too, as GitHub lets migrated sources be deleted), and its git data. */

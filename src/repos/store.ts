@@ -10,7 +10,12 @@ export type RepositoryChanges = Updateable<RepositoriesTable>;
 /** The repository `owner/name` as it is now (names are not case sensitive). */
 export async function findRepository(db: Db, ownerId: number, name: string): Promise<RepositoryRow | undefined> {
   if (!plausibleName(name)) return undefined;
-  return db.selectFrom('repositories').selectAll().where('owner_id', '=', ownerId).where('name_lower', '=', name.toLowerCase()).executeTakeFirst();
+  return db
+    .selectFrom('repositories')
+    .selectAll()
+    .where('owner_id', '=', ownerId)
+    .where('name_lower', '=', name.toLowerCase())
+    .executeTakeFirst();
 }
 
 export async function findRepositoryById(db: Db, id: number): Promise<RepositoryRow | undefined> {
@@ -47,7 +52,10 @@ export async function deleteRepository(db: Db, id: number): Promise<void> {
 export async function addRedirect(db: Db, ownerId: number, oldName: string, repositoryId: number, now: Date): Promise<void> {
   const nameLower = oldName.toLowerCase();
   await db.deleteFrom('repository_redirects').where('owner_id', '=', ownerId).where('name_lower', '=', nameLower).execute();
-  await db.insertInto('repository_redirects').values({ owner_id: ownerId, name_lower: nameLower, repository_id: repositoryId, created_at: now.toISOString() }).execute();
+  await db
+    .insertInto('repository_redirects')
+    .values({ owner_id: ownerId, name_lower: nameLower, repository_id: repositoryId, created_at: now.toISOString() })
+    .execute();
 }
 
 export type SortKey = 'created' | 'updated' | 'pushed' | 'full_name';
@@ -93,7 +101,14 @@ export async function listRepositories(db: Db, q: ListQuery): Promise<{ rows: Re
 
 /** Public repositories with ids above `afterId`, oldest first (GET /repositories pages by id). */
 export function listPublicRepositories(db: Db, afterId: number, limit: number): Promise<RepositoryRow[]> {
-  return db.selectFrom('repositories').selectAll().where('visibility', '=', 'public').where('id', '>', afterId).orderBy('id').limit(limit).execute();
+  return db
+    .selectFrom('repositories')
+    .selectAll()
+    .where('visibility', '=', 'public')
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }
 
 /** Counts for profiles: public repositories, and private ones owned by each account, in one query. */
@@ -115,7 +130,11 @@ export async function countRepositories(db: Db, ownerIds: readonly number[]): Pr
 
 /** The repositories with these ids that exist (any order). */
 export function repositoriesByIds(db: Db, ids: readonly number[]): Promise<RepositoryRow[]> {
-  return db.selectFrom('repositories').selectAll().where('id', 'in', [...ids]).execute();
+  return db
+    .selectFrom('repositories')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
 /** The ids of an account's repositories. */

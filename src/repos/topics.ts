@@ -32,7 +32,12 @@ export async function replaceTopics(ctx: ServiceContext, ownerLogin: string, nam
     if (current.topics === stored) return topics;
     const now = ctx.clock.now();
     const row = await updateRow(trx, repo.id, { topics: stored, updated_at: now.toISOString() });
-    await emitRepositoryEvent(trx, ctx, { action: 'edited', repo: row, owner, sender: actor.user, changes: { topics: { from: topicsOf(current) } } }, now);
+    await emitRepositoryEvent(
+      trx,
+      ctx,
+      { action: 'edited', repo: row, owner, sender: actor.user, changes: { topics: { from: topicsOf(current) } } },
+      now,
+    );
     return topicsOf(row);
   });
 }

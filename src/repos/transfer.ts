@@ -14,7 +14,8 @@ import { emitRepositoryEvent, lockCurrent, resolveRepository, type ResolvedRepos
 import { addRedirect, findRepository, updateRepository } from './store.js';
 
 const invalid = (field: string, message: string) => new ValidationFailed([{ resource: 'Repository', field, code: 'invalid', message }]);
-const nameTaken = () => new ValidationFailed([{ resource: 'Repository', field: 'name', code: 'custom', message: 'name already exists on this account' }]);
+const nameTaken = () =>
+  new ValidationFailed([{ resource: 'Repository', field: 'name', code: 'custom', message: 'name already exists on this account' }]);
 
 /**
  * Where the caller may move a repository at once: their own account, an organization they may create repositories in
@@ -27,7 +28,10 @@ async function transferTarget(ctx: ServiceContext, actor: Actor, login: string):
   if (actor.user.site_admin) return target;
   if (target.type === 'User') {
     if (target.id === actor.user.id && actor.kind !== 'installation') return target;
-    throw invalid('new_owner', `${actor.user.login} may transfer repositories to their own account or an organization only (a site admin may transfer to any account)`);
+    throw invalid(
+      'new_owner',
+      `${actor.user.login} may transfer repositories to their own account or an organization only (a site admin may transfer to any account)`,
+    );
   }
   const role = await membershipRole(ctx.db, target.id, actor.user.id);
   if (role === 'admin' || (role === 'member' && target.members_can_create_repositories)) return target;
@@ -38,7 +42,12 @@ async function transferTarget(ctx: ServiceContext, actor: Actor, login: string):
  * Moves `owner/name` to the account `new_owner` (repository admins only), under `new_name` when given. The old address
  * answers with a redirect to the repository from then on; its git data stays where it is (directories are by id).
  */
-export async function transferRepository(ctx: ServiceContext, ownerLogin: string, name: string, input: { new_owner: string; new_name?: string | null }): Promise<ResolvedRepository> {
+export async function transferRepository(
+  ctx: ServiceContext,
+  ownerLogin: string,
+  name: string,
+  input: { new_owner: string; new_name?: string | null },
+): Promise<ResolvedRepository> {
   const actor = requireActor(ctx.actor);
   const { repo, owner, access } = await resolveRepository(ctx, ownerLogin, name, 307);
   if (!atLeast(access, 'admin')) throw new Forbidden('Must have admin rights to Repository.');
@@ -53,7 +62,12 @@ export async function transferRepository(ctx: ServiceContext, ownerLogin: string
       await lockCurrent(trx, ctx, repo);
       if (await isLocked(trx, repo.id)) throw new Forbidden(LOCKED_MESSAGE);
       if (await findRepository(trx, target.id, newName)) throw nameTaken();
-      const row = await updateRepository(trx, repo.id, { owner_id: target.id, name: newName, name_lower: newName.toLowerCase(), updated_at: now.toISOString() });
+      const row = await updateRepository(trx, repo.id, {
+        owner_id: target.id,
+        name: newName,
+        name_lower: newName.toLowerCase(),
+        updated_at: now.toISOString(),
+      });
       await addRedirect(trx, owner.id, repo.name, repo.id, now);
       const changes = previousOwner(owner, ctx.urls.root);
       await emitRepositoryEvent(trx, ctx, { action: 'transferred', repo: row, owner: target, sender: actor.user, changes }, now);

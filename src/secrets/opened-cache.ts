@@ -12,7 +12,10 @@ export interface Opener {
  */
 export class OpenedCache implements Opener {
   private readonly opened = new Map<string, string>();
-  constructor(private readonly box: SecretBox, private readonly max = 10_000) {}
+  constructor(
+    private readonly box: SecretBox,
+    private readonly max = 10_000,
+  ) {}
 
   open(sealed: string, context: string): string {
     const key = `${context}\0${sealed}`;

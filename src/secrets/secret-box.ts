@@ -25,7 +25,10 @@ export function parseKey(text: string): Buffer | undefined {
 
 /** A comma- or whitespace-separated list of keys (HUBLET_SECRET_KEY_PREVIOUS); undefined when any entry is not a key. */
 export function parseKeyList(text: string): Buffer[] | undefined {
-  const keys = text.split(/[\s,]+/).filter(Boolean).map(parseKey);
+  const keys = text
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map(parseKey);
   return keys.every((k): k is Buffer => k !== undefined) ? keys : undefined;
 }
 
@@ -61,7 +64,9 @@ export class SecretBox {
    * `purpose` as its info, so a derived key differs per purpose and reveals nothing of the sealing key.
    */
   derivedKeys(purpose: string): Buffer[] {
-    return [...this.keys.values()].map((key) => Buffer.from(crypto.hkdfSync('sha256', key, Buffer.alloc(0), `hublet derived key\0${purpose}`, KEY_BYTES)));
+    return [...this.keys.values()].map((key) =>
+      Buffer.from(crypto.hkdfSync('sha256', key, Buffer.alloc(0), `hublet derived key\0${purpose}`, KEY_BYTES)),
+    );
   }
 
   seal(plaintext: string, context: string): string {
@@ -76,7 +81,10 @@ export class SecretBox {
     const m = SEALED.exec(sealed);
     if (!m) throw new SecretKeyError(`the ${context} value is not a sealed secret`);
     const key = this.keys.get(m[1]);
-    if (!key) throw new SecretKeyError(`the ${context} value was sealed with secret key ${m[1]}, which this server does not have (its key is ${this.keyId}; older keys go in HUBLET_SECRET_KEY_PREVIOUS)`);
+    if (!key)
+      throw new SecretKeyError(
+        `the ${context} value was sealed with secret key ${m[1]}, which this server does not have (its key is ${this.keyId}; older keys go in HUBLET_SECRET_KEY_PREVIOUS)`,
+      );
     const raw = Buffer.from(m[2], 'base64url');
     if (raw.length < NONCE_BYTES + TAG_BYTES) throw new SecretKeyError(`the ${context} value is cut short`);
     const decipher = crypto.createDecipheriv('aes-256-gcm', key, raw.subarray(0, NONCE_BYTES));
@@ -85,7 +93,9 @@ export class SecretBox {
     try {
       return Buffer.concat([decipher.update(raw.subarray(NONCE_BYTES, raw.length - TAG_BYTES)), decipher.final()]).toString('utf8');
     } catch {
-      throw new SecretKeyError(`the ${context} value sealed with key ${m[1]} does not authenticate (altered, or moved from another column)`);
+      throw new SecretKeyError(
+        `the ${context} value sealed with key ${m[1]} does not authenticate (altered, or moved from another column)`,
+      );
     }
   }
 }

@@ -159,7 +159,18 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   for (const area of AREAS) if (area.routes) await app.register(area.routes);
 
   // Current cached responses of the routes the areas declare cached reads are answered before Fastify routes them.
-  const fast = new FastPath({ ctx, responses, cachedRoutes: cachedReads(app, AREAS), authenticate, limiter, media, scopes, tags, access, clientAddress: clientAddressOf(trust) });
+  const fast = new FastPath({
+    ctx,
+    responses,
+    cachedRoutes: cachedReads(app, AREAS),
+    authenticate,
+    limiter,
+    media,
+    scopes,
+    tags,
+    access,
+    clientAddress: clientAddressOf(trust),
+  });
   fast.install(app.server);
   app.addHook('preClose', async () => fast.close());
   return app;

@@ -14,7 +14,7 @@ export function keyFilePath(dataDir: string): string {
 /** The box of a configuration: its key (from the environment or the key file) and the previous keys that still open. */
 export function loadSecretBox(config: Pick<Config, 'dataDir' | 'secretKey' | 'secretKeyPrevious'>): SecretBox {
   // loadConfig has checked both settings' format already.
-  const previous = config.secretKeyPrevious ? parseKeyList(config.secretKeyPrevious) ?? [] : [];
+  const previous = config.secretKeyPrevious ? (parseKeyList(config.secretKeyPrevious) ?? []) : [];
   const fromEnv = config.secretKey ? parseKey(config.secretKey) : undefined;
   return new SecretBox(fromEnv ?? readOrCreateKeyFile(keyFilePath(config.dataDir)), previous);
 }
@@ -27,7 +27,9 @@ export function readOrCreateKeyFile(file: string): Buffer {
     if (!fs.existsSync(file)) createKeyFile(file);
     st = fs.statSync(file);
   } catch (err) {
-    throw problem(`cannot be created or read (${(err as NodeJS.ErrnoException).code ?? String(err)}); set HUBLET_SECRET_KEY instead, or make the data dir writable`);
+    throw problem(
+      `cannot be created or read (${(err as NodeJS.ErrnoException).code ?? String(err)}); set HUBLET_SECRET_KEY instead, or make the data dir writable`,
+    );
   }
   if (!st.isFile()) throw problem('is not a regular file');
   if ((st.mode & 0o077) !== 0) {

@@ -18,13 +18,16 @@ export function accountPageRoutes(fastify: FastifyInstance, { cache }: WebState)
   app.get('/:owner', { schema: { params: ownerParams }, config }, async (request, reply) => {
     const ctx = anonymous(request.ctx);
     const login = request.params.owner;
-    return send(reply, await cache.get(ctx.db, `profile ${login.toLowerCase()}`, async () => {
-      const account = await orNotFound(requireAnyAccount(ctx, login));
-      const [repos, gists] = await Promise.all([
-        listForOwner(ctx, account, { affiliations: ['owner'], sort: 'pushed', direction: 'desc', offset: 0, limit: LIST_PAGE_SIZE }),
-        account.type === 'User' ? listForUser(ctx, account.login, { page: 1, perPage: 10, offset: 0 }) : null,
-      ]);
-      return htmlPage(profilePage({ account, repos, gists }, ctx.urls));
-    }));
+    return send(
+      reply,
+      await cache.get(ctx.db, `profile ${login.toLowerCase()}`, async () => {
+        const account = await orNotFound(requireAnyAccount(ctx, login));
+        const [repos, gists] = await Promise.all([
+          listForOwner(ctx, account, { affiliations: ['owner'], sort: 'pushed', direction: 'desc', offset: 0, limit: LIST_PAGE_SIZE }),
+          account.type === 'User' ? listForUser(ctx, account.login, { page: 1, perPage: 10, offset: 0 }) : null,
+        ]);
+        return htmlPage(profilePage({ account, repos, gists }, ctx.urls));
+      }),
+    );
   });
 }

@@ -100,7 +100,10 @@ export function zip(folder: string, files: readonly ArchiveFile[], mtime: Date):
   const locals: Buffer[] = [];
   const central: Buffer[] = [];
   let offset = 0;
-  const entries = [{ name: `${folder}/`, content: Buffer.alloc(0) }, ...files.map((f) => ({ name: `${folder}/${f.filename}`, content: f.content }))];
+  const entries = [
+    { name: `${folder}/`, content: Buffer.alloc(0) },
+    ...files.map((f) => ({ name: `${folder}/${f.filename}`, content: f.content })),
+  ];
   for (const e of entries) {
     const name = Buffer.from(e.name, 'utf8');
     const crc = zlib.crc32(e.content) >>> 0;

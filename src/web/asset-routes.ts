@@ -18,7 +18,10 @@ const proxyParams = pathParams('digest', 'address');
 export function assetRoutes(fastify: FastifyInstance, images: ImageProxy): void {
   const app = typed(fastify);
 
-  for (const [path, sheet] of [['/-/web.css', pageStylesheet], ['/-/embed.css', embedStylesheet]] as const) {
+  for (const [path, sheet] of [
+    ['/-/web.css', pageStylesheet],
+    ['/-/embed.css', embedStylesheet],
+  ] as const) {
     app.get(path, { schema: { querystring: stylesheetQuery }, config }, async (request, reply) => {
       const versioned = request.query.v === sheet.version;
       reply.header('cache-control', versioned ? 'public, max-age=31536000, immutable' : 'public, max-age=300');

@@ -20,6 +20,10 @@ export function embedScript(view: SingleGist, urls: Urls, file: string | undefin
 ${files.map((f) => renderFile(f, all, images, 3))}<div class="embed-meta"><a href="${links.page}">${view.owner.login}/${all[0]?.filename ?? view.gist.id}</a>, hosted with hublet</div>
 </div>`;
   // JSON string literals are valid JavaScript strings; `<` is escaped so no `</script>` or `<!--` can appear in the text.
-  const literal = (s: string) => JSON.stringify(s).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const literal = (s: string) =>
+    JSON.stringify(s)
+      .replace(/</g, '\\u003c')
+      .replace(/\u2028/g, '\\u2028')
+      .replace(/\u2029/g, '\\u2029');
   return `document.write(${literal(stylesheet.text)});\ndocument.write(${literal(box.text)});\n`;
 }

@@ -18,7 +18,13 @@ export interface GistPageData {
 
 /** The files of a view with their raw links. */
 export function shownFiles(view: SingleGist, links: GistLinks): ShownFile[] {
-  return view.files.map((f) => ({ filename: f.filename, size: f.size, language: f.language, content: f.content, rawUrl: links.raw(f.blob_sha, f.filename) }));
+  return view.files.map((f) => ({
+    filename: f.filename,
+    size: f.size,
+    language: f.language,
+    content: f.content,
+    rawUrl: links.raw(f.blob_sha, f.filename),
+  }));
 }
 
 /** What a gist is called: its first file's name (GitHub's title), or its id when it has none. */
@@ -44,7 +50,8 @@ function actions(data: GistPageData, links: GistLinks, urls: Urls): Html {
 function forksSection(view: SingleGist, urls: Urls): Html | '' {
   if (!view.forks.length) return '';
   const items = view.forks.map(
-    (f) => html`<li><a href="${userGistsLink(urls, f.owner.login)}">${f.owner.login}</a> / <a href="${urls.html(`/gist/${f.gist.id}`)}">${f.gist.id}</a> <span class="files">forked ${time(f.gist.created_at)}</span></li>`,
+    (f) =>
+      html`<li><a href="${userGistsLink(urls, f.owner.login)}">${f.owner.login}</a> / <a href="${urls.html(`/gist/${f.gist.id}`)}">${f.gist.id}</a> <span class="files">forked ${time(f.gist.created_at)}</span></li>`,
   );
   return html`<h2 id="forks">Forks</h2><ul class="list">${items}</ul>`;
 }
@@ -70,5 +77,10 @@ ${older}
 ${actions(data, links, urls)}
 ${files.length ? files.map((f) => renderFile(f, files, images)) : html`<p class="empty">This gist has no files.</p>`}
 ${forksSection(view, urls)}`;
-  return page({ title: `${owner}/${title}${data.revision ? ` at ${data.revision.slice(0, 7)}` : ''} · hublet gist`, base: urls.base, noindex: !gist.public, body });
+  return page({
+    title: `${owner}/${title}${data.revision ? ` at ${data.revision.slice(0, 7)}` : ''} · hublet gist`,
+    base: urls.base,
+    noindex: !gist.public,
+    body,
+  });
 }

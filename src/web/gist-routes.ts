@@ -31,11 +31,14 @@ export function gistPageRoutes(fastify: FastifyInstance, { cache, images }: WebS
   app.get('/gist/discover', { schema: { querystring: pagedQuery }, config }, async (request, reply) => {
     const ctx = anonymous(request.ctx);
     const p = paging(request.query.page, LIST_PAGE_SIZE);
-    return send(reply, await cache.get(ctx.db, `discover ${p.page}`, async () => {
-      const list = await orNotFound(listPublic(ctx, p));
-      if (!list.items.length && p.page > 1) throw new NotFound();
-      return htmlPage(discoverPage(list, p.page, ctx.urls));
-    }));
+    return send(
+      reply,
+      await cache.get(ctx.db, `discover ${p.page}`, async () => {
+        const list = await orNotFound(listPublic(ctx, p));
+        if (!list.items.length && p.page > 1) throw new NotFound();
+        return htmlPage(discoverPage(list, p.page, ctx.urls));
+      }),
+    );
   });
 
   // A gist (by its id) or a user's gists (by login): one path, as on GitHub's gist host.
@@ -43,17 +46,20 @@ export function gistPageRoutes(fastify: FastifyInstance, { cache, images }: WebS
     const ctx = anonymous(request.ctx);
     const name = request.params.gist_id;
     const p = paging(request.query.page, LIST_PAGE_SIZE);
-    return send(reply, await cache.get(ctx.db, `gist ${name.toLowerCase()} ${p.page}`, async () => {
-      const gist = GIST_ID.test(name) ? await findGist(ctx.db, name) : undefined;
-      if (gist) {
-        const [view, stars] = await Promise.all([singleView(ctx, gist), starCounts(ctx.db, [gist.id])]);
-        return htmlPage(gistPage({ view, stars: stars.get(gist.id) ?? 0 }, ctx.urls, images.links(ctx.urls)));
-      }
-      const account = await orNotFound(requireAnyAccount(ctx, name));
-      const list = await listForUser(ctx, account.login, p);
-      if (!list.items.length && p.page > 1) throw new NotFound();
-      return htmlPage(userGistsPage(account, list, p.page, ctx.urls));
-    }));
+    return send(
+      reply,
+      await cache.get(ctx.db, `gist ${name.toLowerCase()} ${p.page}`, async () => {
+        const gist = GIST_ID.test(name) ? await findGist(ctx.db, name) : undefined;
+        if (gist) {
+          const [view, stars] = await Promise.all([singleView(ctx, gist), starCounts(ctx.db, [gist.id])]);
+          return htmlPage(gistPage({ view, stars: stars.get(gist.id) ?? 0 }, ctx.urls, images.links(ctx.urls)));
+        }
+        const account = await orNotFound(requireAnyAccount(ctx, name));
+        const list = await listForUser(ctx, account.login, p);
+        if (!list.items.length && p.page > 1) throw new NotFound();
+        return htmlPage(userGistsPage(account, list, p.page, ctx.urls));
+      }),
+    );
   });
 
   app.get('/gist/:gist_id/revisions', { schema: { params: gistParams, querystring: pagedQuery }, config }, async (request, reply) => {
@@ -61,16 +67,21 @@ export function gistPageRoutes(fastify: FastifyInstance, { cache, images }: WebS
     const p = paging(request.query.page, REVISIONS_PAGE_SIZE);
     const id = request.params.gist_id.toLowerCase();
     if (!GIST_ID.test(id)) throw new NotFound();
-    return send(reply, await cache.get(ctx.db, `revisions ${id} ${p.page}`, async () => {
-      const gist = await findGist(ctx.db, id);
-      if (!gist) throw new NotFound();
-      // One revision more than the page shows: the one before its oldest, which that one's diff is against.
-      const [view, commits] = await Promise.all([singleView(ctx, gist), listCommits(ctx, gist.id, { ...p, perPage: p.perPage + 1 })]);
-      if (!commits.items.length && p.page > 1) throw new NotFound();
-      const trees = await Promise.all(commits.items.map((c) => filesAtRevision(ctx, gist, c.revision.version)));
-      const changes: RevisionChange[] = commits.items.slice(0, p.perPage).map((entry, i) => ({ entry, after: trees[i], before: trees[i + 1] ?? [] }));
-      return htmlPage(revisionsPage(view, changes, p.page, commits.total, ctx.urls));
-    }));
+    return send(
+      reply,
+      await cache.get(ctx.db, `revisions ${id} ${p.page}`, async () => {
+        const gist = await findGist(ctx.db, id);
+        if (!gist) throw new NotFound();
+        // One revision more than the page shows: the one before its oldest, which that one's diff is against.
+        const [view, commits] = await Promise.all([singleView(ctx, gist), listCommits(ctx, gist.id, { ...p, perPage: p.perPage + 1 })]);
+        if (!commits.items.length && p.page > 1) throw new NotFound();
+        const trees = await Promise.all(commits.items.map((c) => filesAtRevision(ctx, gist, c.revision.version)));
+        const changes: RevisionChange[] = commits.items
+          .slice(0, p.perPage)
+          .map((entry, i) => ({ entry, after: trees[i], before: trees[i + 1] ?? [] }));
+        return htmlPage(revisionsPage(view, changes, p.page, commits.total, ctx.urls));
+      }),
+    );
   });
 
   // The gist at one of its revisions.
@@ -78,11 +89,16 @@ export function gistPageRoutes(fastify: FastifyInstance, { cache, images }: WebS
     const ctx = anonymous(request.ctx);
     const { gist_id: id, sha } = request.params;
     if (!GIST_ID.test(id) || !COMMIT_SHA.test(sha)) throw new NotFound();
-    return send(reply, await cache.get(ctx.db, `revision ${id.toLowerCase()} ${sha.toLowerCase()}`, async () => {
-      const view = await orNotFound(revisionView(ctx, id, sha));
-      const stars = await starCounts(ctx.db, [view.gist.id]);
-      return htmlPage(gistPage({ view, stars: stars.get(view.gist.id) ?? 0, revision: sha.toLowerCase() }, ctx.urls, images.links(ctx.urls)));
-    }));
+    return send(
+      reply,
+      await cache.get(ctx.db, `revision ${id.toLowerCase()} ${sha.toLowerCase()}`, async () => {
+        const view = await orNotFound(revisionView(ctx, id, sha));
+        const stars = await starCounts(ctx.db, [view.gist.id]);
+        return htmlPage(
+          gistPage({ view, stars: stars.get(view.gist.id) ?? 0, revision: sha.toLowerCase() }, ctx.urls, images.links(ctx.urls)),
+        );
+      }),
+    );
   });
 
   // The embed script: anyone's page may include it (a <script> needs no CORS), so it is the same for every caller.

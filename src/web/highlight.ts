@@ -16,8 +16,8 @@ const ALIASES: Record<string, string> = {
   'git config': 'ini',
   'html+erb': 'erb',
   'jupyter notebook': 'json',
-  'graphql': 'graphql',
-  'text': 'plaintext',
+  graphql: 'graphql',
+  text: 'plaintext',
 };
 
 /** The highlight.js grammar for a Linguist language name or, failing that, a file name's extension. */

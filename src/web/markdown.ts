@@ -45,9 +45,56 @@ function markdownParser(): MarkdownIt {
 }
 
 const ALLOWED_TAGS = [
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'a', 'img', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code', 'em', 'strong',
-  'b', 'i', 'del', 's', 'ins', 'sup', 'sub', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'details', 'summary', 'kbd', 'samp',
-  'var', 'dl', 'dt', 'dd', 'input', 'span', 'div', 'abbr', 'q', 'mark', 'small', 'tt', 'caption',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'p',
+  'br',
+  'hr',
+  'a',
+  'img',
+  'ul',
+  'ol',
+  'li',
+  'blockquote',
+  'pre',
+  'code',
+  'em',
+  'strong',
+  'b',
+  'i',
+  'del',
+  's',
+  'ins',
+  'sup',
+  'sub',
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'th',
+  'td',
+  'details',
+  'summary',
+  'kbd',
+  'samp',
+  'var',
+  'dl',
+  'dt',
+  'dd',
+  'input',
+  'span',
+  'div',
+  'abbr',
+  'q',
+  'mark',
+  'small',
+  'tt',
+  'caption',
 ];
 
 const ALIGNMENTS = ['align-left', 'align-center', 'align-right'];
@@ -133,15 +180,37 @@ function sanitizeOptions(images: MarkdownImages): sanitizeHtml.IOptions {
       // Only the task lists' checkboxes, disabled, named for screen readers by their state.
       input: (tagName, attribs) => ({
         tagName,
-        attribs: { type: 'checkbox', disabled: '', 'aria-label': 'checked' in attribs ? 'done' : 'to do', ...('checked' in attribs ? { checked: '' } : {}) },
+        attribs: {
+          type: 'checkbox',
+          disabled: '',
+          'aria-label': 'checked' in attribs ? 'done' : 'to do',
+          ...('checked' in attribs ? { checked: '' } : {}),
+        },
       }),
       img: (tagName, attribs): sanitizeHtml.Tag => {
         const shown = attribs.src ? imageSource(attribs.src, images) : null;
         if (shown) return { tagName, attribs: { ...attribs, src: shown, alt: attribs.alt ?? '' } };
-        return { tagName: 'a', attribs: { href: attribs.src ?? '', rel: 'nofollow noopener' }, text: attribs.alt || attribs.src || 'image' };
+        return {
+          tagName: 'a',
+          attribs: { href: attribs.src ?? '', rel: 'nofollow noopener' },
+          text: attribs.alt || attribs.src || 'image',
+        };
       },
     },
-    nonTextTags: ['style', 'script', 'textarea', 'option', 'noscript', 'title', 'iframe', 'template', 'xmp', 'noembed', 'noframes', 'plaintext'],
+    nonTextTags: [
+      'style',
+      'script',
+      'textarea',
+      'option',
+      'noscript',
+      'title',
+      'iframe',
+      'template',
+      'xmp',
+      'noembed',
+      'noframes',
+      'plaintext',
+    ],
   };
 }
 

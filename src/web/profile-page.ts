@@ -44,7 +44,10 @@ function gistList(gists: ListPage, account: UserRow, urls: Urls): Html {
     return html`<li><a href="${urls.html(`/gist/${gist.id}`)}"><strong>${files[0]?.filename ?? gist.id}</strong></a>
 ${gist.description ? html`<div class="description">${gist.description}</div>` : ''}<div class="files">updated <time datetime="${at}">${shownTime(at)}</time></div></li>`;
   });
-  const more = gists.total > gists.items.length ? html`<p><a href="${userGistsLink(urls, account.login)}">All ${plural(gists.total, 'public gist')}</a></p>` : '';
+  const more =
+    gists.total > gists.items.length
+      ? html`<p><a href="${userGistsLink(urls, account.login)}">All ${plural(gists.total, 'public gist')}</a></p>`
+      : '';
   return html`<ul class="list">${items}</ul>${more}`;
 }
 

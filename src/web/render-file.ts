@@ -94,13 +94,17 @@ function fileBody(f: ShownFile, siblings: readonly ShownFile[], images: ImageLin
   const cut = f.content.length > TEXT_LIMIT_BYTES;
   const text = textPrefix(f.content, TEXT_LIMIT_BYTES);
   const notice = cut ? html`<p class="notice">This file is ${humanSize(f.size)}; only its beginning is shown: ${raw}.</p>` : '';
-  if (isMarkdown(f) && !cut) return html`<div class="markdown">${renderMarkdown(text, { own: siblingImages(siblings), links: images })}</div>`;
+  if (isMarkdown(f) && !cut)
+    return html`<div class="markdown">${renderMarkdown(text, { own: siblingImages(siblings), links: images })}</div>`;
   return html`${notice}${codeBlock(text, grammarFor(f.language, f.filename))}`;
 }
 
 /** An anchor for a file: its name in lowercase letters, digits and dashes (GitHub's `#file-readme-md`). */
 function fileAnchor(filename: string): string {
-  return `file-${filename.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
+  return `file-${filename
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')}`;
 }
 
 /** A file's box: its name, language and size, a raw link, and its rendered content (Markdown images by `images`). */

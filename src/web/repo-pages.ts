@@ -25,7 +25,10 @@ export interface RepositoryView {
 function header(view: RepositoryView, urls: Urls, links: RepositoryLinks): Html {
   const { repo, owner } = view;
   const topics = topicsOf(repo);
-  const homepage = repo.homepage && /^https?:\/\//i.test(repo.homepage) ? html` · <a href="${repo.homepage}" rel="nofollow noopener">${repo.homepage}</a>` : '';
+  const homepage =
+    repo.homepage && /^https?:\/\//i.test(repo.homepage)
+      ? html` · <a href="${repo.homepage}" rel="nofollow noopener">${repo.homepage}</a>`
+      : '';
   return html`<h1><a href="${urls.html(`/${owner.login}`)}">${owner.login}</a> / <strong><a href="${links.home}">${repo.name}</a></strong>${repo.archived ? html`<span class="badge">Archived</span>` : ''}</h1>
 ${repo.description ? html`<p class="description">${repo.description}</p>` : ''}${topics.length ? html`<ul class="topics" aria-label="Topics">${topics.map((t) => html`<li>${t}</li>`)}</ul>` : ''}
 <p class="meta">Default branch <code>${repo.default_branch}</code>${repo.language ? ` · ${repo.language}` : ''}${homepage}</p>
@@ -37,14 +40,20 @@ function crumbs(view: RepositoryView, links: RepositoryLinks, ref: string, path:
   const parts = path.split('/').filter(Boolean);
   const items: Html[] = [html`<a href="${links.tree(ref, '')}">${view.repo.name}</a>`];
   parts.forEach((part, i) => {
-    items.push(i === parts.length - 1 ? html`<strong>${part}</strong>` : html`<a href="${links.tree(ref, parts.slice(0, i + 1).join('/'))}">${part}</a>`);
+    items.push(
+      i === parts.length - 1
+        ? html`<strong>${part}</strong>`
+        : html`<a href="${links.tree(ref, parts.slice(0, i + 1).join('/'))}">${part}</a>`,
+    );
   });
   return html`<p class="crumbs">${items.map((item, i) => (i === 0 ? item : html` / ${item}`))} <span class="muted">at <code>${ref}</code></span></p>`;
 }
 
 function treeTable(items: readonly TreeItem[], links: RepositoryLinks, ref: string, dir: string): Html {
   // Directories first, then files, each by name (as GitHub lists them).
-  const sorted = [...items].sort((a, b) => (a.type === 'tree') === (b.type === 'tree') ? (a.name < b.name ? -1 : 1) : a.type === 'tree' ? -1 : 1);
+  const sorted = [...items].sort((a, b) =>
+    (a.type === 'tree') === (b.type === 'tree') ? (a.name < b.name ? -1 : 1) : a.type === 'tree' ? -1 : 1,
+  );
   const rows = sorted.map((e) => {
     const path = dir ? `${dir}/${e.name}` : e.name;
     if (e.type === 'commit') return html`<tr><td>${e.name} <span class="muted">(submodule at ${e.oid.slice(0, 7)})</span></td></tr>`;
@@ -54,23 +63,55 @@ function treeTable(items: readonly TreeItem[], links: RepositoryLinks, ref: stri
   return html`<table class="tree"><caption class="visually-hidden">Files</caption><tbody>${rows}</tbody></table>`;
 }
 
-function readmeSection(readme: { name: string; content: Buffer } | null, links: RepositoryLinks, ref: string, dir: string, images: ImageLinks): Html | '' {
+function readmeSection(
+  readme: { name: string; content: Buffer } | null,
+  links: RepositoryLinks,
+  ref: string,
+  dir: string,
+  images: ImageLinks,
+): Html | '' {
   if (!readme) return '';
   const path = dir ? `${dir}/${readme.name}` : readme.name;
-  const file = { filename: readme.name, size: readme.content.length, language: null, content: readme.content, rawUrl: links.raw(ref, path) };
+  const file = {
+    filename: readme.name,
+    size: readme.content.length,
+    language: null,
+    content: readme.content,
+    rawUrl: links.raw(ref, path),
+  };
   return renderFile(file, [file], images);
 }
 
 /** The repository's home: its default branch's root directory and README (or a note that it is empty); Markdown images by `images`. */
-export function repositoryPage(view: RepositoryView, root: readonly TreeItem[] | null, readme: { name: string; content: Buffer } | null, urls: Urls, images: ImageLinks): Html {
+export function repositoryPage(
+  view: RepositoryView,
+  root: readonly TreeItem[] | null,
+  readme: { name: string; content: Buffer } | null,
+  urls: Urls,
+  images: ImageLinks,
+): Html {
   const links = repositoryLinks(urls, view.owner.login, view.repo.name);
   const ref = view.repo.default_branch;
-  const files = root ? html`${treeTable(root, links, ref, '')}${readmeSection(readme, links, ref, '', images)}` : html`<p class="empty">This repository is empty: push to it with the clone URL above.</p>`;
-  return page({ title: `${view.owner.login}/${view.repo.name} · hublet`, base: urls.base, body: html`${header(view, urls, links)}\n${files}` });
+  const files = root
+    ? html`${treeTable(root, links, ref, '')}${readmeSection(readme, links, ref, '', images)}`
+    : html`<p class="empty">This repository is empty: push to it with the clone URL above.</p>`;
+  return page({
+    title: `${view.owner.login}/${view.repo.name} · hublet`,
+    base: urls.base,
+    body: html`${header(view, urls, links)}\n${files}`,
+  });
 }
 
 /** A directory at a ref. */
-export function treePage(view: RepositoryView, ref: string, dir: string, items: readonly TreeItem[], readme: { name: string; content: Buffer } | null, urls: Urls, images: ImageLinks): Html {
+export function treePage(
+  view: RepositoryView,
+  ref: string,
+  dir: string,
+  items: readonly TreeItem[],
+  readme: { name: string; content: Buffer } | null,
+  urls: Urls,
+  images: ImageLinks,
+): Html {
   const links = repositoryLinks(urls, view.owner.login, view.repo.name);
   const body = html`${header(view, urls, links)}\n${crumbs(view, links, ref, dir)}${treeTable(items, links, ref, dir)}${readmeSection(readme, links, ref, dir, images)}`;
   return page({ title: `${dir || view.repo.name} at ${ref} · ${view.owner.login}/${view.repo.name} · hublet`, base: urls.base, body });

@@ -23,13 +23,16 @@ export function repoPageRoutes(fastify: FastifyInstance, { cache, images }: WebS
   app.get('/:owner/:repo', { schema: { params: repoParams }, config }, async (request, reply) => {
     const ctx = anonymous(request.ctx);
     const { owner, repo: name } = request.params;
-    return send(reply, await cache.get(ctx.db, `repository ${owner.toLowerCase()}/${name.toLowerCase()}`, async () => {
-      const view = await repositoryView(ctx, owner, name);
-      const commit = await commitAt(ctx, view.repo, view.repo.default_branch);
-      const root = commit ? await treeAt(ctx, view.repo, commit, '') : null;
-      const readme = commit && root ? await readmeOf(ctx, view, commit, '', root) : null;
-      return htmlPage(repositoryPage(view, root, readme, ctx.urls, images.links(ctx.urls)));
-    }));
+    return send(
+      reply,
+      await cache.get(ctx.db, `repository ${owner.toLowerCase()}/${name.toLowerCase()}`, async () => {
+        const view = await repositoryView(ctx, owner, name);
+        const commit = await commitAt(ctx, view.repo, view.repo.default_branch);
+        const root = commit ? await treeAt(ctx, view.repo, commit, '') : null;
+        const readme = commit && root ? await readmeOf(ctx, view, commit, '', root) : null;
+        return htmlPage(repositoryPage(view, root, readme, ctx.urls, images.links(ctx.urls)));
+      }),
+    );
   });
 
   // A directory, a file and a file's bytes at a ref: `…/tree/<ref>/<path>`, `…/blob/<ref>/<path>`, `…/raw/<ref>/<path>`.
@@ -56,7 +59,17 @@ export function repoPageRoutes(fastify: FastifyInstance, { cache, images }: WebS
         const items = await treeAt(ctx, found.repo, at.commit, at.path);
         if (items) {
           if (view === 'blob') return redirect(links.tree(at.ref, at.path));
-          return htmlPage(treePage(found, at.ref, at.path, items, await readmeOf(ctx, found, at.commit, at.path, items), ctx.urls, images.links(ctx.urls)));
+          return htmlPage(
+            treePage(
+              found,
+              at.ref,
+              at.path,
+              items,
+              await readmeOf(ctx, found, at.commit, at.path, items),
+              ctx.urls,
+              images.links(ctx.urls),
+            ),
+          );
         }
         const bytes = at.path ? await fileAt(ctx, found.repo, at.commit, at.path) : null;
         if (!bytes) throw new NotFound();
@@ -83,7 +96,11 @@ async function readmeOf(ctx: ServiceContext, view: RepositoryView, commit: strin
 }
 
 /** Splits `<ref>/<path>` where the ref may hold slashes: the shortest leading segments that name a branch, tag or commit. */
-async function refAndPath(ctx: ServiceContext, view: RepositoryView, rest: string): Promise<{ ref: string; commit: string; path: string } | null> {
+async function refAndPath(
+  ctx: ServiceContext,
+  view: RepositoryView,
+  rest: string,
+): Promise<{ ref: string; commit: string; path: string } | null> {
   const parts = rest.split('/');
   for (let n = 1; n <= Math.min(parts.length, 10); n++) {
     const ref = parts.slice(0, n).join('/');

@@ -34,15 +34,26 @@ function fileDiff(name: string, before: FileWithContent | undefined, after: File
   if (sides.reduce((n, c) => n + c.length, 0) > DIFF_LIMIT_BYTES) {
     return html`<section class="file">${head}<p class="notice">This diff is too large to show: <a href="${revisionHref}">view the revision</a>.</p></section>`;
   }
-  const patch = structuredPatch(name, name, before?.content.toString('utf8') ?? '', after?.content.toString('utf8') ?? '', undefined, undefined, {
-    context: 3,
-    maxEditLength: 5000,
-    timeout: 2000,
-  });
-  if (!patch) return html`<section class="file">${head}<p class="notice">This diff is too large to show: <a href="${revisionHref}">view the revision</a>.</p></section>`;
+  const patch = structuredPatch(
+    name,
+    name,
+    before?.content.toString('utf8') ?? '',
+    after?.content.toString('utf8') ?? '',
+    undefined,
+    undefined,
+    {
+      context: 3,
+      maxEditLength: 5000,
+      timeout: 2000,
+    },
+  );
+  if (!patch)
+    return html`<section class="file">${head}<p class="notice">This diff is too large to show: <a href="${revisionHref}">view the revision</a>.</p></section>`;
   const rows: Html[] = [];
   for (const hunk of patch.hunks) {
-    rows.push(html`<tr class="hunk"><td class="num"></td><td class="num"></td><td>@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@</td></tr>`);
+    rows.push(
+      html`<tr class="hunk"><td class="num"></td><td class="num"></td><td>@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@</td></tr>`,
+    );
     let oldLine = hunk.oldStart;
     let newLine = hunk.newStart;
     for (const line of hunk.lines) {
@@ -61,7 +72,9 @@ function revisionSection(change: RevisionChange, view: SingleGist, urls: Urls): 
   const { revision, user } = change.entry;
   const links = gistLinks(urls, view.owner.login, view.gist.id);
   const href = links.revision(revision.version);
-  const names = [...new Set([...change.before, ...change.after].map((f) => f.filename))].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const names = [...new Set([...change.before, ...change.after].map((f) => f.filename))].sort((a, b) =>
+    Buffer.compare(Buffer.from(a), Buffer.from(b)),
+  );
   const before = new Map(change.before.map((f) => [f.filename, f]));
   const after = new Map(change.after.map((f) => [f.filename, f]));
   const at = isoUtc(revision.committed_at);

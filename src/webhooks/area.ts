@@ -19,7 +19,11 @@ export const webhooksArea: Area = {
   enterpriseStats: hookStats,
   hookImports,
   setup(ctx) {
-    const transport = new Transport({ allowedHosts: ctx.config.hookAllowedHosts, timeoutMs: ctx.config.hookTimeoutMs, connections: ctx.config.hookConcurrency });
+    const transport = new Transport({
+      allowedHosts: ctx.config.hookAllowedHosts,
+      timeoutMs: ctx.config.hookTimeoutMs,
+      connections: ctx.config.hookConcurrency,
+    });
     const fairness = new Fairness(ctx, { slots: ctx.config.hookConcurrency, timeoutMs: ctx.config.hookTimeoutMs });
     const deliverer = new Deliverer(ctx, transport, fairness);
     return {

@@ -14,7 +14,16 @@ import { openConfig } from './sealed-config.js';
 import { withGithubNames } from './github-headers.js';
 import { signatureHeaders } from './sign.js';
 import { eventsByIds } from '../events/store.js';
-import { deleteFarewell, deliveriesSince, findFarewell, hooksByIds, insertDeliveries, lockExistingHooks, recentDeliveries, updateHook } from './store.js';
+import {
+  deleteFarewell,
+  deliveriesSince,
+  findFarewell,
+  hooksByIds,
+  insertDeliveries,
+  lockExistingHooks,
+  recentDeliveries,
+  updateHook,
+} from './store.js';
 import type { HookRow } from '../db/tables/webhooks.js';
 import { installationTarget, type HookTarget } from './scope.js';
 import type { Attempt, Transport } from './transport.js';
@@ -138,7 +147,12 @@ export class Deliverer {
   };
 
   /** Signs and posts one event with a hook's config (opened just now, dropped after). */
-  private async send(job: DeliverJob, event: EventRow, destination: Destination, target: HookTarget): Promise<Pick<Recording, 'deliveredAt' | 'attempt' | 'headers' | 'url'>> {
+  private async send(
+    job: DeliverJob,
+    event: EventRow,
+    destination: Destination,
+    target: HookTarget,
+  ): Promise<Pick<Recording, 'deliveredAt' | 'attempt' | 'headers' | 'url'>> {
     const body = requestBody(destination.contentType, event.payload);
     const headers = withGithubNames(
       deliveryHeaders({ guid: event.guid, event: event.name, hookId: job.hookId, target: installationTarget(target), destination, body }),
@@ -148,8 +162,19 @@ export class Deliverer {
     const deliveredAt = this.ctx.clock.now();
     const attempt: Attempt =
       body.length > MAX_PAYLOAD_BYTES
-        ? { statusCode: 0, status: `Payload too large: ${body.length} bytes (the limit is 25 MB); not sent`, responseHeaders: {}, responseBody: null, duration: 0 }
-        : await this.transport.post({ url, insecureSsl: destination.insecureSsl === '1', headers: authorization ? { ...headers, Authorization: authorization } : headers, body });
+        ? {
+            statusCode: 0,
+            status: `Payload too large: ${body.length} bytes (the limit is 25 MB); not sent`,
+            responseHeaders: {},
+            responseBody: null,
+            duration: 0,
+          }
+        : await this.transport.post({
+            url,
+            insecureSsl: destination.insecureSsl === '1',
+            headers: authorization ? { ...headers, Authorization: authorization } : headers,
+            body,
+          });
     this.ctx.log.debug({ hook: job.hookId, guid: event.guid, event: event.name, status: attempt.status }, 'webhook delivered');
     return { deliveredAt, attempt, headers, url };
   }
@@ -176,7 +201,10 @@ export class Deliverer {
     await this.ctx.db.transaction().execute(async (trx) => {
       // A hook deleted while its request was in flight took its history with it: nothing to record for it.
       // Locked against changes: a concurrent delete waits until this batch is in.
-      const alive = await lockExistingHooks(trx, entries.map((e) => e.hookId));
+      const alive = await lockExistingHooks(
+        trx,
+        entries.map((e) => e.hookId),
+      );
       const kept = entries.filter((e) => alive.has(e.hookId));
       await insertDeliveries(
         trx,
@@ -200,7 +228,11 @@ export class Deliverer {
         })),
       );
       for (const e of kept) if (!succeeded(e.attempt.statusCode)) await this.afterFailure(trx, e.job, e.hookId, e.deliveredAt);
-      await completeRunsIn(trx, entries.map((e) => e.run), this.ctx.clock.now());
+      await completeRunsIn(
+        trx,
+        entries.map((e) => e.run),
+        this.ctx.clock.now(),
+      );
     });
     return entries.map(() => undefined);
   }
@@ -215,7 +247,13 @@ export class Deliverer {
     if (recent < limit) return false;
     const waitMs = Math.ceil((60_000 / limit) * (recent - limit + 1));
     await this.ctx.db.transaction().execute(async (trx) => {
-      await enqueueDelivery(this.ctx.jobs, trx, { ...job, throttledAt: job.throttledAt ?? now.toISOString() }, now, new Date(now.getTime() + waitMs));
+      await enqueueDelivery(
+        this.ctx.jobs,
+        trx,
+        { ...job, throttledAt: job.throttledAt ?? now.toISOString() },
+        now,
+        new Date(now.getTime() + waitMs),
+      );
       await run.completeIn(trx);
     });
     return true;
@@ -233,7 +271,11 @@ export class Deliverer {
     if (n > 0) {
       const recent = await recentDeliveries(trx, hookId, n);
       const windowMs = config.hookDisableWindowMinutes * 60_000;
-      if (recent.length === n && recent.every((d) => !succeeded(d.status_code)) && now.getTime() - Date.parse(recent[n - 1].delivered_at) >= windowMs) {
+      if (
+        recent.length === n &&
+        recent.every((d) => !succeeded(d.status_code)) &&
+        now.getTime() - Date.parse(recent[n - 1].delivered_at) >= windowMs
+      ) {
         const reason = `disabled after ${n} failed deliveries in a row`;
         await updateHook(trx, hookId, { active: 0, disabled_reason: reason, updated_at: now.toISOString() });
         this.ctx.log.warn({ hook: hookId }, reason);

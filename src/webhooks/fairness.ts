@@ -83,7 +83,10 @@ export class Fairness {
   private sweepTimer?: NodeJS.Timeout;
   private recoverTimer?: NodeJS.Timeout;
 
-  constructor(private readonly ctx: AppContext, options: FairnessOptions) {
+  constructor(
+    private readonly ctx: AppContext,
+    options: FairnessOptions,
+  ) {
     this.slots = options.slots;
     this.share = Math.max(2, Math.floor(options.slots / 10));
     this.slowMs = Math.min(1000, Math.max(50, Math.round(options.timeoutMs / 20)));

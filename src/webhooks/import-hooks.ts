@@ -37,9 +37,18 @@ function refusalReason(err: unknown): string {
   return errors.map((e) => e.message ?? `${e.field ?? 'hook'} ${e.code}`).join('; ') || err.message;
 }
 
-async function importOrgHooks(env: Parameters<HookImports['importOrgHooks']>[0], trx: Db, org: UserRow, hooks: readonly ArchivedHook[]): Promise<HookImportResult> {
+async function importOrgHooks(
+  env: Parameters<HookImports['importOrgHooks']>[0],
+  trx: Db,
+  org: UserRow,
+  hooks: readonly ArchivedHook[],
+): Promise<HookImportResult> {
   const policy = parseAllowedHosts(env.config.hookAllowedHosts);
-  const scope = { target: { scope: 'organization' as const, org_id: org.id, repository_id: null }, eventNames: HOOK_EVENT_NAMES, lock: { table: 'users' as const, id: org.id } };
+  const scope = {
+    target: { scope: 'organization' as const, org_id: org.id, repository_id: null },
+    eventNames: HOOK_EVENT_NAMES,
+    lock: { table: 'users' as const, id: org.id },
+  };
   const result: HookImportResult = { imported: 0, existing: 0, refused: [] };
   await lockHooksOf(trx, scope);
   for (const h of hooks) {
@@ -47,7 +56,10 @@ async function importOrgHooks(env: Parameters<HookImports['importOrgHooks']>[0],
     let input: ReturnType<typeof parseCreate>;
     try {
       const config = { url: h.url, content_type: h.contentType, insecure_ssl: h.insecureSsl ? ('1' as const) : ('0' as const) };
-      input = parseCreate({ body: { name: 'web', config, events: h.events, active: false }, schemaErrors: undefined }, { eventNames: HOOK_EVENT_NAMES, defaultEvents: ['push'] });
+      input = parseCreate(
+        { body: { name: 'web', config, events: h.events, active: false }, schemaErrors: undefined },
+        { eventNames: HOOK_EVENT_NAMES, defaultEvents: ['push'] },
+      );
     } catch (err) {
       refuse(refusalReason(err));
       continue;

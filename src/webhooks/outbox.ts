@@ -68,7 +68,11 @@ async function fanOutEvent(jobs: JobWorker, trx: Db, event: EventRow, now: Date)
   const targets = reached.filter((h) => subscribes(JSON.parse(h.events) as string[], event.name));
   const leaving = goesWithEvent(event);
   for (const h of targets) if (leaving(h)) await insertFarewell(trx, h, now, { orgGone: true });
-  await jobs.enqueueMany(trx, targets.map((h) => job(h.id, leaving(h))), now);
+  await jobs.enqueueMany(
+    trx,
+    targets.map((h) => job(h.id, leaving(h))),
+    now,
+  );
 }
 
 /**

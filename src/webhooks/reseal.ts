@@ -13,15 +13,26 @@ type Stale = SealedConfig & HookTarget & { id: number };
 export async function resealHookSecrets(ctx: AppContext): Promise<void> {
   const box = ctx.secrets;
   const stale = async (db: Db, lock: boolean) => {
-    let hooks = db.selectFrom('hooks').selectAll().where((eb) => eb.or([eb('sealed_with', 'is', null), eb('sealed_with', '!=', box.keyId)]));
-    let farewells = db.selectFrom('hook_farewells').selectAll().select('hook_id as id').where((eb) => eb.or([eb('sealed_with', 'is', null), eb('sealed_with', '!=', box.keyId)]));
+    let hooks = db
+      .selectFrom('hooks')
+      .selectAll()
+      .where((eb) => eb.or([eb('sealed_with', 'is', null), eb('sealed_with', '!=', box.keyId)]));
+    let farewells = db
+      .selectFrom('hook_farewells')
+      .selectAll()
+      .select('hook_id as id')
+      .where((eb) => eb.or([eb('sealed_with', 'is', null), eb('sealed_with', '!=', box.keyId)]));
     // Another server writing one of these rows waits until they are sealed (and sees the sealed values).
     if (lock) {
       hooks = lockForWriting(db, hooks);
       farewells = lockForWriting(db, farewells);
     }
     const found = { hooks: (await hooks.execute()) as Stale[], farewells: (await farewells.execute()) as Stale[] };
-    const unknown = [...new Set([...found.hooks, ...found.farewells].map((r) => r.sealed_with).filter((id): id is string => id !== null && !box.knows(id)))];
+    const unknown = [
+      ...new Set(
+        [...found.hooks, ...found.farewells].map((r) => r.sealed_with).filter((id): id is string => id !== null && !box.knows(id)),
+      ),
+    ];
     if (unknown.length) {
       throw new ConfigError([
         `hook secrets in the database were sealed with secret key ${unknown.join(', ')}, which this server does not have (its key is ${box.keyId}): ` +
@@ -36,8 +47,18 @@ export async function resealHookSecrets(ctx: AppContext): Promise<void> {
   if (first.hooks.length || first.farewells.length) {
     count = await ctx.db.transaction().execute(async (trx) => {
       const { hooks, farewells } = await stale(trx, true);
-      for (const row of hooks) await trx.updateTable('hooks').set(await resealed(trx, ctx, row)).where('id', '=', row.id).execute();
-      for (const row of farewells) await trx.updateTable('hook_farewells').set(await resealed(trx, ctx, row, false)).where('hook_id', '=', row.id).execute();
+      for (const row of hooks)
+        await trx
+          .updateTable('hooks')
+          .set(await resealed(trx, ctx, row))
+          .where('id', '=', row.id)
+          .execute();
+      for (const row of farewells)
+        await trx
+          .updateTable('hook_farewells')
+          .set(await resealed(trx, ctx, row, false))
+          .where('hook_id', '=', row.id)
+          .execute();
       return { hooks: hooks.length, farewells: farewells.length };
     });
     ctx.log.info({ ...count, key: box.keyId }, 'sealed hook secrets with the current key');
@@ -63,7 +84,10 @@ async function resealed(trx: Db, ctx: AppContext, row: Stale, unique = true): Pr
     .where('id', '!=', row.id)
     .executeTakeFirst();
   if (taken) {
-    ctx.log.warn({ hook: row.id, other: taken.id }, 'two hooks differ only in the password of their URL; the later one is shown with a fragment');
+    ctx.log.warn(
+      { hook: row.id, other: taken.id },
+      'two hooks differ only in the password of their URL; the later one is shown with a fragment',
+    );
     return { ...sealed, url: `${sealed.url}#hook-${row.id}` };
   }
   return sealed;
@@ -95,7 +119,11 @@ async function scrubLegacy(ctx: AppContext): Promise<boolean> {
       const url = payload.hook?.config?.url;
       if (typeof url !== 'string' || shownUrl(url) === url) continue;
       payload.hook!.config!.url = shownUrl(url);
-      await ctx.db.updateTable('events').set({ payload: JSON.stringify(payload) }).where('id', '=', r.id).execute();
+      await ctx.db
+        .updateTable('events')
+        .set({ payload: JSON.stringify(payload) })
+        .where('id', '=', r.id)
+        .execute();
       masked++;
     }
   }

@@ -25,7 +25,8 @@ export function pruneHandler(ctx: AppContext) {
       const events = await pruneEvents(trx, before);
       // A deleted hook's sealed config whose `meta` delivery never ran (its job gave up): gone after a day.
       const farewells = await pruneFarewells(trx, new Date(now.getTime() - 86_400_000));
-      if (deliveries || jobs || events || farewells) ctx.log.info({ deliveries, jobs, events, farewells, before: before.toISOString() }, 'pruned webhook delivery history');
+      if (deliveries || jobs || events || farewells)
+        ctx.log.info({ deliveries, jobs, events, farewells, before: before.toISOString() }, 'pruned webhook delivery history');
       await ctx.jobs.enqueue(trx, { queue: PRUNE_QUEUE, payload: {}, runAt: new Date(now.getTime() + PRUNE_EVERY_MS) }, now);
       await run.completeIn(trx);
     });

@@ -53,7 +53,10 @@ interface ScopeRoutes {
 
 const scopeBodies = { create: createHookBody, update: updateHookBody };
 
-const orgGrant = (level: 'read' | 'write'): Grant => ({ scopes: ['admin:org_hook'], fineGrained: { permission: 'organization_hooks', level } });
+const orgGrant = (level: 'read' | 'write'): Grant => ({
+  scopes: ['admin:org_hook'],
+  fineGrained: { permission: 'organization_hooks', level },
+});
 /** `repo` and `public_repo` grant repository hooks too (scope.ts keeps `public_repo` to public repositories). */
 const repoGrant = (level: Level): Grant => ({
   scopes: ['repo', 'public_repo', `${level}:repo_hook`],
@@ -97,7 +100,10 @@ function received<T>(request: FastifyRequest): Received<T> {
   return { body: request.body as T, schemaErrors: request.validationError?.validation };
 }
 
-const deliveriesQuery = { type: 'object', properties: { per_page: { type: 'string' }, cursor: { type: 'string' }, status: { type: 'string' } } } as const;
+const deliveriesQuery = {
+  type: 'object',
+  properties: { per_page: { type: 'string' }, cursor: { type: 'string' }, status: { type: 'string' } },
+} as const;
 
 function scopeRoutes(app: FastifyInstance, sr: ScopeRoutes): void {
   const collection = pathParams(...sr.params);
@@ -107,17 +113,30 @@ function scopeRoutes(app: FastifyInstance, sr: ScopeRoutes): void {
   const scope = (request: FastifyRequest, level: Level) => sr.resolve(request.ctx, request.params as Params, level);
   const id = (request: FastifyRequest, name = 'hook_id') => (request.params as Params)[name];
 
-  app.get(sr.base, { schema: { params: collection, querystring: { type: 'object', properties: pagingQuery } }, config: cfg('read') }, async (request, reply) => {
-    const s = await scope(request, 'read');
-    return pagedList(request, reply, (paging) => listScopeHooks(request.ctx, s, paging), (page) => page.hooks.map((h) => hook(h, s, request.ctx.urls, page.last.get(h.id))));
-  });
+  app.get(
+    sr.base,
+    { schema: { params: collection, querystring: { type: 'object', properties: pagingQuery } }, config: cfg('read') },
+    async (request, reply) => {
+      const s = await scope(request, 'read');
+      return pagedList(
+        request,
+        reply,
+        (paging) => listScopeHooks(request.ctx, s, paging),
+        (page) => page.hooks.map((h) => hook(h, s, request.ctx.urls, page.last.get(h.id))),
+      );
+    },
+  );
 
-  app.post(sr.base, { schema: { params: collection, body: sr.bodies.create }, ...judgedLater, config: cfg('write') }, async (request, reply) => {
-    const s = await scope(request, 'write');
-    const r = await createScopeHook(request.ctx, s, received<CreateHookBody>(request));
-    reply.code(201).header('location', request.ctx.urls.api(`${s.path}/${r.hook.id}`));
-    return hook(r.hook, s, request.ctx.urls, r.last);
-  });
+  app.post(
+    sr.base,
+    { schema: { params: collection, body: sr.bodies.create }, ...judgedLater, config: cfg('write') },
+    async (request, reply) => {
+      const s = await scope(request, 'write');
+      const r = await createScopeHook(request.ctx, s, received<CreateHookBody>(request));
+      reply.code(201).header('location', request.ctx.urls.api(`${s.path}/${r.hook.id}`));
+      return hook(r.hook, s, request.ctx.urls, r.last);
+    },
+  );
 
   app.get(`${sr.base}/:hook_id`, { schema: { params: one }, config: cfg('read') }, async (request) => {
     const s = await scope(request, 'read');
@@ -125,11 +144,15 @@ function scopeRoutes(app: FastifyInstance, sr: ScopeRoutes): void {
     return hook(r.hook, s, request.ctx.urls, r.last);
   });
 
-  app.patch(`${sr.base}/:hook_id`, { schema: { params: one, body: sr.bodies.update }, ...judgedLater, config: cfg('write') }, async (request) => {
-    const s = await scope(request, 'write');
-    const r = await updateScopeHook(request.ctx, s, id(request), received<UpdateHookBody>(request));
-    return hook(r.hook, s, request.ctx.urls, r.last);
-  });
+  app.patch(
+    `${sr.base}/:hook_id`,
+    { schema: { params: one, body: sr.bodies.update }, ...judgedLater, config: cfg('write') },
+    async (request) => {
+      const s = await scope(request, 'write');
+      const r = await updateScopeHook(request.ctx, s, id(request), received<UpdateHookBody>(request));
+      return hook(r.hook, s, request.ctx.urls, r.last);
+    },
+  );
 
   app.delete(`${sr.base}/:hook_id`, { schema: { params: one }, config: cfg('admin') }, async (request, reply) => {
     await deleteScopeHook(request.ctx, await scope(request, 'admin'), id(request));
@@ -147,39 +170,57 @@ function scopeRoutes(app: FastifyInstance, sr: ScopeRoutes): void {
     return hookConfig(await getHookConfig(request.ctx, await scope(request, 'read'), id(request)));
   });
 
-  app.patch(`${sr.base}/:hook_id/config`, { schema: { params: one, body: configPatchBody }, ...judgedLater, config: cfg('write') }, async (request) => {
-    return hookConfig(await updateHookConfig(request.ctx, await scope(request, 'write'), id(request), received<ConfigPatchBody>(request)));
-  });
+  app.patch(
+    `${sr.base}/:hook_id/config`,
+    { schema: { params: one, body: configPatchBody }, ...judgedLater, config: cfg('write') },
+    async (request) => {
+      return hookConfig(
+        await updateHookConfig(request.ctx, await scope(request, 'write'), id(request), received<ConfigPatchBody>(request)),
+      );
+    },
+  );
 
-  app.get(`${sr.base}/:hook_id/deliveries`, { schema: { params: one, querystring: deliveriesQuery }, config: cfg('read', 'HookDelivery') }, async (request, reply) => {
-    const s = await scope(request, 'read');
-    const query = request.query as { cursor?: string; status?: string };
-    const { perPage } = parsePaging(request.query);
-    const r = await listHookDeliveries(request.ctx, s, id(request), { cursor: query.cursor, status: query.status, perPage });
-    const link = (cursor: string, rel: string) => `<${requestUrlWith(request, { per_page: String(perPage), cursor })}>; rel="${rel}"`;
-    const links = [r.next && link(r.next, 'next'), r.prev && link(r.prev, 'prev')].filter(Boolean);
-    if (links.length) reply.header('link', links.join(', '));
-    return r.rows.map(deliveryItem);
-  });
+  app.get(
+    `${sr.base}/:hook_id/deliveries`,
+    { schema: { params: one, querystring: deliveriesQuery }, config: cfg('read', 'HookDelivery') },
+    async (request, reply) => {
+      const s = await scope(request, 'read');
+      const query = request.query as { cursor?: string; status?: string };
+      const { perPage } = parsePaging(request.query);
+      const r = await listHookDeliveries(request.ctx, s, id(request), { cursor: query.cursor, status: query.status, perPage });
+      const link = (cursor: string, rel: string) => `<${requestUrlWith(request, { per_page: String(perPage), cursor })}>; rel="${rel}"`;
+      const links = [r.next && link(r.next, 'next'), r.prev && link(r.prev, 'prev')].filter(Boolean);
+      if (links.length) reply.header('link', links.join(', '));
+      return r.rows.map(deliveryItem);
+    },
+  );
 
   app.get(`${sr.base}/:hook_id/deliveries/:delivery_id`, { schema: { params: oneDelivery }, config: cfg('read') }, async (request) => {
     const r = await getHookDelivery(request.ctx, await scope(request, 'read'), id(request), id(request, 'delivery_id'));
     return delivery(r.row, r.payload);
   });
 
-  app.post(`${sr.base}/:hook_id/deliveries/:delivery_id/attempts`, { schema: { params: oneDelivery }, config: cfg('write') }, async (request, reply) => {
-    await redeliverHookDelivery(request.ctx, await scope(request, 'write'), id(request), id(request, 'delivery_id'));
-    return reply.code(202).send({});
-  });
+  app.post(
+    `${sr.base}/:hook_id/deliveries/:delivery_id/attempts`,
+    { schema: { params: oneDelivery }, config: cfg('write') },
+    async (request, reply) => {
+      await redeliverHookDelivery(request.ctx, await scope(request, 'write'), id(request), id(request, 'delivery_id'));
+      return reply.code(202).send({});
+    },
+  );
 }
 
 /** Every scope's hook routes, and the repository hooks' `tests` (the latest push again). */
 export async function hookRoutes(app: FastifyInstance): Promise<void> {
   for (const sr of SCOPES) scopeRoutes(app, sr);
   const repo = SCOPES[1];
-  app.post(`${repo.base}/:hook_id/tests`, { schema: { params: pathParams(...repo.params, 'hook_id') }, config: { grant: repo.grants.write, resource: 'Hook' } }, async (request, reply) => {
-    const p = request.params as Params;
-    await testRepositoryHook(request.ctx, await repositoryScope(request.ctx, p.owner, p.repo, 'write'), p.hook_id);
-    return reply.code(204).send();
-  });
+  app.post(
+    `${repo.base}/:hook_id/tests`,
+    { schema: { params: pathParams(...repo.params, 'hook_id') }, config: { grant: repo.grants.write, resource: 'Hook' } },
+    async (request, reply) => {
+      const p = request.params as Params;
+      await testRepositoryHook(request.ctx, await repositoryScope(request.ctx, p.owner, p.repo, 'write'), p.hook_id);
+      return reply.code(204).send();
+    },
+  );
 }

@@ -13,7 +13,14 @@ const secretLike = { type: ['string', 'null'] } as const;
 const config = {
   type: 'object',
   required: ['url'],
-  properties: { url: text, content_type: contentType, insecure_ssl: insecureSsl, secret: secretLike, username: secretLike, password: secretLike },
+  properties: {
+    url: text,
+    content_type: contentType,
+    insecure_ssl: insecureSsl,
+    secret: secretLike,
+    username: secretLike,
+    password: secretLike,
+  },
 } as const;
 
 /** Event names (which ones exist is validate.ts's check, so that one message lists the unknown ones). */

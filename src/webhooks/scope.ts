@@ -38,7 +38,16 @@ export interface HookScope {
  * GitHub Enterprise's global hooks subscribe to these (`user` and `organization` when they name none) and receive them
  * from the whole site; `ping` stays hook-scoped like every hook's.
  */
-export const GLOBAL_HOOK_EVENTS: ReadonlySet<string> = new Set(['organization', 'user', 'repository', 'team', 'member', 'membership', 'fork', 'ping']);
+export const GLOBAL_HOOK_EVENTS: ReadonlySet<string> = new Set([
+  'organization',
+  'user',
+  'repository',
+  'team',
+  'member',
+  'membership',
+  'fork',
+  'ping',
+]);
 
 const who = (actor: Actor): Visibility => ({ appId: actor.kind === 'oauth' ? actor.appId : null });
 
@@ -61,7 +70,11 @@ export async function organizationScope(ctx: ServiceContext, orgLogin: string): 
 }
 
 /** What a classic or OAuth token needs for a repository's hooks, per level (`repo` always does; `public_repo` on public ones). */
-const HOOK_SCOPE: Record<'read' | 'write' | 'admin', string> = { read: 'read:repo_hook', write: 'write:repo_hook', admin: 'admin:repo_hook' };
+const HOOK_SCOPE: Record<'read' | 'write' | 'admin', string> = {
+  read: 'read:repo_hook',
+  write: 'write:repo_hook',
+  admin: 'admin:repo_hook',
+};
 
 /**
  * A repository's hooks: its admins only (the owner of a user's repository, the owners of an organization's), 404 for
@@ -70,13 +83,23 @@ const HOOK_SCOPE: Record<'read' | 'write' | 'admin', string> = { read: 'read:rep
  * among them). Finding the repository and the rule for admins are the repositories area's, lent through the app
  * context (ctx.repositories), as is the repository object its payloads carry.
  */
-export async function repositoryScope(ctx: ServiceContext, ownerLogin: string, name: string, level: 'read' | 'write' | 'admin'): Promise<HookScope> {
+export async function repositoryScope(
+  ctx: ServiceContext,
+  ownerLogin: string,
+  name: string,
+  level: 'read' | 'write' | 'admin',
+): Promise<HookScope> {
   const actor = requireActor(ctx.actor);
   const owner = await findAccount(ctx.db, ownerLogin);
   const repo = owner && (await ctx.repositories.find(ctx.db, owner, name));
   if (!owner || !repo) throw new NotFound();
   if (!(await ctx.repositories.isAdmin(ctx.db, actor.user, repo, owner))) throw new NotFound();
-  if ((actor.kind === 'classic' || actor.kind === 'oauth') && repo.visibility !== 'public' && !hasAnyScope(actor.scopes, ['repo', HOOK_SCOPE[level]])) throw new NotFound();
+  if (
+    (actor.kind === 'classic' || actor.kind === 'oauth') &&
+    repo.visibility !== 'public' &&
+    !hasAnyScope(actor.scopes, ['repo', HOOK_SCOPE[level]])
+  )
+    throw new NotFound();
   return {
     target: { scope: 'repository', org_id: null, repository_id: repo.id },
     actor,

@@ -10,7 +10,10 @@ export const MASK = '********';
 const PURPOSE = { url: 'hook.url', secret: 'hook.secret', password: 'hook.password' } as const;
 
 /** The columns that hold a hook's config (the same in `hooks` and `hook_farewells`). */
-export type SealedConfig = Pick<HookRow, 'url' | 'url_sealed' | 'content_type' | 'insecure_ssl' | 'secret' | 'username' | 'password' | 'sealed_with'>;
+export type SealedConfig = Pick<
+  HookRow,
+  'url' | 'url_sealed' | 'content_type' | 'insecure_ssl' | 'secret' | 'username' | 'password' | 'sealed_with'
+>;
 
 function credentialsIn(url: string): URL | undefined {
   let u: URL;

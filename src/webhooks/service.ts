@@ -47,14 +47,21 @@ export async function lockHooksOf(trx: Db, s: Pick<HookScope, 'lock'>): Promise<
 }
 
 /** The target's other hooks must not use the URL already, nor fill an event's quota (a `*` hook counts for every event). */
-export async function checkRoom(trx: Db, ctx: Pick<ServiceContext, 'config'>, s: Pick<HookScope, 'target' | 'eventNames'>, hook: { id?: number; url: string; events: string[] }): Promise<void> {
+export async function checkRoom(
+  trx: Db,
+  ctx: Pick<ServiceContext, 'config'>,
+  s: Pick<HookScope, 'target' | 'eventNames'>,
+  hook: { id?: number; url: string; events: string[] },
+): Promise<void> {
   const others = (await allHooks(trx, s.target)).filter((h) => h.id !== hook.id);
   if (others.some((h) => h.url === hook.url)) throw new ValidationFailed([hookExists(s)]);
   const limit = ctx.config.hookLimitPerEvent;
   const subscribed = others.map((h) => JSON.parse(h.events) as string[]);
   for (const name of hook.events.includes(ALL_EVENTS) ? s.eventNames : hook.events) {
     if (subscribed.filter((ev) => subscribes(ev, name)).length >= limit) {
-      throw new ValidationFailed([{ resource: 'Hook', code: 'custom', message: `The "${name}" event cannot have more than ${limit} hooks` }]);
+      throw new ValidationFailed([
+        { resource: 'Hook', code: 'custom', message: `The "${name}" event cannot have more than ${limit} hooks` },
+      ]);
     }
   }
 }
@@ -86,7 +93,10 @@ function eventTarget(s: HookScope) {
 /** GET …/hooks: the hooks the caller may see, oldest first. */
 export async function listScopeHooks(ctx: ServiceContext, s: HookScope, page: { offset: number; perPage: number }) {
   const { rows, total } = await listHooks(ctx.db, s.target, s.who, page);
-  const last = await latestDeliveries(ctx.db, rows.map((r) => r.id));
+  const last = await latestDeliveries(
+    ctx.db,
+    rows.map((r) => r.id),
+  );
   return { hooks: rows, last, total };
 }
 
@@ -109,7 +119,8 @@ export async function createScopeHook(ctx: ServiceContext, s: HookScope, body: R
         created_at: now.toISOString(),
         updated_at: now.toISOString(),
       });
-      if (row.active) await ctx.events.emit(trx, { name: 'ping', ...eventTarget(s), payload: pingPayload(row, s, s.actor.user, ctx.urls.root) }, now);
+      if (row.active)
+        await ctx.events.emit(trx, { name: 'ping', ...eventTarget(s), payload: pingPayload(row, s, s.actor.user, ctx.urls.root) }, now);
       return row;
     }),
   );
@@ -123,7 +134,12 @@ export async function getScopeHook(ctx: ServiceContext, s: HookScope, hookId: st
 }
 
 /** PATCH …/hooks/{hook_id}: a config given replaces the whole config (without a secret, the secret is removed). */
-export async function updateScopeHook(ctx: ServiceContext, s: HookScope, hookId: string | number, body: Received<UpdateHookBody>): Promise<HookWithLast> {
+export async function updateScopeHook(
+  ctx: ServiceContext,
+  s: HookScope,
+  hookId: string | number,
+  body: Received<UpdateHookBody>,
+): Promise<HookWithLast> {
   const existing = await visibleHook(s, hookId, ctx.db);
   const input = parseUpdate(body, s);
   const now = ctx.clock.now();
@@ -133,7 +149,8 @@ export async function updateScopeHook(ctx: ServiceContext, s: HookScope, hookId:
       const current = await visibleHook(s, existing.id, trx);
       const url = input.config ? shownUrl(input.config.url) : current.url;
       const events = changedEvents(JSON.parse(current.events) as string[], input);
-      if (!events.length) throw new ValidationFailed([{ resource: 'Hook', code: 'custom', field: 'events', message: 'events must name at least one event' }]);
+      if (!events.length)
+        throw new ValidationFailed([{ resource: 'Hook', code: 'custom', field: 'events', message: 'events must name at least one event' }]);
       await checkRoom(trx, ctx, s, { id: current.id, url, events });
       return updateHook(trx, current.id, {
         ...(input.config ? configColumns(ctx.secrets, input.config) : {}),
@@ -153,7 +170,12 @@ export async function deleteScopeHook(ctx: ServiceContext, s: HookScope, hookId:
   await ctx.db.transaction().execute(async (trx) => {
     await lockHooksOf(trx, s);
     const hook = await visibleHook(s, existing.id, trx);
-    if (hook.active) await ctx.events.emit(trx, { name: 'meta', action: 'deleted', ...eventTarget(s), payload: metaDeletedPayload(hook, s, s.actor.user, ctx.urls.root) }, now);
+    if (hook.active)
+      await ctx.events.emit(
+        trx,
+        { name: 'meta', action: 'deleted', ...eventTarget(s), payload: metaDeletedPayload(hook, s, s.actor.user, ctx.urls.root) },
+        now,
+      );
     await deleteHook(trx, hook.id);
   });
   await scrubDeletedCopies(ctx.db);
@@ -165,7 +187,12 @@ export function getHookConfig(ctx: ServiceContext, s: HookScope, hookId: string 
 }
 
 /** PATCH …/hooks/{hook_id}/config: only the properties named change. */
-export async function updateHookConfig(ctx: ServiceContext, s: HookScope, hookId: string | number, body: Received<ConfigPatchBody>): Promise<HookRow> {
+export async function updateHookConfig(
+  ctx: ServiceContext,
+  s: HookScope,
+  hookId: string | number,
+  body: Received<ConfigPatchBody>,
+): Promise<HookRow> {
   const existing = await visibleHook(s, hookId, ctx.db);
   const patch = parseConfigPatch(body);
   const now = ctx.clock.now();
@@ -173,7 +200,8 @@ export async function updateHookConfig(ctx: ServiceContext, s: HookScope, hookId
     ctx.db.transaction().execute(async (trx) => {
       await lockHooksOf(trx, s);
       const current = await visibleHook(s, existing.id, trx);
-      if (patch.url !== undefined && shownUrl(patch.url) !== current.url) await checkRoom(trx, ctx, s, { id: current.id, url: shownUrl(patch.url), events: JSON.parse(current.events) as string[] });
+      if (patch.url !== undefined && shownUrl(patch.url) !== current.url)
+        await checkRoom(trx, ctx, s, { id: current.id, url: shownUrl(patch.url), events: JSON.parse(current.events) as string[] });
       return updateHook(trx, current.id, {
         ...(patch.url !== undefined ? sealUrl(ctx.secrets, patch.url) : {}),
         ...(patch.contentType !== undefined ? { content_type: patch.contentType } : {}),
@@ -200,11 +228,18 @@ function decodeCursor(cursor: unknown): number | undefined {
 function statusFilter(status: unknown): DeliveryStatusFilter {
   if (status === undefined || status === '') return undefined;
   if (status === 'success' || status === 'failure') return status;
-  throw new ValidationFailed([{ resource: 'HookDelivery', field: 'status', code: 'invalid', message: 'status must be success or failure' }]);
+  throw new ValidationFailed([
+    { resource: 'HookDelivery', field: 'status', code: 'invalid', message: 'status must be success or failure' },
+  ]);
 }
 
 /** GET /orgs/{org}/hooks/{hook_id}/deliveries: newest first, by cursor. */
-export async function listHookDeliveries(ctx: ServiceContext, s: HookScope, hookId: string | number, query: { cursor?: unknown; status?: unknown; perPage: number }) {
+export async function listHookDeliveries(
+  ctx: ServiceContext,
+  s: HookScope,
+  hookId: string | number,
+  query: { cursor?: unknown; status?: unknown; perPage: number },
+) {
   const hook = await visibleHook(s, hookId, ctx.db);
   const status = statusFilter(query.status);
   const startId = decodeCursor(query.cursor);
@@ -212,7 +247,12 @@ export async function listHookDeliveries(ctx: ServiceContext, s: HookScope, hook
   return { ...page, next: page.nextId && encodeCursor(page.nextId), prev: page.prevId && encodeCursor(page.prevId) };
 }
 
-async function visibleDelivery(ctx: ServiceContext, s: HookScope, hookId: string | number, deliveryId: string | number): Promise<DeliveryRow> {
+async function visibleDelivery(
+  ctx: ServiceContext,
+  s: HookScope,
+  hookId: string | number,
+  deliveryId: string | number,
+): Promise<DeliveryRow> {
   const hook = await visibleHook(s, hookId, ctx.db);
   const row = await findDelivery(ctx.db, hook.id, parseId(deliveryId));
   if (!row) throw new NotFound();
@@ -220,23 +260,38 @@ async function visibleDelivery(ctx: ServiceContext, s: HookScope, hookId: string
 }
 
 /** GET /orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id}: with the request payload as it was sent. */
-export async function getHookDelivery(ctx: ServiceContext, s: HookScope, hookId: string | number, deliveryId: string | number): Promise<{ row: DeliveryRow; payload: unknown }> {
+export async function getHookDelivery(
+  ctx: ServiceContext,
+  s: HookScope,
+  hookId: string | number,
+  deliveryId: string | number,
+): Promise<{ row: DeliveryRow; payload: unknown }> {
   const row = await visibleDelivery(ctx, s, hookId, deliveryId);
   const payload = await eventPayload(ctx.db, row.event_id);
   return { row, payload: payload !== undefined ? (JSON.parse(payload) as unknown) : null };
 }
 
 /** POST …/deliveries/{delivery_id}/attempts: the same event (same guid) again, as a new delivery marked `redelivery`. */
-export async function redeliverHookDelivery(ctx: ServiceContext, s: HookScope, hookId: string | number, deliveryId: string | number): Promise<void> {
+export async function redeliverHookDelivery(
+  ctx: ServiceContext,
+  s: HookScope,
+  hookId: string | number,
+  deliveryId: string | number,
+): Promise<void> {
   const row = await visibleDelivery(ctx, s, hookId, deliveryId);
   const now = ctx.clock.now();
-  await ctx.db.transaction().execute((trx) => enqueueDelivery(ctx.jobs, trx, { hookId: row.hook_id, eventId: row.event_id, redelivery: true }, now));
+  await ctx.db
+    .transaction()
+    .execute((trx) => enqueueDelivery(ctx.jobs, trx, { hookId: row.hook_id, eventId: row.event_id, redelivery: true }, now));
 }
 
 /** POST …/hooks/{hook_id}/pings: a ping event to this hook, active or not. */
 export async function pingScopeHook(ctx: ServiceContext, s: HookScope, hookId: string | number): Promise<void> {
   const hook = await visibleHook(s, hookId, ctx.db);
-  await ctx.events.emitAlone({ name: 'ping', ...eventTarget(s), payload: pingPayload(hook, s, s.actor.user, ctx.urls.root) }, ctx.clock.now());
+  await ctx.events.emitAlone(
+    { name: 'ping', ...eventTarget(s), payload: pingPayload(hook, s, s.actor.user, ctx.urls.root) },
+    ctx.clock.now(),
+  );
 }
 
 /**

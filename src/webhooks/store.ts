@@ -24,11 +24,19 @@ function hooksOf(db: Db, target: Target, who: Visibility | null) {
   return q;
 }
 
-export async function listHooks(db: Db, target: Target, who: Visibility, page: { offset: number; perPage: number }): Promise<{ rows: HookRow[]; total: number }> {
+export async function listHooks(
+  db: Db,
+  target: Target,
+  who: Visibility,
+  page: { offset: number; perPage: number },
+): Promise<{ rows: HookRow[]; total: number }> {
   const base: HookQuery = hooksOf(db, target, who);
   const [rows, count] = await Promise.all([
     base.orderBy('id').limit(page.perPage).offset(page.offset).execute(),
-    base.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    base
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
 }
@@ -44,12 +52,22 @@ export function findHook(db: Db, target: Target, id: number, who: Visibility | n
 
 /** The hooks with these ids that exist, of any target (the deliverer reads the hooks of its jobs at once). */
 export function hooksByIds(db: Db, ids: readonly number[]): Promise<HookRow[]> {
-  return db.selectFrom('hooks').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+  return db
+    .selectFrom('hooks')
+    .selectAll()
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
 }
 
 /** Which of these hooks still exist, locked against changes until `trx` ends (a concurrent delete waits for it). */
 export async function lockExistingHooks(trx: Db, ids: readonly number[]): Promise<Set<number>> {
-  const rows = await lockAgainstChanges(trx, trx.selectFrom('hooks').select('id').where('id', 'in', [...new Set(ids)])).execute();
+  const rows = await lockAgainstChanges(
+    trx,
+    trx
+      .selectFrom('hooks')
+      .select('id')
+      .where('id', 'in', [...new Set(ids)]),
+  ).execute();
   return new Set(rows.map((r) => r.id));
 }
 
@@ -77,7 +95,14 @@ export function activeHooksFor(db: Db, event: { orgId: number | null; repository
 
 /** The newest `push` event of a repository still in the event log (a repository hook's test re-sends it). */
 export async function latestPushEvent(db: Db, repositoryId: number): Promise<number | undefined> {
-  const row = await db.selectFrom('events').select('id').where('name', '=', 'push').where('repository_id', '=', repositoryId).orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('events')
+    .select('id')
+    .where('name', '=', 'push')
+    .where('repository_id', '=', repositoryId)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   return row?.id;
 }
 
@@ -85,7 +110,11 @@ export async function insertHook(db: Db, values: Omit<HookRow, 'id'>): Promise<H
   return db.insertInto('hooks').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function updateHook(db: Db, id: number, values: Partial<Omit<HookRow, 'id' | 'scope' | 'org_id' | 'repository_id'>>): Promise<HookRow> {
+export async function updateHook(
+  db: Db,
+  id: number,
+  values: Partial<Omit<HookRow, 'id' | 'scope' | 'org_id' | 'repository_id'>>,
+): Promise<HookRow> {
   return db.updateTable('hooks').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
@@ -104,7 +133,21 @@ export async function insertFarewell(db: Db, hook: HookRow, now: Date, opts: { o
   const org_id = opts.orgGone ? null : hook.org_id;
   await db
     .insertInto('hook_farewells')
-    .values({ hook_id: hook.id, scope, org_id, repository_id, url, url_sealed, content_type, insecure_ssl, secret, username, password, sealed_with, created_at: now.toISOString() })
+    .values({
+      hook_id: hook.id,
+      scope,
+      org_id,
+      repository_id,
+      url,
+      url_sealed,
+      content_type,
+      insecure_ssl,
+      secret,
+      username,
+      password,
+      sealed_with,
+      created_at: now.toISOString(),
+    })
     .execute();
 }
 
@@ -129,7 +172,13 @@ export async function latestDeliveries(db: Db, hookIds: number[]): Promise<Map<n
   const rows = await db
     .selectFrom('hook_deliveries')
     .selectAll()
-    .where('id', 'in', (eb) => eb.selectFrom('hook_deliveries').select((e) => e.fn.max<number>('id').as('id')).where('hook_id', 'in', hookIds).groupBy('hook_id'))
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('hook_deliveries')
+        .select((e) => e.fn.max<number>('id').as('id'))
+        .where('hook_id', 'in', hookIds)
+        .groupBy('hook_id'),
+    )
     .execute();
   for (const r of rows) out.set(r.hook_id, r);
   return out;
@@ -146,10 +195,17 @@ function deliveriesOf(db: Db, hookId: number, status: DeliveryStatusFilter) {
 }
 
 /** A page of deliveries, newest first, starting at delivery `startId` (inclusive) when given; `more` says whether older ones follow. */
-export async function listDeliveries(db: Db, hookId: number, opts: { status: DeliveryStatusFilter; startId?: number; perPage: number }): Promise<{ rows: DeliveryRow[]; nextId?: number; prevId?: number }> {
+export async function listDeliveries(
+  db: Db,
+  hookId: number,
+  opts: { status: DeliveryStatusFilter; startId?: number; perPage: number },
+): Promise<{ rows: DeliveryRow[]; nextId?: number; prevId?: number }> {
   let q = deliveriesOf(db, hookId, opts.status).selectAll();
   if (opts.startId !== undefined) q = q.where('id', '<=', opts.startId);
-  const rows = await q.orderBy('id', 'desc').limit(opts.perPage + 1).execute();
+  const rows = await q
+    .orderBy('id', 'desc')
+    .limit(opts.perPage + 1)
+    .execute();
   const nextId = rows.length > opts.perPage ? rows[opts.perPage].id : undefined;
   const page = rows.slice(0, opts.perPage);
   let prevId: number | undefined;
@@ -172,12 +228,22 @@ export function findDelivery(db: Db, hookId: number, id: number): Promise<Delive
 
 /** Records attempts, a bounded number of rows per statement (SQLite caps bound parameters). */
 export async function insertDeliveries(db: Db, rows: Insertable<HookDeliveriesTable>[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 50) await db.insertInto('hook_deliveries').values(rows.slice(i, i + 50)).execute();
+  for (let i = 0; i < rows.length; i += 50)
+    await db
+      .insertInto('hook_deliveries')
+      .values(rows.slice(i, i + 50))
+      .execute();
 }
 
 /** The status codes of a hook's newest deliveries, newest first (automatic disabling looks at them). */
 export function recentDeliveries(db: Db, hookId: number, n: number): Promise<Pick<DeliveryRow, 'status_code' | 'delivered_at'>[]> {
-  return db.selectFrom('hook_deliveries').select(['status_code', 'delivered_at']).where('hook_id', '=', hookId).orderBy('id', 'desc').limit(n).execute();
+  return db
+    .selectFrom('hook_deliveries')
+    .select(['status_code', 'delivered_at'])
+    .where('hook_id', '=', hookId)
+    .orderBy('id', 'desc')
+    .limit(n)
+    .execute();
 }
 
 /** How many deliveries a hook got since `since` (throttling counts them). */
@@ -197,7 +263,9 @@ export async function pruneEvents(db: Db, before: Date): Promise<number> {
   const r = await db
     .deleteFrom('events')
     .where('created_at', '<', before.toISOString())
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('hook_deliveries').select('hook_deliveries.id').whereRef('hook_deliveries.event_id', '=', 'events.id'))))
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('hook_deliveries').select('hook_deliveries.id').whereRef('hook_deliveries.event_id', '=', 'events.id'))),
+    )
     .executeTakeFirst();
   return Number(r.numDeletedRows ?? 0);
 }

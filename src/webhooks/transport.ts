@@ -26,7 +26,16 @@ export interface Outgoing {
   body: Buffer;
 }
 
-const TIMEOUT_CODES = ['TimeoutError', 'AbortError', 'UND_ERR_ABORTED', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT', 'RequestAbortedError'];
+const TIMEOUT_CODES = [
+  'TimeoutError',
+  'AbortError',
+  'UND_ERR_ABORTED',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ETIMEDOUT',
+  'RequestAbortedError',
+];
 const CERT_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS_CERT/;
 const TLS_CODES = /^ERR_SSL|^ERR_TLS|^EPROTO$/;
 

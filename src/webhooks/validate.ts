@@ -129,7 +129,12 @@ function secretProblem(field: 'secret' | 'username' | 'password', value: unknown
 
 function configProblems(config: unknown): (FieldError | undefined)[] {
   if (!isObject(config)) return [];
-  return [urlProblem(config.url), secretProblem('secret', config.secret), secretProblem('username', config.username), secretProblem('password', config.password)];
+  return [
+    urlProblem(config.url),
+    secretProblem('secret', config.secret),
+    secretProblem('username', config.username),
+    secretProblem('password', config.password),
+  ];
 }
 
 /** The event names a hook may subscribe to (its scope's: global hooks have their own), and its default subscription. */
@@ -193,8 +198,14 @@ export function parseUpdate(received: Received<UpdateHookBody>, choice: EventCho
     eventsProblem(body.events, choice.eventNames),
     eventsProblem(body.add_events, choice.eventNames, 'add_events'),
   ]);
-  const changes = body.add_events?.length || body.remove_events?.length ? { add: body.add_events ?? [], remove: body.remove_events ?? [] } : undefined;
-  return { config: body.config && configInput(body.config), events: body.events && [...new Set(body.events)], eventChanges: changes, active: body.active };
+  const changes =
+    body.add_events?.length || body.remove_events?.length ? { add: body.add_events ?? [], remove: body.remove_events ?? [] } : undefined;
+  return {
+    config: body.config && configInput(body.config),
+    events: body.events && [...new Set(body.events)],
+    eventChanges: changes,
+    active: body.active,
+  };
 }
 
 /** A hook's events after a PATCH: `events` (or the current list), with `add_events` added and `remove_events` taken out. */
@@ -209,5 +220,10 @@ export function changedEvents(current: string[], input: Pick<UpdateHookInput, 'e
 export function parseConfigPatch(received: Received<ConfigPatchBody>): ConfigPatch {
   const { body } = received;
   throwIfAny([...schemaProblems(received), urlProblem(body.url), secretProblem('secret', body.secret)]);
-  return { url: body.url, contentType: body.content_type ?? undefined, insecureSsl: sslOf(body.insecure_ssl), secret: secretOf(body.secret) };
+  return {
+    url: body.url,
+    contentType: body.content_type ?? undefined,
+    insecureSsl: sslOf(body.insecure_ssl),
+    secret: secretOf(body.secret),
+  };
 }

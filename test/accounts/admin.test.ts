@@ -18,7 +18,10 @@ const admin = (method: string, path: string, body?: unknown) => s.api(method, pa
 describe('PATCH /admin/users/{username}', () => {
   it('renames a user (202, GitHub Enterprise’s body): the new login answers, the old one is 404, the token still works', async () => {
     await s.userWithToken('bob');
-    const gist = await s.api('POST', '/gists', { token: (await s.userWithToken('bob2')).token, body: { files: { 'a.txt': { content: 'a' } } } });
+    const gist = await s.api('POST', '/gists', {
+      token: (await s.userWithToken('bob2')).token,
+      body: { files: { 'a.txt': { content: 'a' } } },
+    });
     const r = await admin('PATCH', '/admin/users/bob2', { login: 'robert' });
     expect(r.status).toBe(202);
     checkSchema(r, 'PATCH /admin/users/{username}');
@@ -58,7 +61,10 @@ describe('PATCH /admin/organizations/{org}', () => {
     const r = await admin('PATCH', '/admin/organizations/widgets', { login: 'gadgets' });
     expect(r.status).toBe(202);
     checkSchema(r, 'PATCH /admin/organizations/{org}');
-    expect(r.body).toEqual({ message: 'Job queued to rename organization. It may take a few minutes to complete.', url: `${s.url}/orgs/gadgets` });
+    expect(r.body).toEqual({
+      message: 'Job queued to rename organization. It may take a few minutes to complete.',
+      url: `${s.url}/orgs/gadgets`,
+    });
     expect((await s.api('GET', '/orgs/gadgets')).body.login).toBe('gadgets');
     expect((await s.api('GET', '/orgs/widgets')).status).toBe(404);
     expect((await s.api('GET', '/orgs/gadgets/memberships/alice', { token: alice.token })).body.role).toBe('admin');

@@ -106,7 +106,10 @@ describe('an organization’s members', () => {
     expect(no.body).toMatchObject({ message: 'User does not exist or is not a member of the organization', status: '404' });
     expect((await as('mia', 'GET', '/orgs/acme/members/nobody')).status).toBe(404);
     for (const who of [{ token: tok.otto }, {}]) {
-      const r = await fetch(`${s.url}/orgs/acme/members/mia`, { redirect: 'manual', headers: who.token ? { authorization: `Bearer ${who.token}` } : {} });
+      const r = await fetch(`${s.url}/orgs/acme/members/mia`, {
+        redirect: 'manual',
+        headers: who.token ? { authorization: `Bearer ${who.token}` } : {},
+      });
       expect(r.status).toBe(302);
       expect(r.headers.get('location')).toBe(`${s.url}/orgs/acme/public_members/mia`);
       checkSchema({ status: 302, headers: r.headers, body: '', text: await r.text() }, 'GET /orgs/{org}/members/{username}');
@@ -143,7 +146,14 @@ describe('PATCH and DELETE /orgs/{org}', () => {
     });
     expect(r.status).toBe(200);
     checkSchema(r, 'PATCH /orgs/{org}');
-    expect(r.body).toMatchObject({ login: 'acme', name: 'Acme Inc.', description: 'We make things', email: 'hello@acme.test', blog: 'https://acme.test', members_can_create_repositories: false });
+    expect(r.body).toMatchObject({
+      login: 'acme',
+      name: 'Acme Inc.',
+      description: 'We make things',
+      email: 'hello@acme.test',
+      blog: 'https://acme.test',
+      members_can_create_repositories: false,
+    });
     expect((await s.api('GET', '/orgs/acme')).body).toMatchObject({ name: 'Acme Inc.', location: 'Earth', company: 'Acme' });
     const cleared = await as('owen', 'PATCH', '/orgs/acme', { location: '', company: null });
     expect(cleared.body).toMatchObject({ name: 'Acme Inc.', location: null, company: null });

@@ -11,7 +11,8 @@ beforeAll(async () => {
   alice = await s.userWithToken('alice', ['gist', 'repo', 'admin:org', 'admin:org_hook', 'site_admin']);
   await s.userWithToken('bob');
   await s.createOrg('acme', 'alice');
-  const gist = (pub: boolean) => s.api('POST', '/gists', { token: alice.token, body: { public: pub, files: { 'a.txt': { content: 'a' } } } });
+  const gist = (pub: boolean) =>
+    s.api('POST', '/gists', { token: alice.token, body: { public: pub, files: { 'a.txt': { content: 'a' } } } });
   const g = await gist(true);
   await gist(false);
   await gist(false);
@@ -19,7 +20,10 @@ beforeAll(async () => {
   expect((await s.api('POST', '/user/repos', { token: alice.token, body: { name: 'mine' } })).status).toBe(201);
   expect((await s.api('POST', '/orgs/acme/repos', { token: alice.token, body: { name: 'theirs' } })).status).toBe(201);
   const hook = (active: boolean) =>
-    s.api('POST', '/orgs/acme/hooks', { token: alice.token, body: { name: 'web', active, config: { url: `https://example.com/${active}` } } });
+    s.api('POST', '/orgs/acme/hooks', {
+      token: alice.token,
+      body: { name: 'web', active, config: { url: `https://example.com/${active}` } },
+    });
   expect((await hook(true)).status).toBe(201);
   expect((await hook(false)).status).toBe(201);
   expect((await s.api('PUT', '/users/bob/suspended', { token: s.adminToken })).status).toBe(204);
@@ -38,7 +42,12 @@ describe('GET /enterprise/stats/*', () => {
     expect(r.body.repos).toEqual({ total_repos: 2, root_repos: 2, fork_repos: 0, org_repos: 1, total_pushes: 0, total_wikis: 0 });
     expect(r.body.hooks).toEqual({ total_hooks: 2, active_hooks: 1, inactive_hooks: 1 });
     expect(r.body.gists).toEqual({ total_gists: 3, private_gists: 2, public_gists: 1 });
-    expect(r.body.comments).toEqual({ total_commit_comments: 0, total_gist_comments: 1, total_issue_comments: 0, total_pull_request_comments: 0 });
+    expect(r.body.comments).toEqual({
+      total_commit_comments: 0,
+      total_gist_comments: 1,
+      total_issue_comments: 0,
+      total_pull_request_comments: 0,
+    });
     expect(r.body.pulls).toEqual({ total_pulls: 0, merged_pulls: 0, mergeable_pulls: 0, unmergeable_pulls: 0 });
   });
 

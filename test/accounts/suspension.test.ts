@@ -19,7 +19,9 @@ afterAll(async () => s?.close());
 
 const admin = (method: string, path: string, body?: unknown) => s.api(method, path, { token: s.adminToken, body });
 const gitRefs = (token: string) =>
-  fetch(`${repoGit}/info/refs?service=git-upload-pack`, { headers: { authorization: `Basic ${Buffer.from(`sam:${token}`).toString('base64')}` } });
+  fetch(`${repoGit}/info/refs?service=git-upload-pack`, {
+    headers: { authorization: `Basic ${Buffer.from(`sam:${token}`).toString('base64')}` },
+  });
 
 describe('PUT|DELETE /users/{username}/suspended', () => {
   it('refuses a suspended user’s token at once (API and git), and serves it again when unsuspended', async () => {

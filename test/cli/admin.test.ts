@@ -27,7 +27,10 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe('admin user, token, org', () => {
   it('user create and delete', async () => {
-    const client = stubClient({ 'POST /admin/users': { status: 201, body: { login: 'alice', site_admin: true } }, 'DELETE /admin/users/alice': { status: 204 } });
+    const client = stubClient({
+      'POST /admin/users': { status: 201, body: { login: 'alice', site_admin: true } },
+      'DELETE /admin/users/alice': { status: 204 },
+    });
     const fake = fakeIO();
     await runUserCreate({ client, json: false, login: 'alice', siteAdmin: true, email: 'alice@example.com' }, fake.io);
     await runUserDelete({ client, login: 'alice' }, fake.io);
@@ -37,10 +40,31 @@ describe('admin user, token, org', () => {
 
   it('token create prints the token alone (the record with --json), sending the kind as the API spells it; revoke revokes all', async () => {
     const record = { token: 'hlp_abc', scopes: [] };
-    const client = stubClient({ 'POST /admin/users/alice/authorizations': { status: 201, body: record }, 'DELETE /admin/users/alice/authorizations': { status: 204 } });
+    const client = stubClient({
+      'POST /admin/users/alice/authorizations': { status: 201, body: record },
+      'DELETE /admin/users/alice/authorizations': { status: 204 },
+    });
     const fake = fakeIO();
-    await runTokenCreate({ client, json: false, login: 'alice', kind: 'fine-grained', permissions: { gists: 'write' }, expires: '2030-01-01T00:00:00Z', note: 'laptop' }, fake.io);
-    expect(client.sent[0].body).toEqual({ scopes: undefined, kind: 'fine_grained', permissions: { gists: 'write' }, app_id: undefined, expires_at: '2030-01-01T00:00:00Z', note: 'laptop' });
+    await runTokenCreate(
+      {
+        client,
+        json: false,
+        login: 'alice',
+        kind: 'fine-grained',
+        permissions: { gists: 'write' },
+        expires: '2030-01-01T00:00:00Z',
+        note: 'laptop',
+      },
+      fake.io,
+    );
+    expect(client.sent[0].body).toEqual({
+      scopes: undefined,
+      kind: 'fine_grained',
+      permissions: { gists: 'write' },
+      app_id: undefined,
+      expires_at: '2030-01-01T00:00:00Z',
+      note: 'laptop',
+    });
     await runTokenCreate({ client, json: false, login: 'alice', kind: 'classic', scopes: ['gist'], expires: '30d' }, fake.io);
     expect((client.sent[1].body as { expires_at: string }).expires_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     await runTokenRevoke({ client, login: 'alice' }, fake.io);
@@ -48,7 +72,10 @@ describe('admin user, token, org', () => {
   });
 
   it('org create and add-member', async () => {
-    const client = stubClient({ 'POST /admin/organizations': { status: 201, body: { login: 'acme' } }, 'PUT /orgs/acme/memberships/bob': { body: { role: 'admin', state: 'active' } } });
+    const client = stubClient({
+      'POST /admin/organizations': { status: 201, body: { login: 'acme' } },
+      'PUT /orgs/acme/memberships/bob': { body: { role: 'admin', state: 'active' } },
+    });
     const fake = fakeIO();
     await runOrgCreate({ client, json: false, org: 'acme', owner: 'alice', name: 'Acme, Inc.' }, fake.io);
     await runOrgAddMember({ client, json: false, org: 'acme', login: 'bob', role: 'admin' }, fake.io);
@@ -60,20 +87,39 @@ describe('admin user, token, org', () => {
 describe('admin repo import, migration import', () => {
   it('repo import sends the path as the server sees it, the owner being you for NAME alone', async () => {
     const client = stubClient(
-      { 'GET /user': { body: { login: 'admin' } }, 'POST /admin/repos/import': { status: 201, body: repoBody('admin/dotfiles', { private: true, visibility: 'private' }) } },
+      {
+        'GET /user': { body: { login: 'admin' } },
+        'POST /admin/repos/import': { status: 201, body: repoBody('admin/dotfiles', { private: true, visibility: 'private' }) },
+      },
       { serverPath: (p) => `/srv${p}` },
     );
     const fake = fakeIO();
     await runRepoImport({ client, json: false, spec: { name: 'dotfiles' }, from: '/git/dotfiles.git', private: true }, fake.io);
-    expect(client.sent[1].body).toEqual({ owner: 'admin', name: 'dotfiles', path: '/srv/git/dotfiles.git', private: true, description: undefined });
-    expect(fake.stdout().split('\n').slice(0, 2)).toEqual(['imported /srv/git/dotfiles.git as admin/dotfiles', 'name:           admin/dotfiles']);
+    expect(client.sent[1].body).toEqual({
+      owner: 'admin',
+      name: 'dotfiles',
+      path: '/srv/git/dotfiles.git',
+      private: true,
+      description: undefined,
+    });
+    expect(fake.stdout().split('\n').slice(0, 2)).toEqual([
+      'imported /srv/git/dotfiles.git as admin/dotfiles',
+      'name:           admin/dotfiles',
+    ]);
   });
 
   it('migration import streams the archive from stdin with the map, prints the dry run and writes the conflicts', async () => {
     const report = {
       dry_run: true,
       schema_version: '1.0.1',
-      records: [{ model_name: 'repository', source_url: 'https://github.com/acme/tools', target_url: 'http://hublet.test/acme/tools', recommended_action: 'import' }],
+      records: [
+        {
+          model_name: 'repository',
+          source_url: 'https://github.com/acme/tools',
+          target_url: 'http://hublet.test/acme/tools',
+          recommended_action: 'import',
+        },
+      ],
       counts: [{ model_name: 'repository', imported: 1, mapped: 0, renamed: 0, skipped: 0 }],
       not_imported: [{ model_name: 'issue', count: 3 }],
       notes: ['a note'],
@@ -108,13 +154,17 @@ describe('admin repo import, migration import', () => {
         '',
       ].join('\n'),
     );
-    expect(fs.readFileSync(conflicts, 'utf8')).toBe('model_name,source_url,target_url,recommended_action\nrepository,https://github.com/acme/tools,http://hublet.test/acme/tools,import\n');
+    expect(fs.readFileSync(conflicts, 'utf8')).toBe(
+      'model_name,source_url,target_url,recommended_action\nrepository,https://github.com/acme/tools,http://hublet.test/acme/tools,import\n',
+    );
     expect(fake.stderr()).toBe(`wrote 1 records with their actions to ${conflicts}\n`);
   });
 
   it('migration import of an archive that cannot be read is a usage error before anything is sent', async () => {
     const client = stubClient({});
-    await expect(runMigrationImport({ client, json: false, archive: path.join(tmp, 'missing.tar.gz'), dryRun: false }, fakeIO().io)).rejects.toMatchObject({ code: 2 });
+    await expect(
+      runMigrationImport({ client, json: false, archive: path.join(tmp, 'missing.tar.gz'), dryRun: false }, fakeIO().io),
+    ).rejects.toMatchObject({ code: 2 });
     expect(client.sent).toEqual([]);
   });
 });

@@ -23,8 +23,17 @@ describe('hublet api: the request', () => {
 
   it('fields make it a POST with a JSON body: -F typed (booleans, integers, nesting), -f strings, -H headers', async () => {
     const client = stubClient({ 'POST /gists': { status: 201, body: { id: 'g2' } } });
-    await api(client, '/gists', { field: ['public=false', 'n=3', 'files[a.txt][content]=hi'], rawField: ['description=7'], header: ['X-Trace: on'] });
-    expect(client.sent[0]).toEqual({ method: 'POST', path: '/gists', body: { public: false, n: 3, files: { 'a.txt': { content: 'hi' } }, description: '7' }, headers: { 'x-trace': 'on' } });
+    await api(client, '/gists', {
+      field: ['public=false', 'n=3', 'files[a.txt][content]=hi'],
+      rawField: ['description=7'],
+      header: ['X-Trace: on'],
+    });
+    expect(client.sent[0]).toEqual({
+      method: 'POST',
+      path: '/gists',
+      body: { public: false, n: 3, files: { 'a.txt': { content: 'hi' } }, description: '7' },
+      headers: { 'x-trace': 'on' },
+    });
   });
 
   it('-F key=@- reads the value from stdin', async () => {
@@ -52,7 +61,10 @@ describe('hublet api: the answer', () => {
   });
 
   it('an error status prints the body on stdout and ends with `hublet: MESSAGE (HTTP N)`, exit 1 (4 for 401)', async () => {
-    const client = stubClient({ 'GET /gists/nope': { status: 404, body: { message: 'Not Found' } }, 'GET /user': { status: 401, body: { message: 'Bad credentials' } } });
+    const client = stubClient({
+      'GET /gists/nope': { status: 404, body: { message: 'Not Found' } },
+      'GET /user': { status: 401, body: { message: 'Bad credentials' } },
+    });
     const fake = fakeIO();
     await expect(api(client, 'gists/nope', {}, fake)).rejects.toMatchObject({ code: 1, message: 'hublet: Not Found (HTTP 404)' });
     expect(fake.stdout()).toBe('{\n  "message": "Not Found"\n}\n');
@@ -65,9 +77,18 @@ describe('hublet api: the answer', () => {
 describe('hublet api: usage errors, before any request', () => {
   it('refuses flags that do not go together, a bad header and a bad template (exit 2)', async () => {
     const io = fakeIO().io;
-    await expect(apiRequest('gists', { slurp: true }, io, {})).rejects.toMatchObject({ code: 2, message: 'hublet: `--paginate` required when passing `--slurp`' });
-    await expect(apiRequest('gists', { paginate: true, method: 'POST' }, io, {})).rejects.toMatchObject({ code: 2, message: 'hublet: the `--paginate` option is not supported for non-GET requests' });
-    await expect(apiRequest('gists', { header: ['nocolon'] }, io, {})).rejects.toMatchObject({ code: 2, message: 'hublet: header "nocolon" requires a value separated by \':\'' });
+    await expect(apiRequest('gists', { slurp: true }, io, {})).rejects.toMatchObject({
+      code: 2,
+      message: 'hublet: `--paginate` required when passing `--slurp`',
+    });
+    await expect(apiRequest('gists', { paginate: true, method: 'POST' }, io, {})).rejects.toMatchObject({
+      code: 2,
+      message: 'hublet: the `--paginate` option is not supported for non-GET requests',
+    });
+    await expect(apiRequest('gists', { header: ['nocolon'] }, io, {})).rejects.toMatchObject({
+      code: 2,
+      message: 'hublet: header "nocolon" requires a value separated by \':\'',
+    });
     await expect(apiRequest('gists', { template: '{{.a' }, io, {})).rejects.toMatchObject({ code: 2 });
   });
 });

@@ -22,7 +22,13 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 function home(name: string): NodeJS.ProcessEnv {
   const dir = path.join(tmp, name);
   fs.mkdirSync(dir);
-  return { PATH: process.env.PATH, HOME: dir, HUBLET_CONFIG_DIR: path.join(dir, 'config'), GIT_CONFIG_GLOBAL: path.join(dir, 'gitconfig'), GIT_CONFIG_NOSYSTEM: '1' };
+  return {
+    PATH: process.env.PATH,
+    HOME: dir,
+    HUBLET_CONFIG_DIR: path.join(dir, 'config'),
+    GIT_CONFIG_GLOBAL: path.join(dir, 'gitconfig'),
+    GIT_CONFIG_NOSYSTEM: '1',
+  };
 }
 
 describe('auth login, logout', () => {
@@ -53,9 +59,14 @@ describe('auth login, logout', () => {
     const never = () => {
       throw new Error('not to be called');
     };
-    await expect(runLogin({ token: 't', json: false, env, connect: never }, fakeIO().io)).rejects.toMatchObject({ code: 2, message: 'hublet auth login needs --server URL and --token TOKEN' });
+    await expect(runLogin({ token: 't', json: false, env, connect: never }, fakeIO().io)).rejects.toMatchObject({
+      code: 2,
+      message: 'hublet auth login needs --server URL and --token TOKEN',
+    });
     const client = stubClient({ 'GET /user': { status: 401, body: { message: 'Bad credentials' } } });
-    await expect(runLogin({ server: 'https://hublet.example', token: 'bad', json: false, env, connect: () => client }, fakeIO().io)).rejects.toMatchObject({ code: 4 });
+    await expect(
+      runLogin({ server: 'https://hublet.example', token: 'bad', json: false, env, connect: () => client }, fakeIO().io),
+    ).rejects.toMatchObject({ code: 4 });
     expect(fs.existsSync(path.join(env.HUBLET_CONFIG_DIR!, 'credentials.json'))).toBe(false);
   });
 });
@@ -67,10 +78,19 @@ describe('auth status, token', () => {
     const client = stubClient({ 'GET /user': { body: { login: 'alice' }, headers: { 'x-oauth-scopes': 'gist, repo' } } });
     const fake = fakeIO();
     await runStatus({ flags: {}, json: false, env: remote, open: async () => client }, fake.io);
-    expect(fake.stdout()).toBe('remote mode: server https://hublet.example (from HUBLET_SERVER)\nuser: alice (token from HUBLET_TOKEN); scopes: gist, repo\n');
+    expect(fake.stdout()).toBe(
+      'remote mode: server https://hublet.example (from HUBLET_SERVER)\nuser: alice (token from HUBLET_TOKEN); scopes: gist, repo\n',
+    );
     const json = fakeIO();
     await runStatus({ flags: { token: 'hlp_3' }, json: true, env: remote, open: async () => client }, json.io);
-    expect(JSON.parse(json.stdout())).toEqual({ mode: 'remote', server: 'https://hublet.example', login: 'alice', valid: true, scopes: ['gist', 'repo'], sources: { server: 'env', token: 'flag' } });
+    expect(JSON.parse(json.stdout())).toEqual({
+      mode: 'remote',
+      server: 'https://hublet.example',
+      login: 'alice',
+      valid: true,
+      scopes: ['gist', 'repo'],
+      sources: { server: 'env', token: 'flag' },
+    });
   });
 
   it('status exits 4 when the server refuses the token', async () => {
@@ -91,7 +111,9 @@ describe('auth status, token', () => {
 describe('auth setup-git, git-credential', () => {
   it('setup-git without any server to set up exits 4 and writes nothing', async () => {
     const env = home('nothing');
-    await expect(runSetupGit({ flags: {}, json: false, env, executable: '/usr/bin/hublet' }, fakeIO().io)).rejects.toMatchObject({ code: 4 });
+    await expect(runSetupGit({ flags: {}, json: false, env, executable: '/usr/bin/hublet' }, fakeIO().io)).rejects.toMatchObject({
+      code: 4,
+    });
     expect(fs.existsSync(env.GIT_CONFIG_GLOBAL!)).toBe(false);
   });
 
@@ -99,9 +121,13 @@ describe('auth setup-git, git-credential', () => {
     const env = { ...home('git'), HUBLET_SERVER: 'https://hublet.example', HUBLET_TOKEN: 'hlp_4' };
     const fake = fakeIO();
     await runSetupGit({ flags: {}, json: false, env, executable: '/usr/bin/hublet' }, fake.io);
-    const helpers = execFileSync('git', ['config', '--global', '--get-all', 'credential.https://hublet.example.helper'], { env }).toString();
+    const helpers = execFileSync('git', ['config', '--global', '--get-all', 'credential.https://hublet.example.helper'], {
+      env,
+    }).toString();
     expect(helpers).toBe('\n!/usr/bin/hublet auth git-credential\n');
-    expect(fake.stdout()).toBe('git now asks hublet for the token for https://hublet.example (credential.https://hublet.example.helper in the global git config)\n');
+    expect(fake.stdout()).toBe(
+      'git now asks hublet for the token for https://hublet.example (credential.https://hublet.example.helper in the global git config)\n',
+    );
   });
 
   it('git-credential get answers git with the token for that server; store and erase do nothing', async () => {

@@ -20,7 +20,16 @@ export function gistBody(files: Record<string, string>, extra: Record<string, un
     files: Object.fromEntries(
       Object.entries(files).map(([name, content]) => [
         name,
-        { filename: name, type: 'text/plain', language: null, raw_url: `${BASE}/gist/alice/${id}/raw/x/${name}`, size: content.length, truncated: false, content: Buffer.from(content).toString('base64'), encoding: 'base64' },
+        {
+          filename: name,
+          type: 'text/plain',
+          language: null,
+          raw_url: `${BASE}/gist/alice/${id}/raw/x/${name}`,
+          size: content.length,
+          truncated: false,
+          content: Buffer.from(content).toString('base64'),
+          encoding: 'base64',
+        },
       ]),
     ),
     ...extra,
@@ -41,7 +50,18 @@ export function hookBody(extra: Record<string, unknown> = {}) {
 }
 
 export function deliveryBody(id: number, extra: Record<string, unknown> = {}) {
-  return { id, guid: `guid-${id}`, delivered_at: '2026-01-02T03:04:05Z', redelivery: false, duration: 0.01, status: 'OK', status_code: 200, event: 'push', action: null, ...extra };
+  return {
+    id,
+    guid: `guid-${id}`,
+    delivered_at: '2026-01-02T03:04:05Z',
+    redelivery: false,
+    duration: 0.01,
+    status: 'OK',
+    status_code: 200,
+    event: 'push',
+    action: null,
+    ...extra,
+  };
 }
 
 export function migrationBody(extra: Record<string, unknown> = {}) {

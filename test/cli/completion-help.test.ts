@@ -59,6 +59,8 @@ describe('hublet help', () => {
   });
 
   it('refuses a word that names no command (exit 2), saying where to look', () => {
-    expect(() => runHelp({ group: program().commands[0], names: ['creat'] })).toThrow(expect.objectContaining({ code: 2, message: "hublet: unknown command 'gist creat' (see hublet gist --help)" }));
+    expect(() => runHelp({ group: program().commands[0], names: ['creat'] })).toThrow(
+      expect.objectContaining({ code: 2, message: "hublet: unknown command 'gist creat' (see hublet gist --help)" }),
+    );
   });
 });

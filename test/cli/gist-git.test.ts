@@ -38,7 +38,10 @@ describe('gist edit', () => {
   });
 
   it("opens $HUBLET_EDITOR on the gist's file and saves what it wrote", async () => {
-    const client = stubClient({ [`GET /gists/${ID}`]: { body: gistBody({ 'a.md': 'old\n' }) }, [`PATCH /gists/${ID}`]: { body: gistBody({ 'a.md': 'new\n' }) } });
+    const client = stubClient({
+      [`GET /gists/${ID}`]: { body: gistBody({ 'a.md': 'old\n' }) },
+      [`PATCH /gists/${ID}`]: { body: gistBody({ 'a.md': 'new\n' }) },
+    });
     const fake = fakeIO();
     const env = { ...process.env, HUBLET_EDITOR: "printf 'new\\n' >" };
     await runEdit({ client, json: false, id: ID, env, plan: { ...noPlan, editor: {} } }, fake.io);
@@ -48,7 +51,9 @@ describe('gist edit', () => {
   });
 
   it('keeps the edit and saves nothing when the file changed on the server meanwhile', async () => {
-    const client = stubClient({ [`GET /gists/${ID}`]: [{ body: gistBody({ 'a.md': 'old\n' }) }, { body: gistBody({ 'a.md': 'theirs\n' }) }] });
+    const client = stubClient({
+      [`GET /gists/${ID}`]: [{ body: gistBody({ 'a.md': 'old\n' }) }, { body: gistBody({ 'a.md': 'theirs\n' }) }],
+    });
     const env = { ...process.env, HUBLET_EDITOR: "printf 'mine\\n' >" };
     const err = await runEdit({ client, json: false, id: ID, env, plan: { ...noPlan, editor: {} } }, fakeIO().io).catch((e) => e);
     expect(err.code).toBe(1);
@@ -61,7 +66,12 @@ describe('gist edit', () => {
 });
 
 describe('gist clone', () => {
-  const git = (...args: string[]) => execFileSync('git', args, { env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e' } }).toString().trim();
+  const git = (...args: string[]) =>
+    execFileSync('git', args, {
+      env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e' },
+    })
+      .toString()
+      .trim();
 
   it('clones what reach() points at with git, then points origin at the gist’s git_pull_url', async () => {
     const work = path.join(tmp, 'work');
@@ -95,7 +105,13 @@ describe('gist clone', () => {
 });
 
 describe('gist import', () => {
-  const sourceGist = { id: 'g1', url: 'https://src.example/gists/g1', gitPullUrl: 'https://src.example/gist/g1.git', description: null, public: true };
+  const sourceGist = {
+    id: 'g1',
+    url: 'https://src.example/gists/g1',
+    gitPullUrl: 'https://src.example/gist/g1.git',
+    description: null,
+    public: true,
+  };
   const source = (list: Awaited<ReturnType<Parameters<typeof runImport>[0]['source']['list']>>, head?: string) => ({
     root: 'https://src.example',
     list: async () => list,
@@ -104,9 +120,16 @@ describe('gist import', () => {
   });
 
   it('leaves a gist unchanged, with no git at all, when the source says its head is the one imported before', async () => {
-    const client = stubClient({ 'GET /user/gist-imports?per_page=100&page=1': { body: [{ source: sourceGist.url, gist_id: 'c1', head: 'f'.repeat(40), pending: false }] } });
+    const client = stubClient({
+      'GET /user/gist-imports?per_page=100&page=1': {
+        body: [{ source: sourceGist.url, gist_id: 'c1', head: 'f'.repeat(40), pending: false }],
+      },
+    });
     const fake = fakeIO();
-    await runImport({ client, json: false, env: process.env, source: source({ gists: [sourceGist], unusable: [] }, 'f'.repeat(40)) }, fake.io);
+    await runImport(
+      { client, json: false, env: process.env, source: source({ gists: [sourceGist], unusable: [] }, 'f'.repeat(40)) },
+      fake.io,
+    );
     expect(client.calls()).toEqual(['GET /user/gist-imports?per_page=100&page=1']);
     expect(fake.stdout().split('\n')).toEqual([
       'STATUS     SOURCE                        GIST  REVISIONS',
@@ -120,11 +143,18 @@ describe('gist import', () => {
     const client = stubClient({ 'GET /user/gist-imports?per_page=100&page=1': { body: [] } });
     const fake = fakeIO();
     const unusable = [{ url: 'https://src.example/gists/x', problem: 'the source gives no http(s) git_pull_url to clone it from' }];
-    await expect(runImport({ client, json: true, user: 'octocat', env: process.env, source: source({ gists: [], unusable }) }, fake.io)).rejects.toMatchObject({
+    await expect(
+      runImport({ client, json: true, user: 'octocat', env: process.env, source: source({ gists: [], unusable }) }, fake.io),
+    ).rejects.toMatchObject({
       code: 1,
       message: 'hublet: 1 gist of 1 could not be imported',
     });
     expect(fake.stderr()).toBe('hublet: https://src.example/gists/x: the source gives no http(s) git_pull_url to clone it from\n');
-    expect(JSON.parse(fake.stdout())).toMatchObject({ from: 'https://src.example', user: 'octocat', gists: [{ source: unusable[0].url, id: null, status: 'failed' }], summary: { failed: 1 } });
+    expect(JSON.parse(fake.stdout())).toMatchObject({
+      from: 'https://src.example',
+      user: 'octocat',
+      gists: [{ source: unusable[0].url, id: null, status: 'failed' }],
+      summary: { failed: 1 },
+    });
   });
 });

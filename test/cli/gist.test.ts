@@ -23,7 +23,9 @@ describe('gist create', () => {
     expect(files).toEqual({ 'hello.txt': { content: 'hello\n' } });
     const client = stubClient({ 'POST /gists': { status: 201, body: gistBody({ 'hello.txt': 'hello\n' }) } });
     await runCreate({ client, json: false, files, desc: 'greeting' }, fake.io);
-    expect(client.sent).toEqual([{ method: 'POST', path: '/gists', body: { description: 'greeting', public: false, files: { 'hello.txt': { content: 'hello\n' } } } }]);
+    expect(client.sent).toEqual([
+      { method: 'POST', path: '/gists', body: { description: 'greeting', public: false, files: { 'hello.txt': { content: 'hello\n' } } } },
+    ]);
     expect(fake.stdout()).toBe(`${BASE}/gist/alice/${ID}\n`);
     expect(fake.stderr()).toBe('');
 
@@ -34,12 +36,23 @@ describe('gist create', () => {
 
   it('refuses to wait for a terminal to type into: no file and stdin a terminal is a usage error', async () => {
     const fake = fakeIO({ stdinIsTTY: true });
-    await expect(createFiles([], {}, fake.io)).rejects.toMatchObject({ code: 2, message: 'hublet: name files to put in the gist, or pipe the content on stdin (or use -)' });
-    await expect(createFiles(['-', '-'], {}, fakeIO().io)).rejects.toMatchObject({ code: 2, message: 'hublet: stdin (-) can be named once' });
+    await expect(createFiles([], {}, fake.io)).rejects.toMatchObject({
+      code: 2,
+      message: 'hublet: name files to put in the gist, or pipe the content on stdin (or use -)',
+    });
+    await expect(createFiles(['-', '-'], {}, fakeIO().io)).rejects.toMatchObject({
+      code: 2,
+      message: 'hublet: stdin (-) can be named once',
+    });
   });
 
   it('ends with the API error body and exit 1 when the server refuses', async () => {
-    const client = stubClient({ 'POST /gists': { status: 422, body: { message: 'Validation Failed', errors: [{ resource: 'Gist', code: 'missing_field', field: 'files' }] } } });
+    const client = stubClient({
+      'POST /gists': {
+        status: 422,
+        body: { message: 'Validation Failed', errors: [{ resource: 'Gist', code: 'missing_field', field: 'files' }] },
+      },
+    });
     const fake = fakeIO();
     const err = await runCreate({ client, json: false, files: {} }, fake.io).catch((e) => e);
     expect(err).toMatchObject({ code: 1 });
@@ -49,7 +62,10 @@ describe('gist create', () => {
 });
 
 describe('gist list', () => {
-  const listed = [gistBody({ 'a.md': 'a' }, { description: '  two\n words ' }), gistBody({ 'gistfile1.txt': 'x', 'b.sh': 'b' }, { id: 'bb', public: true, description: null })];
+  const listed = [
+    gistBody({ 'a.md': 'a' }, { description: '  two\n words ' }),
+    gistBody({ 'gistfile1.txt': 'x', 'b.sh': 'b' }, { id: 'bb', public: true, description: null }),
+  ];
 
   it('asks for no bigger page than --limit and prints a table, times as ISO 8601 in a pipe', async () => {
     const client = stubClient({ 'GET /gists?per_page=2&page=1': { body: listed } });
@@ -90,11 +106,17 @@ describe('gist view', () => {
   });
 
   it('--files lists the names; --filename with a name the gist lacks exits 1; --revision asks for that revision', async () => {
-    const client = stubClient({ [`GET /gists/${ID}`]: { body: gistBody({ 'b.txt': 'b', 'a.md': 'a' }) }, [`GET /gists/${ID}/abc123`]: { body: gistBody({ 'old.txt': 'then' }) } });
+    const client = stubClient({
+      [`GET /gists/${ID}`]: { body: gistBody({ 'b.txt': 'b', 'a.md': 'a' }) },
+      [`GET /gists/${ID}/abc123`]: { body: gistBody({ 'old.txt': 'then' }) },
+    });
     const files = fakeIO();
     await runView({ client, json: false, id: ID, files: true }, files.io);
     expect(files.stdout()).toBe('a.md\nb.txt\n');
-    await expect(runView({ client, json: false, id: ID, filename: 'c.txt' }, fakeIO().io)).rejects.toMatchObject({ code: 1, message: `hublet: gist ${ID} has no file "c.txt"` });
+    await expect(runView({ client, json: false, id: ID, filename: 'c.txt' }, fakeIO().io)).rejects.toMatchObject({
+      code: 1,
+      message: `hublet: gist ${ID} has no file "c.txt"`,
+    });
     const raw = fakeIO();
     await runView({ client, json: false, id: ID, revision: 'abc123', raw: true }, raw.io);
     expect(raw.stdout()).toBe('then');
@@ -135,7 +157,13 @@ describe('gist rename, fork, star, unstar, history', () => {
   });
 
   it('history prints every revision with its line changes', async () => {
-    const commit = (version: string, additions: number) => ({ version, committed_at: '2026-01-02T03:04:05Z', user: { login: 'alice' }, change_status: { total: additions, additions, deletions: 0 }, url: '' });
+    const commit = (version: string, additions: number) => ({
+      version,
+      committed_at: '2026-01-02T03:04:05Z',
+      user: { login: 'alice' },
+      change_status: { total: additions, additions, deletions: 0 },
+      url: '',
+    });
     const client = stubClient({ [`GET /gists/${ID}/commits?per_page=100&page=1`]: { body: [commit('v2', 3), commit('v1', 1)] } });
     const fake = fakeIO();
     await runHistory({ client, json: false, id: ID }, fake.io);
@@ -149,7 +177,10 @@ describe('gist rename, fork, star, unstar, history', () => {
 });
 
 describe('gist delete', () => {
-  const routes = () => ({ [`GET /gists/${ID}`]: { body: gistBody({ 'b.md': 'b', 'a.md': 'a' }) }, [`DELETE /gists/${ID}`]: { status: 204 } });
+  const routes = () => ({
+    [`GET /gists/${ID}`]: { body: gistBody({ 'b.md': 'b', 'a.md': 'a' }) },
+    [`DELETE /gists/${ID}`]: { status: 204 },
+  });
 
   it('asks on stderr, naming the gist by its first file, and deletes on yes', async () => {
     const client = stubClient(routes());
@@ -162,7 +193,10 @@ describe('gist delete', () => {
 
   it('deletes nothing and exits 2 on any other answer; --yes asks nothing', async () => {
     const client = stubClient(routes());
-    await expect(runDelete({ client, json: false, id: ID, confirmed: false }, fakeIO({ stdin: 'no\n' }).io)).rejects.toMatchObject({ code: 2, message: 'hublet: not deleted' });
+    await expect(runDelete({ client, json: false, id: ID, confirmed: false }, fakeIO({ stdin: 'no\n' }).io)).rejects.toMatchObject({
+      code: 2,
+      message: 'hublet: not deleted',
+    });
     expect(client.calls()).toEqual([`GET /gists/${ID}`]);
     const yes = stubClient(routes());
     const fake = fakeIO();

@@ -21,7 +21,17 @@ const H = '/orgs/acme/hooks/12';
 describe('hook list, view', () => {
   it("lists an organization's hooks as a table, a repository's from its own path", async () => {
     const client = stubClient({
-      'GET /orgs/acme/hooks?per_page=100': { body: [hookBody(), hookBody({ id: 13, active: false, events: ['push', 'fork'], last_response: { code: 500, status: 'failed', message: 'Internal Server Error' } })] },
+      'GET /orgs/acme/hooks?per_page=100': {
+        body: [
+          hookBody(),
+          hookBody({
+            id: 13,
+            active: false,
+            events: ['push', 'fork'],
+            last_response: { code: 500, status: 'failed', message: 'Internal Server Error' },
+          }),
+        ],
+      },
       'GET /repos/octo/app/hooks?per_page=100': { body: [] },
     });
     const fake = fakeIO();
@@ -50,8 +60,24 @@ describe('hook create, edit, delete', () => {
   it('creates with the config GitHub takes, runs the delivery queue, and says what it made', async () => {
     const client = stubClient({ 'POST /orgs/acme/hooks': { status: 201, body: hookBody({ events: ['push', 'fork'] }) } });
     const fake = fakeIO();
-    await runCreate({ client, json: false, owner: acme, url: 'https://ci.example.com/hook', contentType: 'json', events: ['push', 'fork'], insecureSsl: true }, fake.io);
-    expect(client.sent[0].body).toEqual({ name: 'web', config: { url: 'https://ci.example.com/hook', content_type: 'json', secret: undefined, insecure_ssl: '1' }, events: ['push', 'fork'], active: true });
+    await runCreate(
+      {
+        client,
+        json: false,
+        owner: acme,
+        url: 'https://ci.example.com/hook',
+        contentType: 'json',
+        events: ['push', 'fork'],
+        insecureSsl: true,
+      },
+      fake.io,
+    );
+    expect(client.sent[0].body).toEqual({
+      name: 'web',
+      config: { url: 'https://ci.example.com/hook', content_type: 'json', secret: undefined, insecure_ssl: '1' },
+      events: ['push', 'fork'],
+      active: true,
+    });
     expect(client.settled).toEqual([['hooks.deliver']]);
     expect(fake.stdout()).toBe('created hook 12 on acme for push, fork → https://ci.example.com/hook\n');
   });
@@ -66,7 +92,10 @@ describe('hook create, edit, delete', () => {
     ]);
     expect(fake.stdout()).toContain('active        no\n');
     const none = stubClient({});
-    await expect(runEdit({ client: none, json: false, owner: acme, id: '12' }, fakeIO().io)).rejects.toMatchObject({ code: 2, message: 'hublet: nothing to change (see hublet hook edit --help)' });
+    await expect(runEdit({ client: none, json: false, owner: acme, id: '12' }, fakeIO().io)).rejects.toMatchObject({
+      code: 2,
+      message: 'hublet: nothing to change (see hublet hook edit --help)',
+    });
     expect(none.sent).toEqual([]);
   });
 
@@ -91,10 +120,16 @@ describe('hook ping, deliveries, delivery, redeliver', () => {
     expect(fake.stdout()).toBe('delivery 6 (ping): 200 OK in 0.01s\n');
 
     const failed = stubClient({
-      [`GET ${H}/deliveries?per_page=20`]: [{ body: [] }, { body: [deliveryBody(1, { event: 'ping', status_code: 502, status: 'Bad Gateway' })] }],
+      [`GET ${H}/deliveries?per_page=20`]: [
+        { body: [] },
+        { body: [deliveryBody(1, { event: 'ping', status_code: 502, status: 'Bad Gateway' })] },
+      ],
       [`POST ${H}/pings`]: { status: 204 },
     });
-    await expect(runPing({ client: failed, json: false, owner: acme, id: '12', waitMs: 0 }, fakeIO().io)).rejects.toMatchObject({ code: 1, message: 'hublet: delivery 1 failed: Bad Gateway' });
+    await expect(runPing({ client: failed, json: false, owner: acme, id: '12', waitMs: 0 }, fakeIO().io)).rejects.toMatchObject({
+      code: 1,
+      message: 'hublet: delivery 1 failed: Bad Gateway',
+    });
   });
 
   it('ping with no delivery in time says so and exits 0', async () => {
@@ -105,7 +140,11 @@ describe('hook ping, deliveries, delivery, redeliver', () => {
   });
 
   it('deliveries asks for --status and a bounded --limit, and prints a table', async () => {
-    const client = stubClient({ [`GET ${H}/deliveries?per_page=100&status=failure`]: { body: [deliveryBody(9, { action: 'created', event: 'repository', status_code: 0, status: 'timeout', redelivery: true })] } });
+    const client = stubClient({
+      [`GET ${H}/deliveries?per_page=100&status=failure`]: {
+        body: [deliveryBody(9, { action: 'created', event: 'repository', status_code: 0, status: 'timeout', redelivery: true })],
+      },
+    });
     const fake = fakeIO();
     await runDeliveries({ client, json: false, owner: acme, id: '12', status: 'failure', limit: '500' }, fake.io);
     expect(fake.stdout().split('\n')).toEqual([
@@ -116,7 +155,11 @@ describe('hook ping, deliveries, delivery, redeliver', () => {
   });
 
   it('delivery prints what was sent and what came back', async () => {
-    const d = deliveryBody(9, { url: 'https://ci.example.com/hook', request: { headers: { 'X-Service-Event': 'push' }, payload: { ref: 'refs/heads/main' } }, response: { headers: { 'content-type': 'text/plain' }, payload: 'thanks' } });
+    const d = deliveryBody(9, {
+      url: 'https://ci.example.com/hook',
+      request: { headers: { 'X-Service-Event': 'push' }, payload: { ref: 'refs/heads/main' } },
+      response: { headers: { 'content-type': 'text/plain' }, payload: 'thanks' },
+    });
     const client = stubClient({ 'GET /repos/octo/app/hooks/12/deliveries/9': { body: d } });
     const fake = fakeIO();
     await runDelivery({ client, json: false, owner: { repo: { owner: 'octo', name: 'app' } }, id: '12', deliveryId: '9' }, fake.io);
@@ -129,7 +172,10 @@ describe('hook ping, deliveries, delivery, redeliver', () => {
   it('redeliver posts an attempt and shows the redelivery of the same guid', async () => {
     const client = stubClient({
       [`GET ${H}/deliveries/9`]: { body: deliveryBody(9, { status_code: 500, status: 'failed' }) },
-      [`GET ${H}/deliveries?per_page=20`]: [{ body: [deliveryBody(9)] }, { body: [deliveryBody(10, { guid: 'guid-9', redelivery: true }), deliveryBody(9)] }],
+      [`GET ${H}/deliveries?per_page=20`]: [
+        { body: [deliveryBody(9)] },
+        { body: [deliveryBody(10, { guid: 'guid-9', redelivery: true }), deliveryBody(9)] },
+      ],
       [`POST ${H}/deliveries/9/attempts`]: { status: 202 },
     });
     const fake = fakeIO();
@@ -141,15 +187,26 @@ describe('hook ping, deliveries, delivery, redeliver', () => {
   it('redeliver --failed sends each failed event once, skipping those delivered since, and exits 1 when one is refused', async () => {
     const client = stubClient({
       [`GET ${H}/deliveries?per_page=100&status=failure`]: {
-        body: [deliveryBody(4, { guid: 'a', status_code: 500 }), deliveryBody(3, { guid: 'b', status_code: 500 }), deliveryBody(2, { guid: 'a', status_code: 500 }), deliveryBody(1, { guid: 'c', status_code: 0 })],
+        body: [
+          deliveryBody(4, { guid: 'a', status_code: 500 }),
+          deliveryBody(3, { guid: 'b', status_code: 500 }),
+          deliveryBody(2, { guid: 'a', status_code: 500 }),
+          deliveryBody(1, { guid: 'c', status_code: 0 }),
+        ],
       },
       [`GET ${H}/deliveries?per_page=100&status=success`]: { body: [deliveryBody(5, { guid: 'b' })] },
       [`POST ${H}/deliveries/4/attempts`]: { status: 202 },
       [`POST ${H}/deliveries/1/attempts`]: { status: 422, body: { message: 'too old' } },
     });
     const fake = fakeIO();
-    await expect(runRedeliverFailed({ client, json: false, owner: acme, id: '12' }, fake.io)).rejects.toMatchObject({ code: 1, message: 'hublet: 1 of 2 redeliveries failed' });
-    expect(client.calls().filter((c) => c.startsWith('POST'))).toEqual([`POST ${H}/deliveries/1/attempts`, `POST ${H}/deliveries/4/attempts`]);
+    await expect(runRedeliverFailed({ client, json: false, owner: acme, id: '12' }, fake.io)).rejects.toMatchObject({
+      code: 1,
+      message: 'hublet: 1 of 2 redeliveries failed',
+    });
+    expect(client.calls().filter((c) => c.startsWith('POST'))).toEqual([
+      `POST ${H}/deliveries/1/attempts`,
+      `POST ${H}/deliveries/4/attempts`,
+    ]);
     expect(client.settled).toEqual([['hooks.deliver']]);
     expect(fake.stderr()).toBe('hublet: could not redeliver 1: 422 too old\n');
     expect(fake.stdout()).toBe(

@@ -23,7 +23,12 @@ describe('hublet init', () => {
 
     const again = fakeIO();
     await runInit({ data, json: true, env: {} }, again.io);
-    expect(JSON.parse(again.stdout())).toEqual({ data_dir: data, database: path.join(data, 'hublet.sqlite'), created: false, admin_token: null });
+    expect(JSON.parse(again.stdout())).toEqual({
+      data_dir: data,
+      database: path.join(data, 'hublet.sqlite'),
+      created: false,
+      admin_token: null,
+    });
   });
 });
 
@@ -32,7 +37,9 @@ describe('hublet serve', () => {
     const data = path.join(tmp, 'never');
     const fake = fakeIO();
     const config = { dataDir: data, port: '0', tlsCert: path.join(tmp, 'missing.pem'), tlsKey: path.join(tmp, 'missing-key.pem') };
-    await expect(runServe({ config, env: {} }, fake.io)).rejects.toThrow(`tlsCert (HUBLET_TLS_CERT): cannot read ${path.join(tmp, 'missing.pem')}: no such file`);
+    await expect(runServe({ config, env: {} }, fake.io)).rejects.toThrow(
+      `tlsCert (HUBLET_TLS_CERT): cannot read ${path.join(tmp, 'missing.pem')}: no such file`,
+    );
     expect(fs.existsSync(data)).toBe(false);
     expect(fake.stdout()).toBe('');
   });

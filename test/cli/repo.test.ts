@@ -27,7 +27,9 @@ describe('repo create', () => {
       ['GET', '/user', undefined],
       ['POST', '/orgs/acme/repos', { name: 'tools', private: true, auto_init: false, description: 'build tools' }],
     ]);
-    expect(fake.stdout()).toBe(`created alice/notes (public)\nclone with: git clone ${BASE}/alice/notes.git\ncreated acme/tools (private)\nclone with: git clone ${BASE}/acme/tools.git\n`);
+    expect(fake.stdout()).toBe(
+      `created alice/notes (public)\nclone with: git clone ${BASE}/alice/notes.git\ncreated acme/tools (private)\nclone with: git clone ${BASE}/acme/tools.git\n`,
+    );
   });
 });
 
@@ -38,13 +40,17 @@ describe('repo list, view', () => {
       'GET /users/acme': { body: { login: 'acme', type: 'Organization' } },
       'GET /users/alice': { body: { login: 'alice', type: 'User' } },
       'GET /users/bob': { body: { login: 'bob', type: 'User' } },
-      'GET /orgs/acme/repos?sort=full_name&per_page=100&page=1': { body: [repoBody('acme/tools', { description: 'build tools' }), repoBody('acme/web')] },
+      'GET /orgs/acme/repos?sort=full_name&per_page=100&page=1': {
+        body: [repoBody('acme/tools', { description: 'build tools' }), repoBody('acme/web')],
+      },
       'GET /user/repos?affiliation=owner&per_page=100&page=1': { body: [] },
       'GET /users/bob/repos?per_page=100&page=1': { body: [] },
     });
     const fake = fakeIO();
     await runList({ client, json: false, owner: 'acme', limit: 1 }, fake.io);
-    expect(fake.stdout()).toBe('NAME        VISIBILITY  BRANCH  PUSHED                DESCRIPTION\nacme/tools  public      main    2026-01-02T03:04:05Z  build tools\n');
+    expect(fake.stdout()).toBe(
+      'NAME        VISIBILITY  BRANCH  PUSHED                DESCRIPTION\nacme/tools  public      main    2026-01-02T03:04:05Z  build tools\n',
+    );
     await runList({ client, json: true, owner: 'alice', limit: 100 }, fakeIO().io);
     await runList({ client, json: true, owner: 'bob', limit: 100 }, fakeIO().io);
     expect(client.calls().filter((c) => c.includes('repos'))).toEqual([
@@ -55,7 +61,11 @@ describe('repo list, view', () => {
   });
 
   it('view prints fields, with your access when the API says', async () => {
-    const client = stubClient({ 'GET /repos/acme/tools': { body: repoBody('acme/tools', { homepage: 'https://tools.example', permissions: { admin: false, push: true, pull: true } }) } });
+    const client = stubClient({
+      'GET /repos/acme/tools': {
+        body: repoBody('acme/tools', { homepage: 'https://tools.example', permissions: { admin: false, push: true, pull: true } }),
+      },
+    });
     const fake = fakeIO();
     await runView({ client, json: false, spec: { owner: 'acme', name: 'tools' } }, fake.io);
     expect(fake.stdout().split('\n')).toEqual([
@@ -80,7 +90,10 @@ describe('repo delete', () => {
     const tty = fakeIO({ stdin: 'acme/tools\n', stdinIsTTY: true });
     await confirmDelete('acme/tools', tty.io);
     expect(tty.stderr()).toBe('Type acme/tools to delete it and all its git data: ');
-    await expect(confirmDelete('acme/tools', fakeIO({ stdin: 'tools\n', stdinIsTTY: true }).io)).rejects.toMatchObject({ code: 1, message: 'hublet: not deleted (the name did not match)' });
+    await expect(confirmDelete('acme/tools', fakeIO({ stdin: 'tools\n', stdinIsTTY: true }).io)).rejects.toMatchObject({
+      code: 1,
+      message: 'hublet: not deleted (the name did not match)',
+    });
     await expect(confirmDelete('acme/tools', fakeIO({ stdin: 'acme/tools\n' }).io)).rejects.toMatchObject({
       code: 2,
       message: 'hublet: refusing to delete acme/tools without --yes (no terminal to confirm on)',

@@ -83,10 +83,25 @@ beforeAll(async () => {
   const dataDir = path.join(sb.root, 'data');
   fs.mkdirSync(dataDir);
   database = await createTestDatabase(dataDir);
-  serve = await startServe(['--host', '127.0.0.1', '--port', '0', '--data', dataDir, ...(onPostgres ? ['--database', database.url] : []), '--tls-cert', certs.certFile, '--tls-key', certs.keyFile], {
-    env: sb.env,
-    extraEnv: { HUBLET_ADMIN_TOKEN: ADMIN_TOKEN, HUBLET_LOG_LEVEL: 'warn' },
-  });
+  serve = await startServe(
+    [
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--data',
+      dataDir,
+      ...(onPostgres ? ['--database', database.url] : []),
+      '--tls-cert',
+      certs.certFile,
+      '--tls-key',
+      certs.keyFile,
+    ],
+    {
+      env: sb.env,
+      extraEnv: { HUBLET_ADMIN_TOKEN: ADMIN_TOKEN, HUBLET_LOG_LEVEL: 'warn' },
+    },
+  );
   expect(serve.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
   host = `127.0.0.1:${serve.port}`;
 
@@ -142,7 +157,10 @@ describe('gh against hublet serve over TLS', () => {
 
     const files = await api('GET', `/gists/${filesGist}`);
     expect(files.body).toMatchObject({ description: 'files gist', public: false, owner: { login: 'dave' } });
-    expect(Object.fromEntries(Object.entries(files.body.files).map(([n, f]: [string, any]) => [n, f.content]))).toEqual({ 'one.txt': 'one\n', 'two.md': '# two\n' });
+    expect(Object.fromEntries(Object.entries(files.body.files).map(([n, f]: [string, any]) => [n, f.content]))).toEqual({
+      'one.txt': 'one\n',
+      'two.md': '# two\n',
+    });
     // gh names stdin content gistfile0.txt explicitly; hublet keeps the name it was given.
     const stdin = await api('GET', `/gists/${stdinGist}`);
     expect(stdin.body).toMatchObject({ description: 'stdin gist', public: true });
@@ -187,7 +205,12 @@ describe('gh against hublet serve over TLS', () => {
   it('gh gist clone: git over HTTPS with the test CA gets every file and every version', async () => {
     await ghOk(['gist', 'clone', filesGist, 'cloned-gist']);
     const dir = path.join(work, 'cloned-gist');
-    expect(fs.readdirSync(dir).filter((f) => f !== '.git').sort()).toEqual(['one.txt', 'three.txt', 'two.md']);
+    expect(
+      fs
+        .readdirSync(dir)
+        .filter((f) => f !== '.git')
+        .sort(),
+    ).toEqual(['one.txt', 'three.txt', 'two.md']);
     expect(fs.readFileSync(path.join(dir, 'one.txt'), 'utf8')).toBe('edited by the editor\n');
     const log = succeeded('git log', await run('git', ['-C', dir, 'log', '--format=%H'], { env: ghEnv }));
     const history = (await api('GET', `/gists/${filesGist}`)).body.history.map((h: any) => h.version);
@@ -201,7 +224,8 @@ describe('gh against hublet serve over TLS', () => {
   });
 
   it('gh api --paginate: follows the Link header through every page of a list', async () => {
-    for (const n of [1, 2, 3, 4]) await api('POST', '/gists', { body: { description: `page test ${n}`, public: true, files: { 'n.txt': { content: `${n}\n` } } } });
+    for (const n of [1, 2, 3, 4])
+      await api('POST', '/gists', { body: { description: `page test ${n}`, public: true, files: { 'n.txt': { content: `${n}\n` } } } });
     const all = (await api('GET', '/gists?per_page=100')).body.map((g: any) => g.description);
     expect(all).toHaveLength(5);
     const out = await ghOk(['api', '--paginate', '/gists?per_page=2', '--jq', '.[].description']);

@@ -42,7 +42,11 @@ describe('Octokit with baseUrl …/api/v3', () => {
     expect(created.data.url).toBe(`${api}/gists/${created.data.id}`);
     expect(created.headers.location).toBe(`${api}/gists/${created.data.id}`);
 
-    const updated = await octokit.rest.gists.update({ gist_id: created.data.id!, description: 'one, edited', files: { 'a.txt': { content: 'A\n' }, 'b.md': { content: '# b\n' } } });
+    const updated = await octokit.rest.gists.update({
+      gist_id: created.data.id!,
+      description: 'one, edited',
+      files: { 'a.txt': { content: 'A\n' }, 'b.md': { content: '# b\n' } },
+    });
     expect(updated.data.description).toBe('one, edited');
     expect(Object.keys(updated.data.files!).sort()).toEqual(['a.txt', 'b.md']);
 
@@ -50,7 +54,8 @@ describe('Octokit with baseUrl …/api/v3', () => {
     expect(got.data.files!['a.txt']!.content).toBe('A\n');
     expect(got.data.history!.length).toBe(2);
 
-    for (const n of [2, 3, 4, 5]) await octokit.rest.gists.create({ description: `gist ${n}`, public: n % 2 === 0, files: { [`f${n}.txt`]: { content: `${n}\n` } } });
+    for (const n of [2, 3, 4, 5])
+      await octokit.rest.gists.create({ description: `gist ${n}`, public: n % 2 === 0, files: { [`f${n}.txt`]: { content: `${n}\n` } } });
     const pages: string[] = [];
     const all: string[] = [];
     for await (const page of octokit.paginate.iterator(octokit.rest.gists.list, { per_page: 2 })) {
@@ -72,13 +77,24 @@ describe('Octokit with baseUrl …/api/v3', () => {
     await server.createOrg('acme', 'carol');
     const octokit = client(token);
 
-    const repo = await octokit.rest.repos.createInOrg({ org: 'acme', name: 'site', description: 'the site', private: false, auto_init: true });
+    const repo = await octokit.rest.repos.createInOrg({
+      org: 'acme',
+      name: 'site',
+      description: 'the site',
+      private: false,
+      auto_init: true,
+    });
     expect(repo.status).toBe(201);
     expect(repo.data.url).toBe(`${api}/repos/acme/site`);
     const got = await octokit.rest.repos.get({ owner: 'acme', repo: 'site' });
     expect(got.data).toMatchObject({ full_name: 'acme/site', description: 'the site', private: false, default_branch: 'main' });
 
-    const hook = await octokit.rest.orgs.createWebhook({ org: 'acme', name: 'web', config: { url: `${receiver.url}/octokit`, content_type: 'json' }, events: ['push', 'repository'] });
+    const hook = await octokit.rest.orgs.createWebhook({
+      org: 'acme',
+      name: 'web',
+      config: { url: `${receiver.url}/octokit`, content_type: 'json' },
+      events: ['push', 'repository'],
+    });
     expect(hook.status).toBe(201);
     expect(hook.data.url).toBe(`${api}/orgs/acme/hooks/${hook.data.id}`);
     const ping = await octokit.rest.orgs.pingWebhook({ org: 'acme', hook_id: hook.data.id });

@@ -28,7 +28,9 @@ export function requireExecutable(name: string, debianPackage: string): string {
 export function requirePyGithub(): string {
   const probe = spawnSync(PYTHON, ['-c', 'import github, importlib.metadata as m; print(m.version("PyGithub"))'], { encoding: 'utf8' });
   if (probe.error || probe.status !== 0) {
-    throw new Error(`PyGithub is missing for ${PYTHON}: apt-get install -y python3-github (.ci/run installs it before the tests)\n${probe.error?.message ?? probe.stderr}`);
+    throw new Error(
+      `PyGithub is missing for ${PYTHON}: apt-get install -y python3-github (.ci/run installs it before the tests)\n${probe.error?.message ?? probe.stderr}`,
+    );
   }
   return probe.stdout.trim();
 }

@@ -37,8 +37,14 @@ beforeEach(async () => {
     'create table notes (id integer primary key, user_id integer not null references users (id), body text)',
     'create table work (id integer primary key, taken_by text)',
   );
-  await db.insertInto('users').values([1, 2, 3].map((id) => ({ id, name: `u${id}` }))).execute();
-  await db.insertInto('work').values([1, 2, 3].map((id) => ({ id, taken_by: null }))).execute();
+  await db
+    .insertInto('users')
+    .values([1, 2, 3].map((id) => ({ id, name: `u${id}` })))
+    .execute();
+  await db
+    .insertInto('work')
+    .values([1, 2, 3].map((id) => ({ id, taken_by: null })))
+    .execute();
 });
 
 /** Gates not yet opened: a failed test opens them, so the transactions waiting at them end and the database closes. */
@@ -90,7 +96,9 @@ describe(`dialect.ts on ${onPostgres ? 'PostgreSQL' : 'SQLite'}`, () => {
     const parentInUse = await failure(db.deleteFrom('users').where('id', '=', 1).execute());
     const missingValue = await failure(db.insertInto('users').values({ id: 11, name: null }).execute());
     const badSyntax = await failure(sql`selec 1`.execute(db));
-    const inTransaction = await failure(db.transaction().execute((trx) => trx.insertInto('users').values({ id: 12, name: 'u2' }).execute()));
+    const inTransaction = await failure(
+      db.transaction().execute((trx) => trx.insertInto('users').values({ id: 12, name: 'u2' }).execute()),
+    );
 
     for (const err of [duplicateName, duplicateId, inTransaction]) {
       expect(isUniqueViolation(err)).toBe(true);
@@ -156,12 +164,20 @@ describe(`dialect.ts on ${onPostgres ? 'PostgreSQL' : 'SQLite'}`, () => {
       const row = await lockForWriting(trx, trx.selectFrom('users').select(['id', 'name']).where('id', '=', 1)).executeTakeFirstOrThrow();
       holding.open();
       await release.wait;
-      await trx.updateTable('users').set({ name: `${row.name}+first` }).where('id', '=', 1).execute();
+      await trx
+        .updateTable('users')
+        .set({ name: `${row.name}+first` })
+        .where('id', '=', 1)
+        .execute();
     });
     await holding.wait;
     const second = db.transaction().execute(async (trx) => {
       const row = await lockForWriting(trx, trx.selectFrom('users').select(['id', 'name']).where('id', '=', 1)).executeTakeFirstOrThrow();
-      await trx.updateTable('users').set({ name: `${row.name}+second` }).where('id', '=', 1).execute();
+      await trx
+        .updateTable('users')
+        .set({ name: `${row.name}+second` })
+        .where('id', '=', 1)
+        .execute();
     });
     expect(await heldBack(second)).toBe(true);
     release.open();
@@ -177,7 +193,10 @@ describe(`dialect.ts on ${onPostgres ? 'PostgreSQL' : 'SQLite'}`, () => {
       const rows = await lockAgainstChanges(trx, trx.selectFrom('users').select('id').where('id', 'in', [1, 2])).execute();
       holding.open();
       await release.wait;
-      await trx.insertInto('notes').values(rows.map((r) => ({ id: r.id, user_id: r.id, body: 'kept' }))).execute();
+      await trx
+        .insertInto('notes')
+        .values(rows.map((r) => ({ id: r.id, user_id: r.id, body: 'kept' })))
+        .execute();
     });
     await holding.wait;
     // A plain read goes on (SQLite: on a reader connection; PostgreSQL: FOR SHARE blocks no reader).

@@ -21,7 +21,11 @@ const children: ChildProcessWithoutNullStreams[] = [];
 beforeEach(async () => {
   s = await scratchDatabase({ sqlite: true });
   db = s.open() as unknown as Kysely<Tables>;
-  await createTables(db, 'create table log (id integer primary key autoincrement, who text not null)', 'create table counter (id integer primary key, v integer not null)');
+  await createTables(
+    db,
+    'create table log (id integer primary key autoincrement, who text not null)',
+    'create table counter (id integer primary key, v integer not null)',
+  );
   await db.insertInto('counter').values({ id: 1, v: 0 }).execute();
 });
 
@@ -58,8 +62,14 @@ describe('the SQLite dialect: two processes taking the write lock on one file', 
     let settled = false;
     // Read-then-write, as count-then-write code does: it must start from the other process's committed state.
     const mine = db.transaction().execute(async (trx) => {
-      const { n } = await trx.selectFrom('log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      await trx.insertInto('log').values({ who: `parent after ${n}` }).execute();
+      const { n } = await trx
+        .selectFrom('log')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('log')
+        .values({ who: `parent after ${n}` })
+        .execute();
     });
     mine.then(
       () => (settled = true),

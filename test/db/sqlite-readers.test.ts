@@ -61,9 +61,15 @@ describe('the SQLite dialect: readers beside the writer on one file', () => {
 
   it('a read right after a committed write sees it, while other reads run at the same time', async () => {
     for (let i = 2; i <= 40; i++) {
-      await db.insertInto('notes').values({ id: i, body: `n${i}` }).execute();
+      await db
+        .insertInto('notes')
+        .values({ id: i, body: `n${i}` })
+        .execute();
       const [count, ...others] = await Promise.all([
-        db.selectFrom('notes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+        db
+          .selectFrom('notes')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow(),
         ids(db),
         ids(db),
       ]);

@@ -63,15 +63,28 @@ function expectAllFinalizedOnce(): void {
 async function small(size: number): Promise<Kysely<Tables>> {
   const db = s.openSqlite({ statementCacheSize: size, readers: 1 }) as Kysely<Tables>;
   await createTables(db, 'create table t (id integer primary key, v integer not null)');
-  await db.insertInto('t').values(Array.from({ length: 10 }, (_, i) => ({ id: i + 1, v: (i + 1) * 10 }))).execute();
+  await db
+    .insertInto('t')
+    .values(Array.from({ length: 10 }, (_, i) => ({ id: i + 1, v: (i + 1) * 10 })))
+    .execute();
   prepared.length = 0;
   finalized.length = 0;
   return db;
 }
 
 /** Ten distinct SELECTs (a literal in each makes its SQL its own), each with its own answer. */
-const distinct = (db: Kysely<Tables>, i: number) => db.selectFrom('t').select(sql<number>`v + ${sql.lit(i)}`.as('x')).where('id', '=', i + 1).execute();
-const sqlOf = (db: Kysely<Tables>, i: number) => db.selectFrom('t').select(sql<number>`v + ${sql.lit(i)}`.as('x')).where('id', '=', i + 1).compile().sql;
+const distinct = (db: Kysely<Tables>, i: number) =>
+  db
+    .selectFrom('t')
+    .select(sql<number>`v + ${sql.lit(i)}`.as('x'))
+    .where('id', '=', i + 1)
+    .execute();
+const sqlOf = (db: Kysely<Tables>, i: number) =>
+  db
+    .selectFrom('t')
+    .select(sql<number>`v + ${sql.lit(i)}`.as('x'))
+    .where('id', '=', i + 1)
+    .compile().sql;
 
 describe('the SQLite dialect: statement cache', () => {
   it('more distinct statements than the cache holds: each evicted one is finalized once and prepared again with right results', async () => {
@@ -100,7 +113,11 @@ describe('the SQLite dialect: statement cache', () => {
   it('one statement serves every parameter value, on the reader and on the writer', async () => {
     const db = await small(3);
     for (let id = 1; id <= 10; id++) {
-      await db.updateTable('t').set({ v: id * 100 }).where('id', '=', id).execute();
+      await db
+        .updateTable('t')
+        .set({ v: id * 100 })
+        .where('id', '=', id)
+        .execute();
       expect(await db.selectFrom('t').select('v').where('id', '=', id).execute()).toEqual([{ v: id * 100 }]);
     }
     expect(prepared).toHaveLength(2);
@@ -111,7 +128,12 @@ describe('the SQLite dialect: statement cache', () => {
 
   it('writes with more distinct statements than the cache holds all land', async () => {
     const db = await small(2);
-    for (let i = 0; i < 12; i++) await db.updateTable('t').set({ v: sql<number>`v + ${sql.lit(i)}` }).where('id', '=', (i % 10) + 1).execute();
+    for (let i = 0; i < 12; i++)
+      await db
+        .updateTable('t')
+        .set({ v: sql<number>`v + ${sql.lit(i)}` })
+        .where('id', '=', (i % 10) + 1)
+        .execute();
     const rows = await db.selectFrom('t').select(['id', 'v']).orderBy('id').execute();
     expect(rows.map((r) => r.v)).toEqual([10 + 0 + 10, 20 + 1 + 11, 30 + 2, 40 + 3, 50 + 4, 60 + 5, 70 + 6, 80 + 7, 90 + 8, 100 + 9]);
     // The writer keeps its two newest statements, the reader its one: everything else was finalized on eviction.
@@ -126,7 +148,13 @@ describe('the SQLite dialect: statement cache', () => {
     // 300 distinct statements (more than the cache holds), each asked for by 8 callers at once.
     for (let i = 0; i < 300; i++) {
       // A plain SELECT goes to the read connections (a raw statement would go to the writer).
-      const query = () => db.selectFrom('users').select(sql<number>`${sql.lit(i)}`.as('n')).where('id', '>', -1).limit(1).execute();
+      const query = () =>
+        db
+          .selectFrom('users')
+          .select(sql<number>`${sql.lit(i)}`.as('n'))
+          .where('id', '>', -1)
+          .limit(1)
+          .execute();
       const rows = await Promise.all(Array.from({ length: 8 }, query));
       expect(rows.every((r) => r.length <= 1)).toBe(true);
     }

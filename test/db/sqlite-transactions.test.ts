@@ -15,7 +15,11 @@ let db: Kysely<Tables>;
 beforeEach(async () => {
   s = await scratchDatabase({ sqlite: true });
   db = s.open() as unknown as Kysely<Tables>;
-  await createTables(db, 'create table parents (id integer primary key)', 'create table kids (id integer primary key, parent_id integer not null references parents (id))');
+  await createTables(
+    db,
+    'create table parents (id integer primary key)',
+    'create table kids (id integer primary key, parent_id integer not null references parents (id))',
+  );
   await db.insertInto('parents').values({ id: 1 }).execute();
 });
 
@@ -28,7 +32,12 @@ const kidIds = async (q: Kysely<Tables> = db) => (await q.selectFrom('kids').sel
 /** The writer is free: an autocommit write and a transaction both go through, and their rows are there. */
 async function expectWriterFree(id: number): Promise<void> {
   await db.insertInto('kids').values({ id, parent_id: 1 }).execute();
-  await db.transaction().execute((trx) => trx.insertInto('kids').values({ id: id + 1, parent_id: 1 }).execute());
+  await db.transaction().execute((trx) =>
+    trx
+      .insertInto('kids')
+      .values({ id: id + 1, parent_id: 1 })
+      .execute(),
+  );
   expect((await kidIds()).slice(-2)).toEqual([id, id + 1]);
 }
 
@@ -59,7 +68,10 @@ describe('the SQLite dialect: a failed transaction releases the writer', () => {
   it('failing and succeeding transactions queued at once: each failure rolls back only itself', async () => {
     const runs = Array.from({ length: 20 }, (_, i) =>
       db.transaction().execute(async (trx) => {
-        await trx.insertInto('kids').values({ id: i + 1, parent_id: 1 }).execute();
+        await trx
+          .insertInto('kids')
+          .values({ id: i + 1, parent_id: 1 })
+          .execute();
         if (i % 3 === 0) throw new Error(`fail ${i}`);
       }),
     );
@@ -83,7 +95,9 @@ describe('the SQLite dialect: a failed transaction releases the writer', () => {
     });
     await held;
     try {
-      await expect(impatient.transaction().execute((trx) => trx.insertInto('kids').values({ id: 2, parent_id: 1 }).execute())).rejects.toThrow(/SQLITE_BUSY/);
+      await expect(
+        impatient.transaction().execute((trx) => trx.insertInto('kids').values({ id: 2, parent_id: 1 }).execute()),
+      ).rejects.toThrow(/SQLITE_BUSY/);
     } finally {
       release();
     }
@@ -102,7 +116,14 @@ describe('the SQLite dialect: a failed transaction releases the writer', () => {
       // These wait for the writer: none may run inside the transaction whose COMMIT fails (and be rolled back with it).
       for (let id = 3; id < 13; id++) {
         queued.push(db.insertInto('kids').values({ id, parent_id: 1 }).execute());
-        queued.push(db.transaction().execute((t) => t.insertInto('kids').values({ id: id + 100, parent_id: 1 }).execute()));
+        queued.push(
+          db.transaction().execute((t) =>
+            t
+              .insertInto('kids')
+              .values({ id: id + 100, parent_id: 1 })
+              .execute(),
+          ),
+        );
       }
     });
     await expect(failing).rejects.toThrow(/FOREIGN KEY constraint failed/);

@@ -21,7 +21,11 @@ beforeEach(async () => {
   const opened: Db = s.open();
   versions = writeVersions(opened)!;
   db = opened as unknown as Kysely<Tables>;
-  await createTables(db, 'create table notes (id integer primary key, body text not null)', 'create table tags (id integer primary key, name text not null unique)');
+  await createTables(
+    db,
+    'create table notes (id integer primary key, body text not null)',
+    'create table tags (id integer primary key, name text not null unique)',
+  );
 });
 
 afterEach(async () => {
@@ -29,21 +33,46 @@ afterEach(async () => {
 });
 
 /** The counters now: notes, tags, a table never written, and the total. */
-const counts = () => ({ notes: versions.version('notes'), tags: versions.version('tags'), other: versions.version('other'), total: versions.total() });
+const counts = () => ({
+  notes: versions.version('notes'),
+  tags: versions.version('tags'),
+  other: versions.version('other'),
+  total: versions.total(),
+});
 
 /** How the counters moved while `work` ran. */
 async function moved(work: () => Promise<unknown>): Promise<ReturnType<typeof counts>> {
   const before = counts();
   await work();
   const after = counts();
-  return { notes: after.notes - before.notes, tags: after.tags - before.tags, other: after.other - before.other, total: after.total - before.total };
+  return {
+    notes: after.notes - before.notes,
+    tags: after.tags - before.tags,
+    other: after.other - before.other,
+    total: after.total - before.total,
+  };
 }
 
 describe(`the write observer on ${onPostgres ? 'PostgreSQL' : 'SQLite'}`, () => {
   it('counts each committed statement outside a transaction for the table it wrote, and nothing for reads', async () => {
-    expect(await moved(() => db.insertInto('notes').values({ id: 1, body: 'a' }).execute())).toEqual({ notes: 1, tags: 0, other: 0, total: 1 });
-    expect(await moved(() => db.updateTable('notes').set({ body: 'b' }).where('id', '=', 1).execute())).toEqual({ notes: 1, tags: 0, other: 0, total: 1 });
-    expect(await moved(() => db.insertInto('tags').values({ id: 1, name: 't' }).execute())).toEqual({ notes: 0, tags: 1, other: 0, total: 1 });
+    expect(await moved(() => db.insertInto('notes').values({ id: 1, body: 'a' }).execute())).toEqual({
+      notes: 1,
+      tags: 0,
+      other: 0,
+      total: 1,
+    });
+    expect(await moved(() => db.updateTable('notes').set({ body: 'b' }).where('id', '=', 1).execute())).toEqual({
+      notes: 1,
+      tags: 0,
+      other: 0,
+      total: 1,
+    });
+    expect(await moved(() => db.insertInto('tags').values({ id: 1, name: 't' }).execute())).toEqual({
+      notes: 0,
+      tags: 1,
+      other: 0,
+      total: 1,
+    });
     expect(await moved(() => db.deleteFrom('tags').where('id', '=', 1).execute())).toEqual({ notes: 0, tags: 1, other: 0, total: 1 });
     expect(
       await moved(async () => {
@@ -90,19 +119,36 @@ describe(`the write observer on ${onPostgres ? 'PostgreSQL' : 'SQLite'}`, () => 
     ).toEqual({ notes: 0, tags: 0, other: 0, total: 0 });
     expect(await db.selectFrom('notes').select('id').execute()).toEqual([]);
     // The next committed transaction counts only what it wrote, nothing carried over from the rolled-back ones.
-    expect(await moved(() => db.transaction().execute((trx) => trx.insertInto('tags').values({ id: 3, name: 'x' }).execute()))).toEqual({ notes: 0, tags: 1, other: 0, total: 1 });
+    expect(await moved(() => db.transaction().execute((trx) => trx.insertInto('tags').values({ id: 3, name: 'x' }).execute()))).toEqual({
+      notes: 0,
+      tags: 1,
+      other: 0,
+      total: 1,
+    });
   });
 
   it('counts a raw write, whose tables it cannot tell, for every table', async () => {
-    expect(await moved(() => sql`insert into notes (id, body) values (1, 'raw')`.execute(db))).toEqual({ notes: 1, tags: 1, other: 1, total: 1 });
-    expect(await moved(() => db.transaction().execute((trx) => sql`update tags set name = 'y'`.execute(trx)))).toEqual({ notes: 1, tags: 1, other: 1, total: 1 });
+    expect(await moved(() => sql`insert into notes (id, body) values (1, 'raw')`.execute(db))).toEqual({
+      notes: 1,
+      tags: 1,
+      other: 1,
+      total: 1,
+    });
+    expect(await moved(() => db.transaction().execute((trx) => sql`update tags set name = 'y'`.execute(trx)))).toEqual({
+      notes: 1,
+      tags: 1,
+      other: 1,
+      total: 1,
+    });
   });
 
   it('keeps counters per database: another connect() counts its own writes only', async () => {
     const other = s.open();
     const otherVersions = writeVersions(other)!;
     expect(otherVersions).not.toBe(versions);
-    expect(await moved(() => (other as unknown as Kysely<Tables>).insertInto('notes').values({ id: 9, body: 'elsewhere' }).execute())).toEqual({ notes: 0, tags: 0, other: 0, total: 0 });
+    expect(
+      await moved(() => (other as unknown as Kysely<Tables>).insertInto('notes').values({ id: 9, body: 'elsewhere' }).execute()),
+    ).toEqual({ notes: 0, tags: 0, other: 0, total: 0 });
     expect(otherVersions.version('notes')).toBe(1);
   });
 });

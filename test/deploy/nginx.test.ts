@@ -49,7 +49,15 @@ function siteConfig(upstreams: number[], listen: number): string {
 }
 
 async function git(args: string[], cwd: string): Promise<string> {
-  const env = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'M', GIT_AUTHOR_EMAIL: 'm@e', GIT_COMMITTER_NAME: 'M', GIT_COMMITTER_EMAIL: 'm@e' };
+  const env = {
+    ...process.env,
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_AUTHOR_NAME: 'M',
+    GIT_AUTHOR_EMAIL: 'm@e',
+    GIT_COMMITTER_NAME: 'M',
+    GIT_COMMITTER_EMAIL: 'm@e',
+  };
   return (await run('git', args, { cwd, env, maxBuffer: 64 * 1024 * 1024 })).stdout;
 }
 
@@ -120,7 +128,12 @@ describe('deploy/nginx.conf', () => {
       expect((await r.json()).files['a.md'].content).toBe('through nginx');
     }
     // Both apps answered (nginx's round robin): the access log names the upstream of each request.
-    const upstreams = new Set(fs.readFileSync(path.join(tmp, 'access.log'), 'utf8').split(/[\s,]+/).filter(Boolean));
+    const upstreams = new Set(
+      fs
+        .readFileSync(path.join(tmp, 'access.log'), 'utf8')
+        .split(/[\s,]+/)
+        .filter(Boolean),
+    );
     expect([...upstreams].sort()).toEqual([`127.0.0.1:${new URL(server.url).port}`, `127.0.0.1:${secondPort}`].sort());
     const clone = path.join(tmp, 'gist-clone');
     await git(['clone', '-q', `${base}/gist/${gist.id}.git`, clone], tmp);

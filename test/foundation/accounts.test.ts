@@ -81,7 +81,12 @@ describe('GET /users/{username}', () => {
   it('answers for organizations too, as type Organization', async () => {
     const r = await s.api('GET', '/users/acme');
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ login: 'Acme', id: org.id, type: 'Organization', node_id: Buffer.from(`012:Organization${org.id}`).toString('base64') });
+    expect(r.body).toMatchObject({
+      login: 'Acme',
+      id: org.id,
+      type: 'Organization',
+      node_id: Buffer.from(`012:Organization${org.id}`).toString('base64'),
+    });
   });
 
   it('is not case sensitive', async () => {

@@ -47,7 +47,7 @@ describe('POST /admin/users', () => {
     }
   });
 
-  it("refuses logins GitHub would refuse: 422 invalid", async () => {
+  it('refuses logins GitHub would refuse: 422 invalid', async () => {
     const bad = ['-lead', 'trail-', 'two--hyphens', 'under_score', 'dot.ted', 'sp ace', 'ünï', 'a'.repeat(40), 'x/y', 'admin'];
     for (const login of bad) {
       const r = await admin('POST', '/admin/users', { login });
@@ -128,7 +128,12 @@ describe('POST /admin/organizations', () => {
     const r = await admin('POST', '/admin/organizations', { login: 'Widgets', admin: 'FOUNDER', profile_name: 'Widgets Inc.' });
     expect(r.status).toBe(201);
     expect(r.headers.get('location')).toBe(`${s.url}/orgs/Widgets`);
-    expect(r.body).toMatchObject({ login: 'Widgets', id: expect.any(Number), url: `${s.url}/orgs/Widgets`, hooks_url: `${s.url}/orgs/Widgets/hooks` });
+    expect(r.body).toMatchObject({
+      login: 'Widgets',
+      id: expect.any(Number),
+      url: `${s.url}/orgs/Widgets`,
+      hooks_url: `${s.url}/orgs/Widgets/hooks`,
+    });
     const org = await s.api('GET', '/orgs/widgets');
     expect(org.body).toMatchObject({ login: 'Widgets', name: 'Widgets Inc.', type: 'Organization' });
     const m = await s.api('GET', '/orgs/widgets/memberships/founder', { token: owner.token });

@@ -22,14 +22,28 @@ afterAll(async () => {
 });
 
 /** Fields whose URLs are not API URLs: pages, git remotes, raw files, pictures. */
-const ROOT_FIELDS = new Set(['html_url', 'git_pull_url', 'git_push_url', 'raw_url', 'clone_url', 'git_url', 'svn_url', 'ssh_url', 'avatar_url', 'mirror_url', 'homepage', 'blog']);
+const ROOT_FIELDS = new Set([
+  'html_url',
+  'git_pull_url',
+  'git_push_url',
+  'raw_url',
+  'clone_url',
+  'git_url',
+  'svn_url',
+  'ssh_url',
+  'avatar_url',
+  'mirror_url',
+  'homepage',
+  'blog',
+]);
 
 /** Every URL on this server in a body, by field path: [path, url, whether it is an API URL]. */
 function urlsIn(body: unknown, base: string, at = '$'): Array<[string, string, boolean]> {
   if (Array.isArray(body)) return body.flatMap((v, i) => urlsIn(v, base, `${at}[${i}]`));
   if (body === null || typeof body !== 'object') return [];
   return Object.entries(body).flatMap(([k, v]): Array<[string, string, boolean]> => {
-    if (typeof v === 'string' && v.startsWith(base) && (k === 'url' || k.endsWith('_url') || ROOT_FIELDS.has(k))) return [[`${at}.${k}`, v, !ROOT_FIELDS.has(k)]];
+    if (typeof v === 'string' && v.startsWith(base) && (k === 'url' || k.endsWith('_url') || ROOT_FIELDS.has(k)))
+      return [[`${at}.${k}`, v, !ROOT_FIELDS.has(k)]];
     return urlsIn(v, base, `${at}.${k}`);
   });
 }
@@ -46,7 +60,10 @@ function expectPrefixed(body: unknown, prefixed: boolean): number {
 
 describe('links follow the /api/v3 prefix of the request', () => {
   it('a gist: API URLs under the prefix, html, git and raw URLs at the root; the root request keeps root URLs', async () => {
-    const created = await s.api('POST', '/api/v3/gists', { token: owner.token, body: { public: true, files: { 'a.txt': { content: 'x' } } } });
+    const created = await s.api('POST', '/api/v3/gists', {
+      token: owner.token,
+      body: { public: true, files: { 'a.txt': { content: 'x' } } },
+    });
     expect(created.status).toBe(201);
     const id = created.body.id;
     expect(created.headers.get('location')).toBe(`${s.url}/api/v3/gists/${id}`);
@@ -70,7 +87,8 @@ describe('links follow the /api/v3 prefix of the request', () => {
   });
 
   it('Link headers of page-number, since and cursor lists', async () => {
-    for (let i = 0; i < 2; i++) await s.api('POST', '/gists', { token: owner.token, body: { public: true, files: { 'b.txt': { content: `${i}` } } } });
+    for (let i = 0; i < 2; i++)
+      await s.api('POST', '/gists', { token: owner.token, body: { public: true, files: { 'b.txt': { content: `${i}` } } } });
     const pages = await s.api('GET', '/api/v3/gists/public?per_page=1');
     const link = pages.headers.get('link')!;
     expect(link).toContain(`<${s.url}/api/v3/gists/public?per_page=1&page=2>; rel="next"`);
@@ -84,7 +102,10 @@ describe('links follow the /api/v3 prefix of the request', () => {
   });
 
   it('an org hook and its deliveries under the prefix; the ping payload it sent carries root URLs', async () => {
-    const created = await s.api('POST', '/api/v3/orgs/acme/hooks', { token: owner.token, body: { name: 'web', config: { url: `${rcv.url}/p`, content_type: 'json' } } });
+    const created = await s.api('POST', '/api/v3/orgs/acme/hooks', {
+      token: owner.token,
+      body: { name: 'web', config: { url: `${rcv.url}/p`, content_type: 'json' } },
+    });
     expect(created.status).toBe(201);
     const self = `${s.url}/api/v3/orgs/acme/hooks/${created.body.id}`;
     expect(created.headers.get('location')).toBe(self);

@@ -17,13 +17,17 @@ beforeAll(async () => {
     const r = await s.api('POST', '/user/repos', { token: alice.token, body: { name, private: true } });
     expect(r.status).toBe(201);
   }
-  const gist = await s.api('POST', '/gists', { token: alice.token, body: { public: false, files: { 'secret.txt': { content: 'hush\n' } } } });
+  const gist = await s.api('POST', '/gists', {
+    token: alice.token,
+    body: { public: false, files: { 'secret.txt': { content: 'hush\n' } } },
+  });
   expect(gist.status).toBe(201);
   gistId = gist.body.id;
 });
 afterAll(async () => s?.close());
 
-const token = (kind: 'installation' | 'app_user', permissions: Record<string, string>) => s.createToken('alice', { kind, app_id: 7, permissions });
+const token = (kind: 'installation' | 'app_user', permissions: Record<string, string>) =>
+  s.createToken('alice', { kind, app_id: 7, permissions });
 
 describe('repositories: app tokens need the permission the route declares', () => {
   it('an installation with only metadata read cannot make a repository public or delete it', async () => {

@@ -49,10 +49,17 @@ beforeAll(async () => {
   probe.get('/probe/default', { config: { grant: { scopes: ['gist'], fineGrained: { permission: 'gists', level: 'write' } } } }, ok);
   probe.get('/probe/missing-scope-403', { config: { grant: { scopes: ['gist'], missingScope: 403 } } }, ok);
   probe.get('/probe/no-fine-grained', { config: { grant: { scopes: [], fineGrained: null } } }, ok);
-  probe.get('/probe/apps', { config: { grant: { scopes: ['gist'], fineGrained: { permission: 'gists', level: 'read' }, apps: true } } }, ok);
+  probe.get(
+    '/probe/apps',
+    { config: { grant: { scopes: ['gist'], fineGrained: { permission: 'gists', level: 'read' }, apps: true } } },
+    ok,
+  );
   probe.post(
     '/probe/body',
-    { schema: { body: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } }, config: { grant: { scopes: ['gist'] } } },
+    {
+      schema: { body: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } },
+      config: { grant: { scopes: ['gist'] } },
+    },
     ok,
   );
   await probe.listen({ host: '127.0.0.1', port: 0 });

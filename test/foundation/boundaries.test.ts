@@ -36,7 +36,8 @@ async function cruiseWith(additions: Record<string, string>): Promise<{ failed: 
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'hublet-deps-'));
   try {
     await fs.promises.cp(path.join(root, 'src'), path.join(dir, 'src'), { recursive: true });
-    for (const file of ['tsconfig.json', '.dependency-cruiser.cjs', 'package.json']) await fs.promises.copyFile(path.join(root, file), path.join(dir, file));
+    for (const file of ['tsconfig.json', '.dependency-cruiser.cjs', 'package.json'])
+      await fs.promises.copyFile(path.join(root, file), path.join(dir, file));
     await fs.promises.symlink(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
     for (const [file, line] of Object.entries(additions)) await fs.promises.appendFile(path.join(dir, file), `\n${line}\n`);
     // What `make deps` runs.
@@ -73,7 +74,8 @@ describe('dependency rules (make deps)', () => {
       'src/gists/plan.ts': "import { connect } from '../db/connect.js'; export const p = connect;",
     });
     expect(r.failed).toBe(true);
-    const found = (rule: string, from: string, to: string) => new RegExp(`${rule}: ${from.replaceAll('.', '[.]')} → ${to.replaceAll('.', '[.]')}`).test(r.output);
+    const found = (rule: string, from: string, to: string) =>
+      new RegExp(`${rule}: ${from.replaceAll('.', '[.]')} → ${to.replaceAll('.', '[.]')}`).test(r.output);
     expect(found('layer-events-jobs-imports-downwards', 'src/jobs/queue.ts', 'src/gists/area.ts'), r.output).toBe(true);
     expect(found('layer-http-imports-downwards', 'src/http/typed.ts', 'src/gists/area.ts'), r.output).toBe(true);
     expect(found('areas-never-import-areas', 'src/gists/counts.ts', 'src/repos/area.ts'), r.output).toBe(true);
@@ -90,7 +92,10 @@ describe('dependency rules (make deps)', () => {
     expect(files.failed).toBe(true);
     expect(files.output).toMatch(/no-module-cycles: src\/jobs\/(queue|worker)\.ts → \n\s+src\/jobs\/(worker|queue)\.ts →/);
     // events/store.ts -> jobs -> events/emit.ts: no file reaches itself, but the folders do.
-    const folders = await cruiseWith({ 'src/jobs/queue.ts': "import { EventLog } from '../events/emit.js'; export const h = EventLog;", 'src/events/store.ts': "import { renewLease } from '../jobs/queue.js'; export const i = renewLease;" });
+    const folders = await cruiseWith({
+      'src/jobs/queue.ts': "import { EventLog } from '../events/emit.js'; export const h = EventLog;",
+      'src/events/store.ts': "import { renewLease } from '../jobs/queue.js'; export const i = renewLease;",
+    });
     expect(folders.failed).toBe(true);
     expect(folders.output).not.toMatch(/no-module-cycles/);
     expect(folders.output).toMatch(/no-folder-cycles: src\/(events|jobs) → \n\s+src\/(jobs|events) →/);

@@ -25,7 +25,10 @@ beforeAll(async () => {
   ({ token } = await s.userWithToken(ANN, ['gist', 'user', 'admin:org', 'read:org']));
   gistIds = [];
   for (const n of [1, 2, 3]) {
-    const r = await s.api('POST', '/gists', { token, body: { description: `gist ${n}`, public: true, files: { [`f${n}.txt`]: { content: `content ${n}` } } } });
+    const r = await s.api('POST', '/gists', {
+      token,
+      body: { description: `gist ${n}`, public: true, files: { [`f${n}.txt`]: { content: `content ${n}` } } },
+    });
     expect(r.status).toBe(201);
     gistIds.push(r.body.id);
   }
@@ -100,7 +103,8 @@ async function recorder(answer: (req: Recorded, n: number, url: string) => Answe
     url,
     requests,
     /** `hublet --server URL --token t api ARGS…` against this recorder. */
-    run: (args: string[], opts: RunOpts = {}) => runInProcess(['--server', url + prefix, '--token', 'hlp_recorded', 'api', ...args], { env: cli.sandbox.env, ...opts }),
+    run: (args: string[], opts: RunOpts = {}) =>
+      runInProcess(['--server', url + prefix, '--token', 'hlp_recorded', 'api', ...args], { env: cli.sandbox.env, ...opts }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -112,23 +116,40 @@ describe('fields', () => {
       ok(
         await rec.run([
           'things',
-          '-f', 'raw=5',
-          '-F', 'n=42',
-          '-F', 'neg=-7',
-          '-F', 'yes=true',
-          '-F', 'no=false',
-          '-F', 'nothing=null',
-          '-F', 'float=1.5',
-          '-F', 'word=hello',
-          '-F', 'obj[a]=1',
-          '-F', 'obj[b][c]=x',
-          '-F', 'list[]=1',
-          '-F', 'list[]=two',
-          '-F', 'empty[]',
-          '-F', 'rows[][name]=a',
-          '-F', 'rows[][value]=1',
-          '-F', 'rows[][name]=b',
-          '-f', 'typed:={"deep":[1,2.5]}',
+          '-f',
+          'raw=5',
+          '-F',
+          'n=42',
+          '-F',
+          'neg=-7',
+          '-F',
+          'yes=true',
+          '-F',
+          'no=false',
+          '-F',
+          'nothing=null',
+          '-F',
+          'float=1.5',
+          '-F',
+          'word=hello',
+          '-F',
+          'obj[a]=1',
+          '-F',
+          'obj[b][c]=x',
+          '-F',
+          'list[]=1',
+          '-F',
+          'list[]=two',
+          '-F',
+          'empty[]',
+          '-F',
+          'rows[][name]=a',
+          '-F',
+          'rows[][value]=1',
+          '-F',
+          'rows[][name]=b',
+          '-f',
+          'typed:={"deep":[1,2.5]}',
         ]),
       );
       expect(rec.requests).toHaveLength(1);
@@ -160,7 +181,12 @@ describe('fields', () => {
     const file = path.join(cli.sandbox.root, 'notes.txt');
     fs.writeFileSync(file, 'line one\nline two\n');
     const results = await pool(
-      MODES.map((m) => () => api(m, ['gists', '-F', `files[notes.txt][content]=@${file}`, '-F', 'description=@-', '-F', 'public=false', '--jq', '.id'], { stdin: `made ${m}` })),
+      MODES.map(
+        (m) => () =>
+          api(m, ['gists', '-F', `files[notes.txt][content]=@${file}`, '-F', 'description=@-', '-F', 'public=false', '--jq', '.id'], {
+            stdin: `made ${m}`,
+          }),
+      ),
     );
     for (const [i, r] of results.entries()) {
       const id = ok(r).stdout.trim();
@@ -203,7 +229,23 @@ describe('the method, the query string and the body', () => {
   it('-X GET sends the fields as the query string (sorted, arrays as key[]), HEAD too; no fields and no -X is a GET', async () => {
     const rec = await recorder();
     try {
-      ok(await rec.run(['-X', 'GET', 'search/things', '-f', 'q=a b', '-F', 'per_page=1', '-F', 'labels[]=x', '-F', 'labels[]=y', '-F', 'o[k]=v']));
+      ok(
+        await rec.run([
+          '-X',
+          'GET',
+          'search/things',
+          '-f',
+          'q=a b',
+          '-F',
+          'per_page=1',
+          '-F',
+          'labels[]=x',
+          '-F',
+          'labels[]=y',
+          '-F',
+          'o[k]=v',
+        ]),
+      );
       ok(await rec.run(['search/things?sort=new', '--method', 'head', '-f', 'q=z']));
       ok(await rec.run(['/plain']));
       expect(rec.requests.map((r) => [r.method, r.url, r.body])).toEqual([
@@ -242,7 +284,9 @@ describe('the method, the query string and the body', () => {
     }
     // And against hublet, in both modes: the body edits the gist.
     for (const m of MODES) {
-      const r = await api(m, ['-X', 'PATCH', `gists/${gistIds[0]}`, '--input', '-', '--jq', '.description'], { stdin: `{"description":"via input ${m}"}` });
+      const r = await api(m, ['-X', 'PATCH', `gists/${gistIds[0]}`, '--input', '-', '--jq', '.description'], {
+        stdin: `{"description":"via input ${m}"}`,
+      });
       expect(ok(r).stdout).toBe(`via input ${m}\n`);
       expect((await s.api('GET', `/gists/${gistIds[0]}`)).body.description).toBe(`via input ${m}`);
     }
@@ -262,7 +306,8 @@ describe('the method, the query string and the body', () => {
   });
 
   it('graphql: fields other than query and operationName are variables; --paginate follows pageInfo.endCursor', async () => {
-    const query = 'query($endCursor: String) { viewer { gists(first: 1, after: $endCursor) { nodes { name } pageInfo { hasNextPage endCursor } } } }';
+    const query =
+      'query($endCursor: String) { viewer { gists(first: 1, after: $endCursor) { nodes { name } pageInfo { hasNextPage endCursor } } } }';
     for (const r of await both(['graphql', '--paginate', '-f', `query=${query}`, '--jq', '.data.viewer.gists.nodes[].name'])) {
       // Every gist of ann's, one page each (the ones other tests make meanwhile are deleted again, but may be seen).
       const names = ok(r).stdout.trim().split('\n');
@@ -289,7 +334,10 @@ describe('the method, the query string and the body', () => {
 
 describe('--paginate', () => {
   it('follows Link rel="next" over three pages and prints one merged array, in both modes', async () => {
-    for (const args of [['gists?per_page=1', '--paginate'], ['-X', 'GET', 'gists', '-F', 'per_page=1', '--paginate']]) {
+    for (const args of [
+      ['gists?per_page=1', '--paginate'],
+      ['-X', 'GET', 'gists', '-F', 'per_page=1', '--paginate'],
+    ]) {
       for (const r of await both(args)) {
         const merged = JSON.parse(ok(r).stdout);
         expect(merged.map((g: { id: string }) => g.id)).toEqual(await listedIds());
@@ -306,7 +354,9 @@ describe('--paginate', () => {
     expect(ok(jqRemote).stdout).toBe(expected);
     // `length` per page: three pages of one.
     for (const r of await both(['gists?per_page=1', '--paginate', '--jq', 'length'])) expect(ok(r).stdout).toBe('1\n1\n1\n');
-    const descriptions = (await s.api('GET', '/gists?per_page=100', { token })).body.map((g: { description: string }) => `${g.description};`);
+    const descriptions = (await s.api('GET', '/gists?per_page=100', { token })).body.map(
+      (g: { description: string }) => `${g.description};`,
+    );
     for (const r of await both(['gists?per_page=1', '--paginate', '--template', '{{range .}}{{.description}};{{end}}'])) {
       expect(ok(r).stdout).toBe(descriptions.join(''));
     }
@@ -319,7 +369,8 @@ describe('--paginate', () => {
   it('asks for per_page=100 unless a page size is given; later pages are the Link alone; object pages print one by one', async () => {
     const rec = await recorder(
       (_req, n, url) => ({
-        headers: n < 3 ? { link: `<${url}/api/v3/things?per_page=100&page=${n + 1}>; rel="next", <${url}/api/v3/things?page=3>; rel="last"` } : {},
+        headers:
+          n < 3 ? { link: `<${url}/api/v3/things?per_page=100&page=${n + 1}>; rel="next", <${url}/api/v3/things?page=3>; rel="last"` } : {},
         body: n === 2 ? [] : [{ n }],
       }),
       '/api/v3',
@@ -328,13 +379,20 @@ describe('--paginate', () => {
       const merged = ok(await rec.run(['things', '--paginate', '-X', 'GET', '-f', 'q=x']));
       expect(JSON.parse(merged.stdout)).toEqual([{ n: 1 }, { n: 3 }]);
       // The server's links carry the path prefix the CLI's server URL has (/api/v3): it is not doubled.
-      expect(rec.requests.map((r) => r.url)).toEqual(['/api/v3/things?per_page=100&q=x', '/api/v3/things?per_page=100&page=2', '/api/v3/things?per_page=100&page=3']);
+      expect(rec.requests.map((r) => r.url)).toEqual([
+        '/api/v3/things?per_page=100&q=x',
+        '/api/v3/things?per_page=100&page=2',
+        '/api/v3/things?per_page=100&page=3',
+      ]);
       ok(await rec.run(['things?per_page=5', '--paginate']));
       expect(rec.requests[3].url).toBe('/api/v3/things?per_page=5');
     } finally {
       await rec.close();
     }
-    const objects = await recorder((_req, n, url) => ({ headers: n < 2 ? { link: `<${url}/objects?page=2>; rel="next"` } : {}, body: { page: n } }));
+    const objects = await recorder((_req, n, url) => ({
+      headers: n < 2 ? { link: `<${url}/objects?page=2>; rel="next"` } : {},
+      body: { page: n },
+    }));
     try {
       expect(ok(await objects.run(['objects', '--paginate'])).stdout).toBe('{\n  "page": 1\n}\n{\n  "page": 2\n}\n');
     } finally {
@@ -370,7 +428,7 @@ describe('output', () => {
     expect(tty.stdout).toBe(`{\n  "login": "${ANN}"\n}\n`);
   });
 
-  it('--jq: a bad expression is a usage error before any request; a runtime error exits 1 with jq\'s message', async () => {
+  it("--jq: a bad expression is a usage error before any request; a runtime error exits 1 with jq's message", async () => {
     const rec = await recorder(() => ({ body: { a: 'text' } }));
     try {
       const bad = await rec.run(['things', '--jq', '.[']);
@@ -385,23 +443,37 @@ describe('output', () => {
     }
   });
 
-  it('--template formats with a Go template: fields, range, if, pipelines, gh\'s functions, tablerow', async () => {
+  it("--template formats with a Go template: fields, range, if, pipelines, gh's functions, tablerow", async () => {
     const listed = (await s.api('GET', '/gists?per_page=100', { token })).body as { id: string; description: string }[];
     const expected = listed.map((g) => `${g.id} ${g.description}\n`).join('');
     for (const r of await both(['gists?per_page=3', '--template', '{{range .}}{{.id}} {{.description}}{{"\\n"}}{{end}}'])) {
       expect(ok(r).stdout).toBe(expected);
     }
-    for (const r of await both(['gists?per_page=3', '--template', '{{range .}}{{tablerow .description (.public | printf "%v") .owner.login}}{{end}}'])) {
+    for (const r of await both([
+      'gists?per_page=3',
+      '--template',
+      '{{range .}}{{tablerow .description (.public | printf "%v") .owner.login}}{{end}}',
+    ])) {
       // Columns padded to the widest cell, two spaces between, the last one not padded.
       const width = Math.max(...listed.map((g) => g.description.length));
       expect(ok(r).stdout).toBe(listed.map((g) => `${g.description.padEnd(width)}  true  ${ANN}\n`).join(''));
     }
-    for (const r of await both(['user', '--template', '{{.login}}{{if .site_admin}} (admin){{else}} (user){{end}} {{len .login}} {{.no_such_key}} {{.plan.name | printf "%q"}}'])) {
+    for (const r of await both([
+      'user',
+      '--template',
+      '{{.login}}{{if .site_admin}} (admin){{else}} (user){{end}} {{len .login}} {{.no_such_key}} {{.plan.name | printf "%q"}}',
+    ])) {
       expect(ok(r).stdout).toMatch(new RegExp(`^${ANN} \\(user\\) ${ANN.length} <no value> ".*"$`));
     }
     const rec = await recorder(() => ({ body: [{ title: 'a', labels: [{ name: 'bug' }, { name: 'ui' }], at: '2024-03-05T14:07:09Z' }] }));
     try {
-      const r = ok(await rec.run(['issues', '--template', '{{range .}}{{.title}} ({{.labels | pluck "name" | join ", "}}) {{timefmt "2006-01-02 15:04" .at}}{{end}}']));
+      const r = ok(
+        await rec.run([
+          'issues',
+          '--template',
+          '{{range .}}{{.title}} ({{.labels | pluck "name" | join ", "}}) {{timefmt "2006-01-02 15:04" .at}}{{end}}',
+        ]),
+      );
       expect(r.stdout).toBe('a (bug, ui) 2024-03-05 14:07');
       const bad = await rec.run(['issues', '--template', '{{range .}}']);
       expect(bad.code).toBe(2);
@@ -461,7 +533,9 @@ describe('errors', () => {
     expect(refused.stderr).toContain('\nhint: the server refused the credential');
     // A token without the route's scope: the server's X-Accepted-OAuth-Scopes becomes a hint, as gh's scope suggestion.
     const { token: noScopes } = await s.userWithToken('api-noscopes', []);
-    const unscoped = await runInProcess(['--server', s.url, '--token', noScopes, 'api', 'gists', '-F', 'files[a.txt][content]=x'], { env: cli.sandbox.env });
+    const unscoped = await runInProcess(['--server', s.url, '--token', noScopes, 'api', 'gists', '-F', 'files[a.txt][content]=x'], {
+      env: cli.sandbox.env,
+    });
     expect(unscoped.code).toBe(1);
     expect(unscoped.stderr).toMatch(/^hublet: Not Found \(HTTP 404\)\nhint: this needs a token with the gist scope/);
     const rec = await recorder((req) =>

@@ -46,7 +46,9 @@ describe('local mode', () => {
       const bearer = await fetch(me, { headers: { authorization: `Bearer ${reached.token}` } });
       expect(bearer.status).toBe(200);
       expect(((await bearer.json()) as { login: string }).login).toBe('carol');
-      const basic = await fetch(me, { headers: { authorization: `Basic ${Buffer.from(`x-access-token:${reached.token}`).toString('base64')}` } });
+      const basic = await fetch(me, {
+        headers: { authorization: `Basic ${Buffer.from(`x-access-token:${reached.token}`).toString('base64')}` },
+      });
       expect(((await basic.json()) as { login: string }).login).toBe('carol');
 
       // No key, a wrong key, a user's own token, or the local-actor header alone: refused before the app.

@@ -72,7 +72,18 @@ describe('hublet --help, over the whole command tree', () => {
 
   it('reaches every group and its commands', () => {
     const names = all.map((c) => c.path.join(' '));
-    for (const expected of ['gist create', 'admin user create', 'admin org add-member', 'hook ping', 'migration download', 'repo view', 'auth login', 'completion', 'help', 'admin help']) {
+    for (const expected of [
+      'gist create',
+      'admin user create',
+      'admin org add-member',
+      'hook ping',
+      'migration download',
+      'repo view',
+      'auth login',
+      'completion',
+      'help',
+      'admin help',
+    ]) {
       expect(names).toContain(expected);
     }
     expect(all.length).toBeGreaterThan(60);
@@ -100,7 +111,9 @@ describe('hublet --help, over the whole command tree', () => {
   it('ends every leaf command with an Examples block of hublet command lines', () => {
     const leaves = all.filter((c) => !c.help.sections.Commands);
     expect(leaves.length).toBeGreaterThan(50);
-    const without = leaves.filter(({ help }) => !/\nExamples:\n( {2}# .*\n)* {2}(\$ )?(\S+=\S+ )?(hublet|source|echo|git) /.test(help.text)).map((c) => c.path.join(' '));
+    const without = leaves
+      .filter(({ help }) => !/\nExamples:\n( {2}# .*\n)* {2}(\$ )?(\S+=\S+ )?(hublet|source|echo|git) /.test(help.text))
+      .map((c) => c.path.join(' '));
     expect(without).toEqual([]);
   });
 
@@ -141,7 +154,15 @@ describe('the top-level help', () => {
   it('says how the mode is chosen', () => {
     expect(text).toContain('How the mode is chosen:');
     expect(text).toContain('flag > environment > saved credentials');
-    for (const word of ['--server URL', '--data DIR', 'HUBLET_SERVER', 'HUBLET_DATA', 'hublet auth login', '--token > HUBLET_TOKEN > the saved token', '--as > HUBLET_USER >']) {
+    for (const word of [
+      '--server URL',
+      '--data DIR',
+      'HUBLET_SERVER',
+      'HUBLET_DATA',
+      'hublet auth login',
+      '--token > HUBLET_TOKEN > the saved token',
+      '--as > HUBLET_USER >',
+    ]) {
       expect(text).toContain(word);
     }
   });
@@ -168,7 +189,10 @@ function bash(script: string): Promise<CliResult> {
   fs.mkdirSync(bin, { recursive: true });
   if (!fs.existsSync(path.join(bin, 'hublet'))) fs.symlinkSync(BIN, path.join(bin, 'hublet'));
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', script], { env: { ...sb.env, PATH: `${bin}:${process.env.PATH}` } as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', script], {
+      env: { ...sb.env, PATH: `${bin}:${process.env.PATH}` } as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -196,7 +220,9 @@ describe('hublet completion', { timeout: 60_000 }, () => {
   it('bash: completes commands, subcommands past options, options and option values', async () => {
     const complete = async (...words: string[]) => {
       const array = words.map((w) => `'${w}'`).join(' ');
-      const r = await bash(`source '${path.join(sb.root, 'hublet.bash')}'; COMP_WORDS=(${array}); COMP_CWORD=${words.length - 1}; _hublet; printf '%s\\n' "\${COMPREPLY[@]}"`);
+      const r = await bash(
+        `source '${path.join(sb.root, 'hublet.bash')}'; COMP_WORDS=(${array}); COMP_CWORD=${words.length - 1}; _hublet; printf '%s\\n' "\${COMPREPLY[@]}"`,
+      );
       expect(r.stderr).toBe('');
       return r.stdout.split('\n').filter(Boolean);
     };
@@ -231,25 +257,35 @@ describe('hook commands: the positional ORG of earlier versions', { timeout: 60_
     token = (await s.userWithToken('hooker', ['admin:org_hook'])).token;
     await s.createOrg('oldstyle', 'hooker');
     // An inactive hook: nothing is delivered, so the lists below stay as they are.
-    hookId = (await s.api('POST', '/orgs/oldstyle/hooks', { token, body: { name: 'web', active: false, config: { url: 'http://127.0.0.1:9/x' } } })).body.id;
+    hookId = (
+      await s.api('POST', '/orgs/oldstyle/hooks', { token, body: { name: 'web', active: false, config: { url: 'http://127.0.0.1:9/x' } } })
+    ).body.id;
   });
   afterAll(async () => s?.close());
   const remote = (args: string[]) => runInProcess(['--server', s.url, '--token', token, ...args], { env: sb.env });
 
   it('still works, with a note on stderr naming the --org form', async () => {
-    const [old, now] = await Promise.all([remote(['--json', 'hook', 'deliveries', 'oldstyle', String(hookId)]), remote(['--json', 'hook', 'deliveries', '--org', 'oldstyle', String(hookId)])]);
+    const [old, now] = await Promise.all([
+      remote(['--json', 'hook', 'deliveries', 'oldstyle', String(hookId)]),
+      remote(['--json', 'hook', 'deliveries', '--org', 'oldstyle', String(hookId)]),
+    ]);
     expect(now.stderr).toBe('');
     expect(old.code).toBe(0);
     expect(old.stdout).toBe(now.stdout);
     expect(old.stderr).toBe('hublet: `hook deliveries ORG ID` is deprecated; use `hook deliveries --org ORG ID`\n');
     const missing = await remote(['hook', 'delivery', 'oldstyle', String(hookId), '99999']);
     expect(missing.code).toBe(1);
-    expect(missing.stderr.split('\n')[0]).toBe('hublet: `hook delivery ORG ID DELIVERY_ID` is deprecated; use `hook delivery --org ORG ID DELIVERY_ID`');
+    expect(missing.stderr.split('\n')[0]).toBe(
+      'hublet: `hook delivery ORG ID DELIVERY_ID` is deprecated; use `hook delivery --org ORG ID DELIVERY_ID`',
+    );
     expect(missing.stderr).toContain('Not Found');
   });
 
   it('is not taken where the org is given, or by the commands that never had it', async () => {
-    const [twice, view] = await Promise.all([remote(['hook', 'deliveries', '--org', 'oldstyle', 'oldstyle', String(hookId)]), remote(['hook', 'view', 'oldstyle', String(hookId)])]);
+    const [twice, view] = await Promise.all([
+      remote(['hook', 'deliveries', '--org', 'oldstyle', 'oldstyle', String(hookId)]),
+      remote(['hook', 'view', 'oldstyle', String(hookId)]),
+    ]);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toContain("too many arguments for 'deliveries'");
     expect(view.code).toBe(2);

@@ -84,7 +84,9 @@ describe('hublet init', () => {
 
     const b = await freshDataDir('init-fixed');
     const fixed = `hlp_${'F'.repeat(36)}`;
-    const fromEnv = ok(await run(['init'], { HUBLET_DATA: b.dir, HUBLET_ADMIN_TOKEN: fixed, ...(onPostgres ? { HUBLET_DATABASE: b.db.url } : {}) }));
+    const fromEnv = ok(
+      await run(['init'], { HUBLET_DATA: b.dir, HUBLET_ADMIN_TOKEN: fixed, ...(onPostgres ? { HUBLET_DATABASE: b.db.url } : {}) }),
+    );
     expect(fromEnv.stdout).toContain(`created a hublet data dir in ${b.dir}`);
     expect(fromEnv.stdout).not.toContain(fixed);
     expect(fromEnv.stdout).not.toContain('shown once');
@@ -93,7 +95,10 @@ describe('hublet init', () => {
 
   it('refuses remote-mode options (exit 2) without creating anything', async () => {
     const never = path.join(sb.root, 'init-never');
-    const [server, token] = await pool([() => run(['init', '--data', never, '--server', s.url]), () => run(['init', '--data', never, '--token', 'x'])]);
+    const [server, token] = await pool([
+      () => run(['init', '--data', never, '--server', s.url]),
+      () => run(['init', '--data', never, '--token', 'x']),
+    ]);
     for (const r of [server, token]) {
       expect(r.code, r.stderr).toBe(2);
       expect(r.stdout).toBe('');
@@ -136,7 +141,9 @@ describe('a data dir without a hublet database', () => {
     const fresh = await freshDataDir('empty-database');
     const r = await run(['--data', fresh.dir, '--database', fresh.db.url, 'api', '/user']);
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain(`no hublet database in database ${onPostgres ? fresh.db.url : path.join(fresh.dir, 'hublet.sqlite')} (from --database)`);
+    expect(r.stderr).toContain(
+      `no hublet database in database ${onPostgres ? fresh.db.url : path.join(fresh.dir, 'hublet.sqlite')} (from --database)`,
+    );
     expect(r.stderr).toContain(`hublet init --data ${fresh.dir}`);
   });
 });
@@ -148,18 +155,37 @@ describe('which mode runs, and as whom: flag > environment > saved credentials',
     const cases: [string, () => Promise<{ code: number | null; stdout: string; stderr: string }>, string][] = [
       // The issue's case: an explicit --data wins over HUBLET_SERVER (and HUBLET_TOKEN, exported for curl, is not a conflict).
       ['--data over HUBLET_SERVER', () => run([...localArgs, 'api', '/user'], { HUBLET_SERVER: s.url, HUBLET_TOKEN: erinToken }), 'admin'],
-      ['HUBLET_DATA over saved credentials', () => run(['api', '/user'], { ...savedErin, HUBLET_DATA: dataDir, ...(onPostgres ? { HUBLET_DATABASE: localDatabase } : {}) }), 'admin'],
+      [
+        'HUBLET_DATA over saved credentials',
+        () => run(['api', '/user'], { ...savedErin, HUBLET_DATA: dataDir, ...(onPostgres ? { HUBLET_DATABASE: localDatabase } : {}) }),
+        'admin',
+      ],
       ['--server over HUBLET_DATA', () => run(['--server', s.url, '--token', erinToken, 'api', '/user'], { HUBLET_DATA: dataDir }), 'erin'],
-      ['HUBLET_SERVER over saved credentials', () => run(['api', '/user'], { ...savedElsewhere, HUBLET_SERVER: s.url, HUBLET_TOKEN: erinToken }), 'erin'],
+      [
+        'HUBLET_SERVER over saved credentials',
+        () => run(['api', '/user'], { ...savedElsewhere, HUBLET_SERVER: s.url, HUBLET_TOKEN: erinToken }),
+        'erin',
+      ],
       ['saved credentials alone', () => run(['api', '/user'], savedErin), 'erin'],
       ['--server with the token saved for that server', () => run(['--server', `${s.url}/`, 'api', '/user'], savedErin), 'erin'],
-      ['--token over HUBLET_TOKEN over the saved token', () => run(['--token', frankToken, 'api', '/user'], { ...savedErin, HUBLET_TOKEN: erinToken }), 'frank'],
+      [
+        '--token over HUBLET_TOKEN over the saved token',
+        () => run(['--token', frankToken, 'api', '/user'], { ...savedErin, HUBLET_TOKEN: erinToken }),
+        'frank',
+      ],
       ['HUBLET_TOKEN over the saved token', () => run(['api', '/user'], { ...savedErin, HUBLET_TOKEN: frankToken }), 'frank'],
       ['--as over HUBLET_USER', () => run([...localArgs, '--as', 'bob', 'api', '/user'], { HUBLET_USER: 'carol' }), 'bob'],
       ['HUBLET_USER over the default', () => run([...localArgs, 'api', '/user'], { HUBLET_USER: 'carol' }), 'carol'],
-      ['a flag settles conflicting environment variables', () => run([...localArgs, 'api', '/user'], { HUBLET_SERVER: s.url, HUBLET_DATA: path.join(sb.root, 'nowhere') }), 'admin'],
+      [
+        'a flag settles conflicting environment variables',
+        () => run([...localArgs, 'api', '/user'], { HUBLET_SERVER: s.url, HUBLET_DATA: path.join(sb.root, 'nowhere') }),
+        'admin',
+      ],
     ];
-    const results = await pool(cases.map(([, c]) => c), 3);
+    const results = await pool(
+      cases.map(([, c]) => c),
+      3,
+    );
     cases.forEach(([what, , login], i) => {
       expect(results[i].stderr, what).toBe('');
       expect({ what, login: loginOf(results[i].stdout) }).toEqual({ what, login });
@@ -187,8 +213,12 @@ describe('which mode runs, and as whom: flag > environment > saved credentials',
     }
     expect(both.stderr).toBe('hublet: --server (remote mode) and --data (local mode) cannot be used together; choose one\n');
     expect(dbAndServer.stderr).toContain('--server (remote mode) and --database (local mode) cannot be used together');
-    expect(asRemote.stderr).toContain(`--as works only in local mode; this command would run in remote mode (server ${s.url} from --server)`);
-    expect(asSaved.stderr).toContain(`--as works only in local mode; this command would run in remote mode (server ${s.url} from saved credentials)`);
+    expect(asRemote.stderr).toContain(
+      `--as works only in local mode; this command would run in remote mode (server ${s.url} from --server)`,
+    );
+    expect(asSaved.stderr).toContain(
+      `--as works only in local mode; this command would run in remote mode (server ${s.url} from saved credentials)`,
+    );
     expect(asSaved.stderr).toContain('--data DIR');
     expect(tokenLocal.stderr).toContain('--token works only in remote mode; this command would run in local mode (data dir from --data)');
     expect(baseUrlRemote.stderr).toContain('--base-url works only in local mode');
@@ -242,8 +272,17 @@ describe('hublet auth status', () => {
     ]);
     expect(ok(flags).stdout).toBe(`remote mode: server ${s.url} (from --server)\nuser: frank (token from --token); scopes: gist\n`);
     expect(ok(env).stdout).toBe(`remote mode: server ${s.url} (from HUBLET_SERVER)\nuser: frank (token from HUBLET_TOKEN); scopes: gist\n`);
-    expect(ok(saved).stdout).toBe(`remote mode: server ${s.url} (from saved credentials)\nuser: erin (token from saved credentials); scopes: gist, read:org\n`);
-    expect(JSON.parse(ok(json).stdout)).toEqual({ mode: 'remote', server: s.url, login: 'erin', valid: true, scopes: ['gist', 'read:org'], sources: { server: 'saved', token: 'saved' } });
+    expect(ok(saved).stdout).toBe(
+      `remote mode: server ${s.url} (from saved credentials)\nuser: erin (token from saved credentials); scopes: gist, read:org\n`,
+    );
+    expect(JSON.parse(ok(json).stdout)).toEqual({
+      mode: 'remote',
+      server: s.url,
+      login: 'erin',
+      valid: true,
+      scopes: ['gist', 'read:org'],
+      sources: { server: 'saved', token: 'saved' },
+    });
     expect(anonymous.code).toBe(4);
     expect(anonymous.stdout).toContain('user: none, anonymous (no token');
     expect(rejected.code).toBe(4);

@@ -39,13 +39,26 @@ afterAll(async () => {
 function home(): { sb: Sandbox; env: Env } {
   const sb = sandbox();
   sandboxes.push(sb);
-  const env: Env = { ...sb.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', SSH_ASKPASS: '', GIT_CONFIG_NOSYSTEM: '1', HUBLET_BASE_URL: s.url };
+  const env: Env = {
+    ...sb.env,
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_ASKPASS: '',
+    SSH_ASKPASS: '',
+    GIT_CONFIG_NOSYSTEM: '1',
+    HUBLET_BASE_URL: s.url,
+  };
   for (const k of Object.keys(env)) if (/^GIT_(CONFIG_(GLOBAL|COUNT|KEY_|VALUE_|PARAMETERS)|DIR|WORK_TREE)/.test(k)) delete env[k];
-  Object.assign(env, { GIT_AUTHOR_NAME: 'Alice', GIT_AUTHOR_EMAIL: 'alice@example.com', GIT_COMMITTER_NAME: 'Alice', GIT_COMMITTER_EMAIL: 'alice@example.com' });
+  Object.assign(env, {
+    GIT_AUTHOR_NAME: 'Alice',
+    GIT_AUTHOR_EMAIL: 'alice@example.com',
+    GIT_COMMITTER_NAME: 'Alice',
+    GIT_COMMITTER_EMAIL: 'alice@example.com',
+  });
   return { sb, env };
 }
 
-const clean = (env: Env): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv;
+const clean = (env: Env): NodeJS.ProcessEnv =>
+  Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv;
 
 /** git in `cwd` with the sandbox's environment: exit code, stdout and stderr. */
 async function git(args: string[], env: Env, cwd?: string): Promise<CliResult> {
@@ -84,7 +97,9 @@ describe('hublet auth setup-git', () => {
     const r = await runInProcess(['auth', 'setup-git'], { env });
     expect(r.code).toBe(4);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('hublet: not signed in to any server: nothing to set up\nhint: sign in first: `hublet auth login --server URL --token TOKEN`, then run `hublet auth setup-git`\n');
+    expect(r.stderr).toBe(
+      'hublet: not signed in to any server: nothing to set up\nhint: sign in first: `hublet auth login --server URL --token TOKEN`, then run `hublet auth setup-git`\n',
+    );
     expect(fs.existsSync(path.join(sb.home, '.gitconfig'))).toBe(false);
     const noToken = await runInProcess(['--server', s.url, 'auth', 'setup-git'], { env });
     expect(noToken.code).toBe(4);
@@ -95,14 +110,18 @@ describe('hublet auth setup-git', () => {
     const { sb, env } = home();
     ok(await runInProcess(['auth', 'login', '--server', s.url, '--token', alice.token], { env }));
     const first = await runCli(['auth', 'setup-git'], { env, timeoutMs: PROCESS_TIMEOUT_MS });
-    expect(ok(first).stdout).toBe(`git now asks hublet for the token for ${origin} (credential.${origin}.helper in the global git config)\n`);
+    expect(ok(first).stdout).toBe(
+      `git now asks hublet for the token for ${origin} (credential.${origin}.helper in the global git config)\n`,
+    );
     ok(await runCli(['auth', 'setup-git'], { env, timeoutMs: PROCESS_TIMEOUT_MS }));
     expect(await globalHelpers(env)).toBe(`\n${EXPECTED_HELPER}\n`);
     expect(fs.readFileSync(path.join(sb.home, '.gitconfig'), 'utf8')).toContain(`[credential "${origin}"]`);
 
     const elsewhere = path.join(sb.root, 'elsewhere.gitconfig');
     const json = await runInProcess(['--json', 'auth', 'setup-git'], { env, extraEnv: { GIT_CONFIG_GLOBAL: elsewhere } });
-    expect(JSON.parse(ok(json).stdout)).toEqual([{ server: origin, key: `credential.${origin}.helper`, helper: expect.stringMatching(/ auth git-credential$/) }]);
+    expect(JSON.parse(ok(json).stdout)).toEqual([
+      { server: origin, key: `credential.${origin}.helper`, helper: expect.stringMatching(/ auth git-credential$/) },
+    ]);
     expect(fs.readFileSync(elsewhere, 'utf8')).toContain(`[credential "${origin}"]`);
   });
 
@@ -120,7 +139,9 @@ describe('hublet auth setup-git', () => {
     // The hint is for a person: at a terminal (a script's clone prints none, test/gists/cli.test.ts).
     const cloned = await runInProcess(['gist', 'clone', g.id, before], { env, stderrIsTTY: true });
     expect(cloned.code, cloned.stderr).toBe(0);
-    expect(cloned.stderr).toBe(`hint: to push with git without a password prompt, run \`hublet auth setup-git\` once (git then asks hublet for the token for ${origin})\n`);
+    expect(cloned.stderr).toBe(
+      `hint: to push with git without a password prompt, run \`hublet auth setup-git\` once (git then asks hublet for the token for ${origin})\n`,
+    );
     const refused = await commitAndPush(before, 'g.txt', 'two\n', env);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/could not read Username|terminal prompts disabled/);
@@ -151,10 +172,11 @@ describe('hublet auth setup-git', () => {
     expect((await git(['-C', repoDir, 'ls-remote', 'origin', 'HEAD'], env)).stdout).toMatch(new RegExp(`^${head}\\s+HEAD`));
   });
 
-  it('local mode: a local clone\'s origin is the server itself (the gateway is gone), so its push needs the helper too', async () => {
+  it("local mode: a local clone's origin is the server itself (the gateway is gone), so its push needs the helper too", async () => {
     const { sb, env } = home();
     const g = await newGist('local\n');
-    const local = (args: string[]) => runInProcess(['--data', s.dataDir, '--database', s.databaseUrl, '--as', 'alice', ...args], { env, stderrIsTTY: true });
+    const local = (args: string[]) =>
+      runInProcess(['--data', s.dataDir, '--database', s.databaseUrl, '--as', 'alice', ...args], { env, stderrIsTTY: true });
     const dir = path.join(sb.root, 'local-clone');
     const cloned = await local(['gist', 'clone', g.id, dir]);
     expect(cloned.code, cloned.stderr).toBe(0);
@@ -177,7 +199,8 @@ describe('hublet auth setup-git', () => {
 
 describe("hublet auth git-credential: git's credential protocol", () => {
   const port = () => new URL(s.url).port;
-  const get = (env: Env, request: string, extraEnv: Env = {}) => runInProcess(['auth', 'git-credential', 'get'], { env, extraEnv, stdin: request });
+  const get = (env: Env, request: string, extraEnv: Env = {}) =>
+    runInProcess(['auth', 'git-credential', 'get'], { env, extraEnv, stdin: request });
 
   it('get: the saved token for the saved server, as its login; by url= too; nothing for another server', async () => {
     const { env } = home();
@@ -190,7 +213,9 @@ describe("hublet auth git-credential: git's credential protocol", () => {
     const other = await get(env, 'protocol=http\nhost=127.0.0.1:1\n\n');
     expect(other.code).toBe(1);
     expect(other.stdout).toBe('');
-    expect(other.stderr).toBe('hublet auth git-credential: no token for http://127.0.0.1:1; sign in with `hublet auth login --server http://127.0.0.1:1 --token TOKEN`\n');
+    expect(other.stderr).toBe(
+      'hublet auth git-credential: no token for http://127.0.0.1:1; sign in with `hublet auth login --server http://127.0.0.1:1 --token TOKEN`\n',
+    );
     const https = await get(env, `protocol=https\nhost=127.0.0.1:${port()}\n\n`); // another origin
     expect(https.code).toBe(1);
     const ssh = await get(env, 'protocol=ssh\nhost=example.com\n\n');
@@ -207,7 +232,10 @@ describe("hublet auth git-credential: git's credential protocol", () => {
     const r = await get(env, `protocol=http\nhost=127.0.0.1:${port()}\n\n`, { HUBLET_SERVER: s.url, HUBLET_TOKEN: 'hlp_from_env' });
     expect(ok(r).stdout).toBe(`protocol=http\nhost=127.0.0.1:${port()}\nusername=x-access-token\npassword=hlp_from_env\n`);
     const noSaved = home();
-    const envOnly = await get(noSaved.env, `protocol=http\nhost=127.0.0.1:${port()}\n\n`, { HUBLET_SERVER: `${s.url}/`, HUBLET_TOKEN: 'hlp_env_only' });
+    const envOnly = await get(noSaved.env, `protocol=http\nhost=127.0.0.1:${port()}\n\n`, {
+      HUBLET_SERVER: `${s.url}/`,
+      HUBLET_TOKEN: 'hlp_env_only',
+    });
     expect(ok(envOnly).stdout).toContain('password=hlp_env_only\n');
   });
 

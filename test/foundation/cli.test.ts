@@ -30,19 +30,20 @@ describe('the program', () => {
   it('prints its version and help, and exits 2 on usage errors without touching the data dir', async () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
     const untouched = path.join(sb.root, 'untouched');
-    const [version, help, subHelp, unknownOption, missingArg, unknownCommand, badChoice, badField, badInput, badApp, loginNoToken] = await pool([
-      () => runCli(['--version'], { env: sb.env }),
-      () => runCli(['--help'], { env: sb.env }),
-      () => runCli(['admin', 'token', 'create', '--help'], { env: sb.env }),
-      () => runCli(['--data', untouched, '--bogus', 'api', '/user'], { env: sb.env }),
-      () => runCli(['--data', untouched, 'admin', 'user', 'create'], { env: sb.env }),
-      () => runCli(['--data', untouched, 'frobnicate'], { env: sb.env }),
-      () => runCli(['--data', untouched, 'admin', 'token', 'create', 'x', '--kind', 'skeleton-key'], { env: sb.env }),
-      () => runCli(['--data', untouched, 'api', '/admin/users', '-f', 'no-equals-sign'], { env: sb.env }),
-      () => runCli(['--data', untouched, 'api', '/admin/users', '--input', path.join(sb.root, 'missing.json')], { env: sb.env }),
-      () => runCli(['--data', untouched, 'admin', 'token', 'create', 'x', '--kind', 'oauth', '--app', 'twelve'], { env: sb.env }),
-      () => runCli(['auth', 'login', '--server', 'http://127.0.0.1:1'], { env: sb.env }),
-    ]);
+    const [version, help, subHelp, unknownOption, missingArg, unknownCommand, badChoice, badField, badInput, badApp, loginNoToken] =
+      await pool([
+        () => runCli(['--version'], { env: sb.env }),
+        () => runCli(['--help'], { env: sb.env }),
+        () => runCli(['admin', 'token', 'create', '--help'], { env: sb.env }),
+        () => runCli(['--data', untouched, '--bogus', 'api', '/user'], { env: sb.env }),
+        () => runCli(['--data', untouched, 'admin', 'user', 'create'], { env: sb.env }),
+        () => runCli(['--data', untouched, 'frobnicate'], { env: sb.env }),
+        () => runCli(['--data', untouched, 'admin', 'token', 'create', 'x', '--kind', 'skeleton-key'], { env: sb.env }),
+        () => runCli(['--data', untouched, 'api', '/admin/users', '-f', 'no-equals-sign'], { env: sb.env }),
+        () => runCli(['--data', untouched, 'api', '/admin/users', '--input', path.join(sb.root, 'missing.json')], { env: sb.env }),
+        () => runCli(['--data', untouched, 'admin', 'token', 'create', 'x', '--kind', 'oauth', '--app', 'twelve'], { env: sb.env }),
+        () => runCli(['auth', 'login', '--server', 'http://127.0.0.1:1'], { env: sb.env }),
+      ]);
     expect(version).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
     expect(help.code).toBe(0);
     for (const cmd of ['serve', 'api', 'admin', 'auth']) expect(help.stdout).toContain(cmd);
@@ -133,7 +134,11 @@ describe('admin commands in local mode, next to a running server on the same dat
       expect(r.code, r.stderr).toBe(1);
       expect(r.stdout).toBe('');
     }
-    expect(JSON.parse(withoutHints(duplicate.stderr))).toMatchObject({ message: 'Validation Failed', status: '422', errors: [{ field: 'login', code: 'already_exists' }] });
+    expect(JSON.parse(withoutHints(duplicate.stderr))).toMatchObject({
+      message: 'Validation Failed',
+      status: '422',
+      errors: [{ field: 'login', code: 'already_exists' }],
+    });
     expect(JSON.parse(withoutHints(badScope.stderr))).toMatchObject({ status: '422', errors: [{ field: 'scopes', code: 'invalid' }] });
   });
 
@@ -190,16 +195,35 @@ describe('local and remote mode give the same output and exit codes', () => {
     const cases: [string, string[], string, string[]][] = [
       ['GET /user', ['--as', 'carol', 'api', '/user'], carolToken, ['api', '/user']],
       ['404', ['--as', 'carol', 'api', '/users/nobody-at-all'], carolToken, ['api', '/users/nobody-at-all']],
-      ['422', ['--as', 'carol', 'api', '/orgs/guild/memberships/dave', '-X', 'PUT', '-f', 'role=owner'], carolToken, ['api', '/orgs/guild/memberships/dave', '-X', 'PUT', '-f', 'role=owner']],
+      [
+        '422',
+        ['--as', 'carol', 'api', '/orgs/guild/memberships/dave', '-X', 'PUT', '-f', 'role=owner'],
+        carolToken,
+        ['api', '/orgs/guild/memberships/dave', '-X', 'PUT', '-f', 'role=owner'],
+      ],
       ['admin as a non-admin', ['--as', 'carol', 'admin', 'user', 'create', 'sneaky'], carolToken, ['admin', 'user', 'create', 'sneaky']],
-      ['add-member', ['admin', 'org', 'add-member', 'guild', 'dave', '--role', 'member', '--json'], adminToken, ['admin', 'org', 'add-member', 'guild', 'dave', '--role', 'member', '--json']],
-      ['last owner', ['admin', 'org', 'add-member', 'guild', 'carol', '--role', 'member'], adminToken, ['admin', 'org', 'add-member', 'guild', 'carol', '--role', 'member']],
+      [
+        'add-member',
+        ['admin', 'org', 'add-member', 'guild', 'dave', '--role', 'member', '--json'],
+        adminToken,
+        ['admin', 'org', 'add-member', 'guild', 'dave', '--role', 'member', '--json'],
+      ],
+      [
+        'last owner',
+        ['admin', 'org', 'add-member', 'guild', 'carol', '--role', 'member'],
+        adminToken,
+        ['admin', 'org', 'add-member', 'guild', 'carol', '--role', 'member'],
+      ],
     ];
     const results = await pool(cases.flatMap(([, l, token, r]) => [() => local(l), () => remote(token, r)]));
     cases.forEach(([what], i) => {
       const [l, r] = [results[2 * i], results[2 * i + 1]];
       // Hints read off a token's scopes exist only remotely (local mode has no tokens): the rest is the same.
-      expect({ code: r.code, stdout: r.stdout, stderr: withoutHints(r.stderr) }, what).toEqual({ code: l.code, stdout: l.stdout, stderr: l.stderr });
+      expect({ code: r.code, stdout: r.stdout, stderr: withoutHints(r.stderr) }, what).toEqual({
+        code: l.code,
+        stdout: l.stdout,
+        stderr: l.stderr,
+      });
     });
     const byName = Object.fromEntries(cases.map(([what], i) => [what, results[2 * i]]));
     expect(JSON.parse(byName['GET /user'].stdout).login).toBe('carol');
@@ -221,7 +245,11 @@ describe('local and remote mode give the same output and exit codes', () => {
     const [l, r, env] = await pool([
       () => local(['admin', 'user', 'create', 'made-local', '--json']),
       () => remote(s.adminToken, ['admin', 'user', 'create', 'made-remote', '--json']),
-      () => runCli(['admin', 'user', 'create', 'made-env', '--json'], { env: sb.env, extraEnv: { HUBLET_SERVER: s.url, HUBLET_TOKEN: s.adminToken } }),
+      () =>
+        runCli(['admin', 'user', 'create', 'made-env', '--json'], {
+          env: sb.env,
+          extraEnv: { HUBLET_SERVER: s.url, HUBLET_TOKEN: s.adminToken },
+        }),
     ]);
     const normal = (out: string) => {
       const u = JSON.parse(out);
@@ -278,8 +306,14 @@ describe('hublet auth', () => {
       expect(fs.statSync(path.dirname(box.credentialsFile)).mode & 0o077).toBe(0);
       expect(JSON.parse(fs.readFileSync(box.credentialsFile, 'utf8'))).toMatchObject({ server: s.url, token, login: 'erin' });
 
-      const [status, statusJson, me] = await pool([() => run(['auth', 'status']), () => run(['--json', 'auth', 'status']), () => run(['api', '/user'])]);
-      expect(ok(status).stdout).toBe(`remote mode: server ${s.url} (from saved credentials)\nuser: erin (token from saved credentials); scopes: gist, read:org\n`);
+      const [status, statusJson, me] = await pool([
+        () => run(['auth', 'status']),
+        () => run(['--json', 'auth', 'status']),
+        () => run(['api', '/user']),
+      ]);
+      expect(ok(status).stdout).toBe(
+        `remote mode: server ${s.url} (from saved credentials)\nuser: erin (token from saved credentials); scopes: gist, read:org\n`,
+      );
       expect(JSON.parse(ok(statusJson).stdout)).toEqual({
         mode: 'remote',
         server: s.url,

@@ -35,7 +35,13 @@ function dir(name: string): string {
 
 /** Only PATH plus a home and XDG dirs of its own: nothing from this checkout, no NODE_OPTIONS, no HUBLET_*. */
 function sandboxEnv(cacheHome = dir('cache')): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: dir('home'), XDG_CACHE_HOME: cacheHome, XDG_CONFIG_HOME: dir('config'), XDG_DATA_HOME: dir('data-home') };
+  return {
+    PATH: process.env.PATH,
+    HOME: dir('home'),
+    XDG_CACHE_HOME: cacheHome,
+    XDG_CONFIG_HOME: dir('config'),
+    XDG_DATA_HOME: dir('data-home'),
+  };
 }
 
 function start(args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string; exited: Promise<Exit> } {
@@ -156,7 +162,9 @@ describe(`dist/hublet alone in an empty directory (serving ${onPostgres ? 'Postg
     expect(first.code).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({ login: 'admin' });
     const files = tree(cache);
-    expect(files).toEqual([expect.stringMatching(new RegExp(`^hublet/${VERSION.replace(/\./g, '\\.')}-[0-9a-f]{16}/node_sqlite3\\.node$`))]);
+    expect(files).toEqual([
+      expect.stringMatching(new RegExp(`^hublet/${VERSION.replace(/\./g, '\\.')}-[0-9a-f]{16}/node_sqlite3\\.node$`)),
+    ]);
     const unpacked = path.join(cache, files[0]);
     expect(sha256(unpacked)).toBe(sha256(ADDON));
     const stat = fs.statSync(unpacked);

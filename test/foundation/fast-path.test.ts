@@ -40,7 +40,11 @@ function send(server: TestServer, method: string, path: string, headers: Record<
 /** A commit no cached response shows: every entry is stale afterwards, so the next request goes to its route. */
 let edits = 0;
 async function staleEverything(server: TestServer): Promise<void> {
-  await server.db.updateTable('users').set({ bio: `edit ${++edits}` }).where('login', '=', 'admin').execute();
+  await server.db
+    .updateTable('users')
+    .set({ bio: `edit ${++edits}` })
+    .where('login', '=', 'admin')
+    .execute();
 }
 
 const RATE_COUNTERS = new Set(['x-ratelimit-used', 'x-ratelimit-remaining']);

@@ -52,11 +52,18 @@ interface Answer {
 function send(req: Sent): Promise<Answer> {
   return new Promise((resolve, reject) => {
     // A body always goes with its length: without one, Node sends a GET's or DELETE's body unframed (the next "request").
-    const headers: Record<string, string> = req.body === undefined ? { ...req.headers } : { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) };
+    const headers: Record<string, string> =
+      req.body === undefined ? { ...req.headers } : { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) };
     const r = http.request({ host: '127.0.0.1', port, agent, method: req.method, path: req.path, headers, timeout: 20_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          contentType: String(res.headers['content-type'] ?? ''),
+          body: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
       res.on('error', reject);
     });
     r.on('timeout', () => r.destroy(new Error('no answer within 20 s')));
@@ -66,7 +73,9 @@ function send(req: Sent): Promise<Answer> {
 }
 
 const GIT_PROTOCOL = /\/(?:info\/refs|git-upload-pack|git-receive-pack)(?:\?|$)/;
-const NOT_THE_API = new RegExp(`${GIT_PROTOCOL.source}|^(?:\\/api\\/v3)?\\/gist\\/[^/?]+\\/[^/?]+\\/raw(?:[/?]|$)|^(?:\\/api\\/v3)?\\/camo\\/`);
+const NOT_THE_API = new RegExp(
+  `${GIT_PROTOCOL.source}|^(?:\\/api\\/v3)?\\/gist\\/[^/?]+\\/[^/?]+\\/raw(?:[/?]|$)|^(?:\\/api\\/v3)?\\/camo\\/`,
+);
 
 const cut = (text: string, n: number) => (text.length > n ? `${text.slice(0, n)}…(${text.length} chars)` : text);
 
@@ -107,39 +116,123 @@ function check(req: Sent, res: Answer): void {
 
 // ---- Generators.
 
-const printable = (max: number) => fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: max });
+const printable = (max: number) =>
+  fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: max });
 
 /** Values that break parsers: numbers past every bound, signs, exponents, traversal, NUL, encodings, unicode, length. */
-const hostileText = fc.oneof(
-  fc.constantFrom(
-    '99999999999999999999', '307445734561825861', '9007199254740993', '2147483648', '2147483647', '-1', '0', '00', '-0', '1e3', '1e400',
-    '1.5', '0x10', 'NaN', 'Infinity', 'null', 'undefined', 'true', '[]', '{}', '.', '..', '...', '.git', '.git.git', '../../etc/passwd',
-    ' ', '', 'v1_1', 'v1_99999999999999999999', 'v1_-1', '2020-01-01T00:00:00Z', '+275760-09-13T00:00:00Z', '-271821-04-20T00:00:00Z',
-    '9999-12-31T23:59:59Z', '0000-00-00', '2020-13-45T99:99:99Z', 'é', '☃', '😀', '\u202e', '\u0000', 'a\nb', '<script>', "'; drop table users; --",
-  ),
-  fc.integer().map(String),
-  fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
-  fc.double().map(String),
-  fc.string({ unit: 'grapheme', maxLength: 40 }),
-  fc.string({ unit: 'binary', maxLength: 20 }),
-  fc.constant('9'.repeat(400)),
-  fc.constant('a'.repeat(3000)),
-).chain((t) => (t.length > 2048 ? fc.constantFrom(t, t.slice(0, 300)) : fc.constant(t))); // over the router's segment limit half as often
+const hostileText = fc
+  .oneof(
+    fc.constantFrom(
+      '99999999999999999999',
+      '307445734561825861',
+      '9007199254740993',
+      '2147483648',
+      '2147483647',
+      '-1',
+      '0',
+      '00',
+      '-0',
+      '1e3',
+      '1e400',
+      '1.5',
+      '0x10',
+      'NaN',
+      'Infinity',
+      'null',
+      'undefined',
+      'true',
+      '[]',
+      '{}',
+      '.',
+      '..',
+      '...',
+      '.git',
+      '.git.git',
+      '../../etc/passwd',
+      ' ',
+      '',
+      'v1_1',
+      'v1_99999999999999999999',
+      'v1_-1',
+      '2020-01-01T00:00:00Z',
+      '+275760-09-13T00:00:00Z',
+      '-271821-04-20T00:00:00Z',
+      '9999-12-31T23:59:59Z',
+      '0000-00-00',
+      '2020-13-45T99:99:99Z',
+      'é',
+      '☃',
+      '😀',
+      '\u202e',
+      '\u0000',
+      'a\nb',
+      '<script>',
+      "'; drop table users; --",
+    ),
+    fc.integer().map(String),
+    fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
+    fc.double().map(String),
+    fc.string({ unit: 'grapheme', maxLength: 40 }),
+    fc.string({ unit: 'binary', maxLength: 20 }),
+    fc.constant('9'.repeat(400)),
+    fc.constant('a'.repeat(3000)),
+  )
+  .chain((t) => (t.length > 2048 ? fc.constantFrom(t, t.slice(0, 300)) : fc.constant(t))); // over the router's segment limit half as often
 
 /** A path segment: encoded text, or raw bytes a client could send as they are (pre-encoded, traversal, bad escapes). */
 const hostileSegment = fc.oneof(
   { weight: 4, arbitrary: hostileText.map((t) => encodeURIComponent(t)) },
-  { weight: 1, arbitrary: fc.constantFrom('..', '../..', '%00', '%zz', '%', '%2e%2e', '%2F', '%5C', '%c0%ae', '%ff', '%E2%80%AE', ';', ':x', '*', '~', '$') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '..',
+      '../..',
+      '%00',
+      '%zz',
+      '%',
+      '%2e%2e',
+      '%2F',
+      '%5C',
+      '%c0%ae',
+      '%ff',
+      '%E2%80%AE',
+      ';',
+      ':x',
+      '*',
+      '~',
+      '$',
+    ),
+  },
 );
 
 const QUERY_KEYS = [
-  'page', 'per_page', 'since', 'before', 'cursor', 'status', 'sort', 'direction', 'visibility', 'affiliation', 'type', 'exclude', 'exclude[]',
-  'expires', 'signature', 'redelivery', 'page[]', 'per_page[]', '__proto__', 'constructor', 'service', 'q',
+  'page',
+  'per_page',
+  'since',
+  'before',
+  'cursor',
+  'status',
+  'sort',
+  'direction',
+  'visibility',
+  'affiliation',
+  'type',
+  'exclude',
+  'exclude[]',
+  'expires',
+  'signature',
+  'redelivery',
+  'page[]',
+  'per_page[]',
+  '__proto__',
+  'constructor',
+  'service',
+  'q',
 ];
 
-const query = fc.array(fc.tuple(fc.constantFrom(...QUERY_KEYS), hostileText), { maxLength: 6 }).map((pairs) =>
-  pairs.length ? `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}` : '',
-);
+const query = fc
+  .array(fc.tuple(fc.constantFrom(...QUERY_KEYS), hostileText), { maxLength: 6 })
+  .map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}` : ''));
 
 /** A header that is mostly absent: a bad value in each of them on every request would stop most at the first check. */
 const optional = <T>(a: fc.Arbitrary<T>) => fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: a });
@@ -152,7 +245,18 @@ function headersArb(tokens: { user: string; admin: string }) {
     {
       weight: 2,
       arbitrary: fc.oneof(
-        fc.constantFrom('Bearer', 'Bearer ', 'token', 'Basic', 'Basic !!!', 'Basic Og==', `Basic ${Buffer.from(`x:${tokens.user}`).toString('base64')}`, `Bearer ${'a'.repeat(5000)}`, 'Digest x', `Bearer ${tokens.user}x`),
+        fc.constantFrom(
+          'Bearer',
+          'Bearer ',
+          'token',
+          'Basic',
+          'Basic !!!',
+          'Basic Og==',
+          `Basic ${Buffer.from(`x:${tokens.user}`).toString('base64')}`,
+          `Bearer ${'a'.repeat(5000)}`,
+          'Digest x',
+          `Bearer ${tokens.user}x`,
+        ),
         printable(80).map((t) => `Bearer hlp_${t}`),
         printable(80),
       ),
@@ -161,17 +265,37 @@ function headersArb(tokens: { user: string; admin: string }) {
   return fc.record({
     accept: optional(
       fc.oneof(
-        fc.constantFrom('application/vnd.service+json', 'application/vnd.service.raw+json', 'application/vnd.service.base64+json', 'application/vnd.github.v3.full+json', '*/*', 'text/html', ''),
+        fc.constantFrom(
+          'application/vnd.service+json',
+          'application/vnd.service.raw+json',
+          'application/vnd.service.base64+json',
+          'application/vnd.github.v3.full+json',
+          '*/*',
+          'text/html',
+          '',
+        ),
         printable(60),
       ),
     ),
-    'x-service-api-version': optional(fc.oneof({ weight: 2, arbitrary: fc.constantFrom('2022-11-28', '2026-03-10') }, fc.constantFrom('1999-01-01', ''), printable(40))),
+    'x-service-api-version': optional(
+      fc.oneof({ weight: 2, arbitrary: fc.constantFrom('2022-11-28', '2026-03-10') }, fc.constantFrom('1999-01-01', ''), printable(40)),
+    ),
     'if-none-match': optional(fc.oneof(fc.constantFrom('*', 'W/"abc"', '"', '""', 'W/', 'x'.repeat(5000)), printable(60))),
-    'if-modified-since': optional(fc.oneof(fc.constantFrom('Thu, 01 Jan 1970 00:00:00 GMT', 'Sat, 13 Sep 275760 00:00:00 GMT', 'yesterday'), printable(40))),
+    'if-modified-since': optional(
+      fc.oneof(fc.constantFrom('Thu, 01 Jan 1970 00:00:00 GMT', 'Sat, 13 Sep 275760 00:00:00 GMT', 'yesterday'), printable(40)),
+    ),
     authorization: auth,
     'content-type': optional(
       fc.oneof(
-        fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', ';;;', 'application/json; charset=utf-16', 'application/x-git-receive-pack-request'),
+        fc.constantFrom(
+          'application/json',
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'multipart/form-data; boundary=x',
+          ';;;',
+          'application/json; charset=utf-16',
+          'application/x-git-receive-pack-request',
+        ),
         printable(60),
       ),
     ),
@@ -179,24 +303,82 @@ function headersArb(tokens: { user: string; admin: string }) {
 }
 
 const FIELDS = [
-  'name', 'files', 'description', 'public', 'config', 'url', 'content_type', 'secret', 'insecure_ssl', 'events', 'active', 'add_events', 'remove_events',
-  'repositories', 'lock_repositories', 'exclude_metadata', 'exclude_git_data', 'exclude_attachments', 'exclude_releases', 'exclude_owner_projects',
-  'org_metadata_only', 'exclude', 'body', 'login', 'email', 'site_admin', 'admin', 'scopes', 'kind', 'permissions', 'app_id', 'expires_at', 'note',
-  'private', 'visibility', 'auto_init', 'homepage', 'has_issues', 'default_branch', 'archived', 'owner', 'path', 'role', 'content', 'filename',
+  'name',
+  'files',
+  'description',
+  'public',
+  'config',
+  'url',
+  'content_type',
+  'secret',
+  'insecure_ssl',
+  'events',
+  'active',
+  'add_events',
+  'remove_events',
+  'repositories',
+  'lock_repositories',
+  'exclude_metadata',
+  'exclude_git_data',
+  'exclude_attachments',
+  'exclude_releases',
+  'exclude_owner_projects',
+  'org_metadata_only',
+  'exclude',
+  'body',
+  'login',
+  'email',
+  'site_admin',
+  'admin',
+  'scopes',
+  'kind',
+  'permissions',
+  'app_id',
+  'expires_at',
+  'note',
+  'private',
+  'visibility',
+  'auto_init',
+  'homepage',
+  'has_issues',
+  'default_branch',
+  'archived',
+  'owner',
+  'path',
+  'role',
+  'content',
+  'filename',
 ];
 
 const leaf = fc.oneof(hostileText, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(1e308), fc.constant(-0));
 const value: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
-  v: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, fc.array(tie('v'), { maxLength: 4 }), fc.dictionary(hostileText, tie('v'), { maxKeys: 4 })),
+  v: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    leaf,
+    fc.array(tie('v'), { maxLength: 4 }),
+    fc.dictionary(hostileText, tie('v'), { maxKeys: 4 }),
+  ),
 })).v;
 
 const files = fc.dictionary(
   fc.oneof(hostileText, fc.constantFrom('a.txt', 'A.TXT', 'dir/x', '.git/config', '')),
-  fc.oneof(fc.constant(null), fc.record({ content: fc.oneof(hostileText, value), filename: fc.oneof(hostileText, value) }, { requiredKeys: [] }), value),
+  fc.oneof(
+    fc.constant(null),
+    fc.record({ content: fc.oneof(hostileText, value), filename: fc.oneof(hostileText, value) }, { requiredKeys: [] }),
+    value,
+  ),
   { maxKeys: 4 },
 );
 const hookConfig = fc.record(
-  { url: fc.oneof(hostileText, fc.constantFrom('http://127.0.0.1:9/x', 'http://169.254.169.254/', 'ftp://x', 'http://[::1]:9/', 'http://a:b@127.0.0.1:9/')), content_type: hostileText, secret: hostileText, insecure_ssl: fc.oneof(hostileText, value) },
+  {
+    url: fc.oneof(
+      hostileText,
+      fc.constantFrom('http://127.0.0.1:9/x', 'http://169.254.169.254/', 'ftp://x', 'http://[::1]:9/', 'http://a:b@127.0.0.1:9/'),
+    ),
+    content_type: hostileText,
+    secret: hostileText,
+    insecure_ssl: fc.oneof(hostileText, value),
+  },
   { requiredKeys: [] },
 );
 
@@ -211,14 +393,37 @@ const body = fc.oneof(
   {
     weight: 2,
     arbitrary: fc.constantFrom(
-      '{', '{"a":', '[', 'nul', '\u0000', '{"a":1}garbage', '\xff\xfe', '{"a":1,"a":2}', '[]', '"x"', '1', 'null', 'true', '',
-      '{"__proto__":{"polluted":1,"admin":true},"name":"x"}', '{"constructor":{"prototype":{"polluted":1}}}',
-      '{"files":{"__proto__":{"content":"x"}}}', '{"config":{"__proto__":{"url":"http://127.0.0.1:9/"}}}',
+      '{',
+      '{"a":',
+      '[',
+      'nul',
+      '\u0000',
+      '{"a":1}garbage',
+      '\xff\xfe',
+      '{"a":1,"a":2}',
+      '[]',
+      '"x"',
+      '1',
+      'null',
+      'true',
+      '',
+      '{"__proto__":{"polluted":1,"admin":true},"name":"x"}',
+      '{"constructor":{"prototype":{"polluted":1}}}',
+      '{"files":{"__proto__":{"content":"x"}}}',
+      '{"config":{"__proto__":{"url":"http://127.0.0.1:9/"}}}',
     ),
   },
   {
     weight: 1,
-    arbitrary: fc.integer({ min: 100, max: 200_000 }).chain((n) => fc.constantFrom('['.repeat(n) + ']'.repeat(n), `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`, `{"files":${'{"a":'.repeat(n)}1${'}'.repeat(n + 1)}`)),
+    arbitrary: fc
+      .integer({ min: 100, max: 200_000 })
+      .chain((n) =>
+        fc.constantFrom(
+          '['.repeat(n) + ']'.repeat(n),
+          `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`,
+          `{"files":${'{"a":'.repeat(n)}1${'}'.repeat(n + 1)}`,
+        ),
+      ),
   },
   {
     weight: 1,
@@ -239,14 +444,40 @@ const TEMPLATES: [RegExp, Record<string, unknown>][] = [
   [/^\/gists(\/:gist_id)?$/, { description: 'd', public: true, files: { 'a.txt': { content: 'x' }, 'b.md': { content: '# b' } } }],
   [/^\/gists\/:gist_id\/comments/, { body: 'a comment' }],
   [/^\/(user|orgs\/:org)\/repos$/, { name: 'fresh', description: 'd', homepage: 'https://example.com', private: false, auto_init: true }],
-  [/^\/repos\/:owner\/:repo$/, { name: 'renamed', description: 'd', homepage: 'h', private: false, default_branch: 'main', archived: false, has_issues: true }],
+  [
+    /^\/repos\/:owner\/:repo$/,
+    { name: 'renamed', description: 'd', homepage: 'h', private: false, default_branch: 'main', archived: false, has_issues: true },
+  ],
   [/^\/orgs\/:org\/hooks$/, { name: 'web', config: hook, events: ['push', 'repository'], active: true }],
   [/^\/orgs\/:org\/hooks\/:hook_id$/, { config: hook, events: ['*'], add_events: ['meta'], remove_events: ['push'], active: false }],
   [/^\/orgs\/:org\/hooks\/:hook_id\/config$/, hook],
-  [/migrations$/, { repositories: ['hello'], lock_repositories: false, exclude_metadata: false, exclude_git_data: true, exclude_attachments: false, exclude_releases: false, exclude_owner_projects: false, org_metadata_only: false, exclude: ['repositories'] }],
+  [
+    /migrations$/,
+    {
+      repositories: ['hello'],
+      lock_repositories: false,
+      exclude_metadata: false,
+      exclude_git_data: true,
+      exclude_attachments: false,
+      exclude_releases: false,
+      exclude_owner_projects: false,
+      org_metadata_only: false,
+      exclude: ['repositories'],
+    },
+  ],
   [/memberships/, { role: 'member' }],
   [/^\/admin\/users$/, { login: 'someone', email: 'someone@example.com', site_admin: false }],
-  [/authorizations$/, { scopes: ['gist', 'repo'], kind: 'classic', note: 'n', expires_at: '2030-01-01T00:00:00Z', permissions: { gists: 'write' }, app_id: 1 }],
+  [
+    /authorizations$/,
+    {
+      scopes: ['gist', 'repo'],
+      kind: 'classic',
+      note: 'n',
+      expires_at: '2030-01-01T00:00:00Z',
+      permissions: { gists: 'write' },
+      app_id: 1,
+    },
+  ],
   [/^\/admin\/organizations$/, { login: 'another-org', admin: 'mona', profile_name: 'Another' }],
   [/^\/admin\/repos\/import$/, { owner: 'mona', name: 'imported', path: '/nonexistent', private: false, description: null }],
 ];
@@ -259,7 +490,9 @@ function nearValidBody(route: RouteEntry): fc.Arbitrary<string> | undefined {
   const replacement = (key: string) => (key === 'files' ? files : key === 'config' ? hookConfig : value);
   return fc
     .array(fc.constantFrom(...keys), { minLength: 1, maxLength: 3 })
-    .chain((chosen) => fc.tuple(fc.constant(chosen), fc.tuple(...chosen.map((k) => fc.option(replacement(k), { nil: undefined, freq: 5 })))))
+    .chain((chosen) =>
+      fc.tuple(fc.constant(chosen), fc.tuple(...chosen.map((k) => fc.option(replacement(k), { nil: undefined, freq: 5 })))),
+    )
     .map(([chosen, values]) => {
       const out: Record<string, unknown> = { ...template };
       for (const [i, k] of chosen.entries()) {
@@ -303,15 +536,20 @@ function requestArb(pick: (r: RouteEntry) => boolean, withBody: boolean): fc.Arb
   };
   return fc
     .constantFrom(...chosen)
-    .chain((route) => fc.record({
-      route: fc.constant(route),
-      segments: fc.array(fc.oneof({ weight: 3, arbitrary: fc.constant(null) }, { weight: 2, arbitrary: hostileSegment }), { minLength: 6, maxLength: 6 }),
-      choice: fc.nat(),
-      query,
-      headers: headersArb({ user: d.user.token, admin: s.adminToken }),
-      body: bodyFor(route),
-      prefix: fc.constantFrom('', '', '', '/api/v3'),
-    }))
+    .chain((route) =>
+      fc.record({
+        route: fc.constant(route),
+        segments: fc.array(fc.oneof({ weight: 3, arbitrary: fc.constant(null) }, { weight: 2, arbitrary: hostileSegment }), {
+          minLength: 6,
+          maxLength: 6,
+        }),
+        choice: fc.nat(),
+        query,
+        headers: headersArb({ user: d.user.token, admin: s.adminToken }),
+        body: bodyFor(route),
+        prefix: fc.constantFrom('', '', '', '/api/v3'),
+      }),
+    )
     .map(({ route, segments, choice, query: q, headers, body: b, prefix }) => {
       let i = 0;
       const path = route.url.replace(PARAM, (_, names: string) => {
@@ -331,21 +569,30 @@ const params = (runs: number) => ({ numRuns: runs, seed: SEED, interruptAfterTim
 describe('every route under hostile input', () => {
   it('reads (GET, HEAD): never a 5xx, every 4xx in GitHub shape', async () => {
     await fc.assert(
-      fc.asyncProperty(requestArb((r) => r.method === 'GET' || r.method === 'HEAD', false), async (req) => check(req, await send(req))),
+      fc.asyncProperty(
+        requestArb((r) => r.method === 'GET' || r.method === 'HEAD', false),
+        async (req) => check(req, await send(req)),
+      ),
       params(RUNS),
     );
   }, 120_000);
 
   it('writes (POST, PATCH, PUT) with hostile bodies: never a 5xx, every 4xx in GitHub shape', async () => {
     await fc.assert(
-      fc.asyncProperty(requestArb((r) => ['POST', 'PATCH', 'PUT'].includes(r.method), true), async (req) => check(req, await send(req))),
+      fc.asyncProperty(
+        requestArb((r) => ['POST', 'PATCH', 'PUT'].includes(r.method), true),
+        async (req) => check(req, await send(req)),
+      ),
       params(RUNS),
     );
   }, 120_000);
 
   it('deletes: never a 5xx, every 4xx in GitHub shape', async () => {
     await fc.assert(
-      fc.asyncProperty(requestArb((r) => r.method === 'DELETE', true), async (req) => check(req, await send(req))),
+      fc.asyncProperty(
+        requestArb((r) => r.method === 'DELETE', true),
+        async (req) => check(req, await send(req)),
+      ),
       params(Math.ceil(RUNS / 4)),
     );
   }, 120_000);

@@ -47,7 +47,9 @@ function expected(grant: Grant, caller: Caller): Answer {
     case 'classic':
     case 'oauth': {
       const scopes = caller.scopes ?? [];
-      const implied = new Set(scopes.flatMap((s) => (s === 'repo' ? ['repo', 'public_repo'] : s === 'admin:org' ? ['admin:org', 'write:org', 'read:org'] : [s])));
+      const implied = new Set(
+        scopes.flatMap((s) => (s === 'repo' ? ['repo', 'public_repo'] : s === 'admin:org' ? ['admin:org', 'write:org', 'read:org'] : [s])),
+      );
       if (grant.scopes.length === 0 || grant.scopes.some((s) => implied.has(s))) return null;
       return grant.missingScope === 403 ? { status: 403, message: /OAuth scopes/ } : { status: 404, message: 'Not Found' };
     }
@@ -75,10 +77,13 @@ function callersFor(grant: Grant): Caller[] {
   for (const kind of ['fine_grained', 'installation', 'app_user'] as const) {
     callers.push({ name: `${kind} with ${JSON.stringify(withPermission)}`, kind, permissions: withPermission, ...owner });
     callers.push({ name: `${kind} without permissions`, kind, permissions: {}, ...owner });
-    if (need && need.level !== 'read') callers.push({ name: `${kind} with ${need.permission}:read`, kind, permissions: { [need.permission]: 'read' }, ...owner });
-    if (need?.permission === 'metadata') callers.push({ name: `${kind} with contents:read`, kind, permissions: { contents: 'read' }, ...owner });
+    if (need && need.level !== 'read')
+      callers.push({ name: `${kind} with ${need.permission}:read`, kind, permissions: { [need.permission]: 'read' }, ...owner });
+    if (need?.permission === 'metadata')
+      callers.push({ name: `${kind} with contents:read`, kind, permissions: { contents: 'read' }, ...owner });
   }
-  if (grant.siteAdmin) callers.push({ name: 'classic of a user who is not a site admin', kind: 'classic', scopes: [scope], siteAdmin: false });
+  if (grant.siteAdmin)
+    callers.push({ name: 'classic of a user who is not a site admin', kind: 'classic', scopes: [scope], siteAdmin: false });
   return callers;
 }
 
@@ -139,10 +144,16 @@ beforeAll(async () => {
     else await new Promise((res) => setTimeout(res, 50));
   }
   // A repository's and the site's hooks have ids of their own (and a delivery, for the repository's).
-  const repoHook = await s.api('POST', '/repos/alice/pub/hooks', { token: full, body: { name: 'web', config: { url: `${receiver.url}/r` } } });
+  const repoHook = await s.api('POST', '/repos/alice/pub/hooks', {
+    token: full,
+    body: { name: 'web', config: { url: `${receiver.url}/r` } },
+  });
   await ok(repoHook, 201, 'repository hook');
   values.repo_hook_id = String(repoHook.body.id);
-  const siteHook = await s.api('POST', '/admin/hooks', { token: full, body: { name: 'web', active: false, config: { url: `${receiver.url}/g` } } });
+  const siteHook = await s.api('POST', '/admin/hooks', {
+    token: full,
+    body: { name: 'web', active: false, config: { url: `${receiver.url}/g` } },
+  });
   await ok(siteHook, 201, 'global hook');
   values.global_hook_id = String(siteHook.body.id);
   for (let i = 0; !values.repo_delivery_id; i++) {
@@ -159,7 +170,10 @@ beforeAll(async () => {
   orgMigration = om.body.id;
   await waitExported(`/user/migrations/${userMigration}`, full);
   await waitExported(`/orgs/acme/migrations/${orgMigration}`, full);
-  const archive = await fetch(`${s.url}/user/migrations/${userMigration}/archive`, { headers: { authorization: `token ${full}` }, redirect: 'manual' });
+  const archive = await fetch(`${s.url}/user/migrations/${userMigration}/archive`, {
+    headers: { authorization: `token ${full}` },
+    redirect: 'manual',
+  });
   expect(archive.status).toBe(302);
   const location = new URL(archive.headers.get('location')!);
   archivePath = location.pathname + location.search;
@@ -169,7 +183,10 @@ beforeAll(async () => {
   images = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(png));
   await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
   const badge = `http://127.0.0.1:${(images.address() as AddressInfo).port}/badge.png`;
-  const shown = await s.api('POST', '/gists', { token: full, body: { public: true, files: { 'README.md': { content: `![badge](${badge})\n` } } } });
+  const shown = await s.api('POST', '/gists', {
+    token: full,
+    body: { public: true, files: { 'README.md': { content: `![badge](${badge})\n` } } },
+  });
   await ok(shown, 201, 'gist with an image');
   const [, digest, hex] = /\/camo\/([0-9a-f]+)\/([0-9a-f]+)/.exec(await (await fetch(`${s.url}/gist/${shown.body.id}`)).text()) ?? [];
   Object.assign(values, { digest, address: hex });
@@ -193,7 +210,12 @@ const tokens = new Map<string, string>();
 async function tokenFor(caller: Caller): Promise<string | undefined> {
   if (caller.kind === 'anonymous') return undefined;
   const login = caller.siteAdmin ? 'alice' : 'bob';
-  const body = { kind: caller.kind, scopes: caller.scopes, permissions: caller.permissions, app_id: caller.kind === 'classic' || caller.kind === 'fine_grained' ? undefined : 5 };
+  const body = {
+    kind: caller.kind,
+    scopes: caller.scopes,
+    permissions: caller.permissions,
+    app_id: caller.kind === 'classic' || caller.kind === 'fine_grained' ? undefined : 5,
+  };
   const key = JSON.stringify([login, body]);
   let token = tokens.get(key);
   if (!token) {
@@ -254,7 +276,14 @@ describe('the grant matrix', () => {
     const routes = routesOf(s.app);
     expect(routes.length).toBeGreaterThan(60);
     const names = routes.map((r) => `${r.method} ${r.url}`);
-    for (const known of ['GET /gists/:gist_id', 'PATCH /repos/:owner/:repo', 'DELETE /repos/:owner/:repo', 'POST /user/repos', 'GET /gists', 'POST /orgs/:org/migrations']) {
+    for (const known of [
+      'GET /gists/:gist_id',
+      'PATCH /repos/:owner/:repo',
+      'DELETE /repos/:owner/:repo',
+      'POST /user/repos',
+      'GET /gists',
+      'POST /orgs/:org/migrations',
+    ]) {
       expect(names).toContain(known);
     }
     expect(routes.some((r) => r.grant.siteAdmin)).toBe(true);
@@ -272,7 +301,8 @@ describe('the grant matrix', () => {
       for (const caller of callersFor(route.grant)) {
         const want = expected(route.grant, caller);
         // GraphQL words the same 401 as GitHub's GraphQL endpoint does.
-        if (want && caller.kind === 'anonymous' && route.url.endsWith('graphql')) want.message = 'This endpoint requires you to be authenticated.';
+        if (want && caller.kind === 'anonymous' && route.url.endsWith('graphql'))
+          want.message = 'This endpoint requires you to be authenticated.';
         const r = await call(markedUrl, route.method, path, await tokenFor(caller));
         calls++;
         const what = `${route.method} ${route.url} as ${caller.name}: got ${r.status} ${r.message ?? ''}`;

@@ -12,7 +12,11 @@ beforeAll(async () => {
 });
 afterAll(async () => s?.close());
 
-const githubBody = (status: number) => ({ message: expect.any(String), documentation_url: 'https://docs.github.com/rest', status: String(status) });
+const githubBody = (status: number) => ({
+  message: expect.any(String),
+  documentation_url: 'https://docs.github.com/rest',
+  status: String(status),
+});
 
 /** Sends bytes as they are and reads the whole answer (the server closes the connection). */
 function raw(data: string | Buffer): Promise<{ status: number; headers: string; body: string }> {
@@ -49,7 +53,14 @@ describe('page and per_page far out of range', () => {
 
   it('answers a page beyond the end with an empty list on every paged list, however large the number', async () => {
     for (const path of lists()) {
-      for (const page of ['99999999999999999999', '307445734561825861', '9007199254740993', '3002399751580330', '90071992547409', '2147483648']) {
+      for (const page of [
+        '99999999999999999999',
+        '307445734561825861',
+        '9007199254740993',
+        '3002399751580330',
+        '90071992547409',
+        '2147483648',
+      ]) {
         const r = await s.api('GET', `${path}?page=${page}`, { token: d.user.token });
         expect(r.status, `${path}?page=${page}: ${r.text}`).toBe(200);
         expect(r.body, `${path}?page=${page}`).toEqual([]);
@@ -58,13 +69,23 @@ describe('page and per_page far out of range', () => {
   });
 
   it('answers the same on the admin list of tokens', async () => {
-    const r = await s.api('GET', `/admin/users/${d.user.login}/authorizations?page=99999999999999999999&per_page=99999999999999999999`, { token: s.adminToken });
+    const r = await s.api('GET', `/admin/users/${d.user.login}/authorizations?page=99999999999999999999&per_page=99999999999999999999`, {
+      token: s.adminToken,
+    });
     expect(r.status, r.text).toBe(200);
     expect(r.body).toEqual([]);
   });
 
   it('caps a huge per_page at 100 and reads garbage pages as the first', async () => {
-    for (const q of ['per_page=99999999999999999999', 'page=-1', 'page=0', 'page=1e400', 'page=abc&per_page=-5', 'page=1&page=2', 'page[]=x']) {
+    for (const q of [
+      'per_page=99999999999999999999',
+      'page=-1',
+      'page=0',
+      'page=1e400',
+      'page=abc&per_page=-5',
+      'page=1&page=2',
+      'page[]=x',
+    ]) {
       const r = await s.api('GET', `/gists?${q}`, { token: d.user.token });
       expect(r.status, `${q}: ${r.text}`).toBeLessThan(500);
       if (r.status === 200) expect(r.body.length, q).toBe(1);
@@ -120,14 +141,23 @@ describe('numeric ids in paths', () => {
 describe('cursors and dates', () => {
   it('refuses a delivery cursor that is not one with 400 in GitHub shape', async () => {
     for (const cursor of ['v1_99999999999999999999', 'v1_0', 'v1_-1', 'garbage', 'v1_2147483648']) {
-      const r = await s.api('GET', `/orgs/${d.org}/hooks/${d.hookId}/deliveries?cursor=${cursor}&per_page=99999999999999999999`, { token: d.user.token });
+      const r = await s.api('GET', `/orgs/${d.org}/hooks/${d.hookId}/deliveries?cursor=${cursor}&per_page=99999999999999999999`, {
+        token: d.user.token,
+      });
       expect(r.status, `${cursor}: ${r.text}`).toBe(400);
       expect(r.body).toEqual(githubBody(400));
     }
   });
 
   it('answers since far in the past or future with 200 or a 422, never 500', async () => {
-    for (const since of ['0000-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '+275760-09-13T00:00:00Z', '-271821-04-20T00:00:00Z', '99999-01-01', '2020-13-45T99:99:99Z']) {
+    for (const since of [
+      '0000-01-01T00:00:00Z',
+      '9999-12-31T23:59:59Z',
+      '+275760-09-13T00:00:00Z',
+      '-271821-04-20T00:00:00Z',
+      '99999-01-01',
+      '2020-13-45T99:99:99Z',
+    ]) {
       for (const path of ['/gists', `/users/${d.user.login}/gists`, '/gists/public', '/user/repos']) {
         const r = await s.api('GET', `${path}?since=${encodeURIComponent(since)}`, { token: d.user.token });
         expect([200, 422], `${path}?since=${since}: ${r.text}`).toContain(r.status);
@@ -154,7 +184,11 @@ describe('requests refused before any route', () => {
     const requests: [string, string, number][] = [
       ['headers too large', `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
       ['bad chunk size', 'POST /gists HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n', 400],
-      ['Content-Length with Transfer-Encoding', 'POST /gists HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400],
+      [
+        'Content-Length with Transfer-Encoding',
+        'POST /gists HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+        400,
+      ],
       ['NUL in a header', 'GET / HTTP/1.1\r\nHost: x\r\nX-A: a\0b\r\n\r\n', 400],
       ['unknown method', 'FOO / HTTP/1.1\r\nHost: x\r\n\r\n', 400],
       ['not HTTP at all', 'hello\r\n\r\n', 400],

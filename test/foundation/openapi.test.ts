@@ -31,12 +31,19 @@ describe('the checker', () => {
     expect(findOperation('get', '/gists/starred')).toBe('GET /gists/starred');
     expect(findOperation('GET', '/gists/aa11/commits')).toBe('GET /gists/{gist_id}/commits');
     expect(findOperation('GET', '/api/v3/gists/aa11/0123abc?per_page=2')).toBe('GET /gists/{gist_id}/{sha}');
-    expect(findOperation('DELETE', '/user/migrations/7/repos/octo-repo/lock')).toBe('DELETE /user/migrations/{migration_id}/repos/{repo_name}/lock');
+    expect(findOperation('DELETE', '/user/migrations/7/repos/octo-repo/lock')).toBe(
+      'DELETE /user/migrations/{migration_id}/repos/{repo_name}/lock',
+    );
     expect(() => findOperation('GET', '/no/such/thing')).toThrow(/no operation/);
   });
 
   it('describes every operation hublet serves', () => {
-    for (const op of ['POST /gists', 'POST /orgs/{org}/hooks/{hook_id}/pings', 'GET /orgs/{org}/migrations/{migration_id}/archive', 'POST /admin/users']) {
+    for (const op of [
+      'POST /gists',
+      'POST /orgs/{org}/hooks/{hook_id}/pings',
+      'GET /orgs/{org}/migrations/{migration_id}/archive',
+      'POST /admin/users',
+    ]) {
       expect(describedOperations).toContain(op);
     }
   });
@@ -58,9 +65,15 @@ describe('the checker', () => {
   });
 
   it('turns nullable into null being allowed, and nothing else', () => {
-    const ok = { message: 'Validation Failed', documentation_url: 'https://docs.github.com/rest', errors: [{ resource: 'User', field: 'login', code: 'invalid', value: null }] };
+    const ok = {
+      message: 'Validation Failed',
+      documentation_url: 'https://docs.github.com/rest',
+      errors: [{ resource: 'User', field: 'login', code: 'invalid', value: null }],
+    };
     expect(() => expectResponseMatchesSchema('POST', '/gists', 422, ok)).not.toThrow();
-    expect(() => expectResponseMatchesSchema('POST', '/gists', 422, { ...ok, documentation_url: null })).toThrow(/\/documentation_url: must be string/);
+    expect(() => expectResponseMatchesSchema('POST', '/gists', 422, { ...ok, documentation_url: null })).toThrow(
+      /\/documentation_url: must be string/,
+    );
   });
 
   it('requires an empty body where GitHub sends none, and refuses undocumented successes', () => {
@@ -72,14 +85,20 @@ describe('the checker', () => {
   it('checks an undocumented error status against GitHub error shape', () => {
     const ok = { message: 'Not Found', documentation_url: 'https://docs.github.com/rest', status: '404' };
     expect(() => expectResponseMatchesSchema('GET', '/orgs/{org}/hooks/{hook_id}/config', 404, ok)).not.toThrow();
-    expect(() => expectResponseMatchesSchema('GET', '/orgs/{org}/hooks/{hook_id}/config', 404, { ...ok, message: 404 })).toThrow(/\/message: must be string/);
+    expect(() => expectResponseMatchesSchema('GET', '/orgs/{org}/hooks/{hook_id}/config', 404, { ...ok, message: 404 })).toThrow(
+      /\/message: must be string/,
+    );
   });
 
   it('applies GitHub breaking changes for the requested API version', () => {
-    const withRate = { resources: { core: { limit: 1, used: 0, remaining: 1, reset: 1 }, search: { limit: 1, used: 0, remaining: 1, reset: 1 } } };
+    const withRate = {
+      resources: { core: { limit: 1, used: 0, remaining: 1, reset: 1 }, search: { limit: 1, used: 0, remaining: 1, reset: 1 } },
+    };
     expect(() => expectResponseMatchesSchema('GET', '/rate_limit', 200, withRate, { apiVersion: NEW_VERSION })).not.toThrow();
     expect(() => expectResponseMatchesSchema('GET', '/rate_limit', 200, withRate)).toThrow(/missing required property "rate"/);
-    expect(() => expectResponseMatchesSchema('GET', '/rate_limit', 200, withRate, { apiVersion: '1999-01-01' })).toThrow(/no OpenAPI description/);
+    expect(() => expectResponseMatchesSchema('GET', '/rate_limit', 200, withRate, { apiVersion: '1999-01-01' })).toThrow(
+      /no OpenAPI description/,
+    );
   });
 
   it('is the fixture scripts/extract-openapi.mjs generates from the installed @octokit/openapi', () => {
@@ -133,11 +152,18 @@ describe('GET /orgs/{org}', () => {
 
 describe('/orgs/{org}/memberships/{username}', () => {
   it('matches org-membership on GET and PUT', async () => {
-    const got = checkSchema(await s.api('GET', `/orgs/schema-org/memberships/${member.login}`, { token: owner.token }), 'GET /orgs/{org}/memberships/{username}');
+    const got = checkSchema(
+      await s.api('GET', `/orgs/schema-org/memberships/${member.login}`, { token: owner.token }),
+      'GET /orgs/{org}/memberships/{username}',
+    );
     expect(got).toMatchObject({ role: 'member', state: 'active' });
     const put = await s.api('PUT', `/orgs/schema-org/memberships/${member.login}`, { token: owner.token, body: { role: 'admin' } });
     expect(checkSchema(put, 'PUT /orgs/{org}/memberships/{username}')).toMatchObject({ role: 'admin' });
-    const back = await s.api('PUT', `/orgs/schema-org/memberships/${member.login}`, { token: owner.token, body: { role: 'member' }, headers: v2026 });
+    const back = await s.api('PUT', `/orgs/schema-org/memberships/${member.login}`, {
+      token: owner.token,
+      body: { role: 'member' },
+      headers: v2026,
+    });
     checkSchema(back, 'PUT /orgs/{org}/memberships/{username}');
   });
 
@@ -206,7 +232,10 @@ describe('the enterprise admin API', () => {
   it('DELETE /admin/users/{username}/authorizations and DELETE /admin/users/{username} answer an empty 204', async () => {
     const gone = await s.createUser('schema-gone');
     await s.createToken(gone.login);
-    checkSchema(await s.api('DELETE', `/admin/users/${gone.login}/authorizations`, { token: s.adminToken }), 'DELETE /admin/users/{username}/authorizations');
+    checkSchema(
+      await s.api('DELETE', `/admin/users/${gone.login}/authorizations`, { token: s.adminToken }),
+      'DELETE /admin/users/{username}/authorizations',
+    );
     const r = await s.api('DELETE', `/admin/users/${gone.login}`, { token: s.adminToken });
     expect(r.status).toBe(204);
     checkSchema(r, 'DELETE /admin/users/{username}');

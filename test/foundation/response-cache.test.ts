@@ -112,7 +112,8 @@ describe('GET /gists/{id} through the response cache', () => {
     expect(await keptAcross(toggleStar)).toBe(false);
     // UPDATEs that match no row, as the worker's claim on every poll: nothing is committed, the next read is a hit.
     const claimNothing = async () => {
-      for (let i = 0; i < 3; i++) await server.app.hublet.db.updateTable('jobs').set({ locked_by: 'nobody' }).where('id', '=', -1).execute();
+      for (let i = 0; i < 3; i++)
+        await server.app.hublet.db.updateTable('jobs').set({ locked_by: 'nobody' }).where('id', '=', -1).execute();
     };
     expect(await keptAcross(claimNothing)).toBe(true);
   });

@@ -10,9 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ok, ROOT, runCli, runServe, type CliResult, type Env, } from '../helpers/cli.js';
+import { BIN, ok, ROOT, runCli, runServe, type CliResult, type Env } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/cli-inprocess.js';
-import { onPostgres, } from '../helpers/database.js';
+import { onPostgres } from '../helpers/database.js';
 import { serveProcesses } from '../helpers/serve-process.js';
 import { makeTestCertificates } from '../helpers/tls.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
@@ -46,7 +46,9 @@ describe('serve start problems', { timeout: 120_000 }, () => {
     try {
       const failed = await runServe(['--host', '127.0.0.1', '--port', String(port), ...fresh.args], { env: serving.sandbox.env });
       expect(failed.code).toBe(1);
-      expect(failed.stderr).toBe(`hublet: port ${port} on 127.0.0.1 is in use (another server? choose another with --port, or 0 for a free one)\n`);
+      expect(failed.stderr).toBe(
+        `hublet: port ${port} on 127.0.0.1 is in use (another server? choose another with --port, or 0 for a free one)\n`,
+      );
       expect(failed.stdout).toBe('');
       noStack(failed);
     } finally {
@@ -116,7 +118,11 @@ describe('serve start problems', { timeout: 120_000 }, () => {
 function runAs(argv: string[], args: string[], env: Env): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const childEnv = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv;
-    const child = spawn(argv[0], [...argv.slice(1), ...args], { cwd: ROOT, env: { ...childEnv, HOME: os.tmpdir() }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(argv[0], [...argv.slice(1), ...args], {
+      cwd: ROOT,
+      env: { ...childEnv, HOME: os.tmpdir() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -154,7 +160,11 @@ describe('local mode links follow the URL serve records in the data dir', { time
     const status = ok(await local(['auth', 'status']));
     expect(status.stdout).toMatch(new RegExp(`^links: ${p.url.replace(/\./g, '\\.')} \\(recorded by hublet serve at \\S+\\)$`, 'm'));
 
-    const id = ok(await local(['gist', 'create', '--public', '--filename', 'hello.txt', '-'], 'hello\n')).stdout.trim().split('\n').pop()!.replace(/^.*\//, '');
+    const id = ok(await local(['gist', 'create', '--public', '--filename', 'hello.txt', '-'], 'hello\n'))
+      .stdout.trim()
+      .split('\n')
+      .pop()!
+      .replace(/^.*\//, '');
     const dir = path.join(serving.sandbox.root, 'gist-clone');
     ok(await local(['gist', 'clone', id, dir]));
     const origin = (await execGit('git', ['-C', dir, 'remote', 'get-url', 'origin'])).stdout.trim();
@@ -174,7 +184,17 @@ describe('local mode links follow the URL serve records in the data dir', { time
   it('with TLS the recorded URL is https', async () => {
     const fresh = await freshDataDir('links-tls');
     const certs = await makeTestCertificates(path.join(serving.sandbox.root, 'certs'));
-    const p = await serve(['--port', '0', ...fresh.args, '--tls-cert', certs.certFile, '--tls-key', certs.keyFile, '--log-level', 'silent']);
+    const p = await serve([
+      '--port',
+      '0',
+      ...fresh.args,
+      '--tls-cert',
+      certs.certFile,
+      '--tls-key',
+      certs.keyFile,
+      '--log-level',
+      'silent',
+    ]);
     expect(p.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     const repo = ok(await runInProcess([...fresh.args, 'repo', 'create', 'admin/secure'], { env: serving.sandbox.env }));
     expect(repo.stdout).toContain(`clone with: git clone ${p.url}/admin/secure.git\n`);

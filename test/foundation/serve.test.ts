@@ -32,7 +32,19 @@ describe('hublet serve', () => {
 
   it('starts on an empty data dir: one listening line with the real port, a one-time admin token, request logs without credentials, exit 0 on SIGTERM', async () => {
     first = await freshDataDir('first');
-    const p = await serve(['--host', '127.0.0.1', '--port', '0', '--data', first.dir, ...first.args, '--base-url', 'https://hub.example.test', '--log-level', 'info']);
+    const p = await serve([
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--data',
+      first.dir,
+      ...first.args,
+      '--base-url',
+      'https://hub.example.test',
+      '--log-level',
+      'info',
+    ]);
     expect(p.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(p.port).toBeGreaterThan(0);
     await p.waitFor(/its token \(shown once\): hlp_\w+\n/);
@@ -64,7 +76,14 @@ describe('hublet serve', () => {
     const done = lines.filter((l) => l.msg === 'request completed');
     expect(done.length).toBeGreaterThanOrEqual(5);
     const profile = done.find((l) => l.route === '/users/:username')!;
-    expect(profile).toMatchObject({ level: 30, method: 'GET', route: '/users/:username', status: 200, reqId: expect.any(String), duration_ms: expect.any(Number) });
+    expect(profile).toMatchObject({
+      level: 30,
+      method: 'GET',
+      route: '/users/:username',
+      status: 200,
+      reqId: expect.any(String),
+      duration_ms: expect.any(Number),
+    });
     expect(new Set(done.map((l) => l.reqId)).size).toBe(done.length);
     expect(done.find((l) => l.status === 401)).toMatchObject({ method: 'GET', route: '/user' });
     const everything = p.stdout() + p.stderr();
@@ -104,7 +123,9 @@ describe('hublet serve', () => {
     const fresh = await freshDataDir('fixed');
     const fixed = `hlp_${'F'.repeat(36)}`;
     const file = path.join(fresh.dir, 'elsewhere', 'custom.sqlite');
-    const p = await serve(['--port', '0', '--data', fresh.dir, '--database', onPostgres ? fresh.db.url : file, '--log-level', 'silent'], { HUBLET_ADMIN_TOKEN: fixed });
+    const p = await serve(['--port', '0', '--data', fresh.dir, '--database', onPostgres ? fresh.db.url : file, '--log-level', 'silent'], {
+      HUBLET_ADMIN_TOKEN: fixed,
+    });
     const me = await get(`${p.url}/user`, { authorization: `Bearer ${fixed}` });
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ login: 'admin', site_admin: true });
@@ -125,7 +146,9 @@ describe('hublet serve', () => {
     const db = connect(fresh.db.url);
     try {
       await migrateToLatest(db);
-      await sql`insert into kysely_migration (name, timestamp) values (${'2999-01-01T00-00-from-the-future'}, ${new Date().toISOString()})`.execute(db);
+      await sql`insert into kysely_migration (name, timestamp) values (${'2999-01-01T00-00-from-the-future'}, ${new Date().toISOString()})`.execute(
+        db,
+      );
     } finally {
       await db.destroy();
     }
@@ -138,7 +161,10 @@ describe('hublet serve', () => {
   });
 
   it('lists every configuration problem at once and exits 2', async () => {
-    const r = await runServe(['--port', '99999', '--log-level', 'chatty', '--base-url', 'ftp://x'], { env: serving.sandbox.env, extraEnv: { HUBLET_DATA: path.join(serving.sandbox.root, 'never') } });
+    const r = await runServe(['--port', '99999', '--log-level', 'chatty', '--base-url', 'ftp://x'], {
+      env: serving.sandbox.env,
+      extraEnv: { HUBLET_DATA: path.join(serving.sandbox.root, 'never') },
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('invalid configuration');
     expect(r.stderr).toContain('port (HUBLET_PORT)');

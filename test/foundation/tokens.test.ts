@@ -118,7 +118,10 @@ describe('token kinds', () => {
 
 describe('storage', () => {
   it('stores only the SHA-256 hash of a token: the token itself is nowhere in the database', async () => {
-    const r = await s.api('POST', '/admin/users/alice/authorizations', { token: s.adminToken, body: { scopes: ['gist'], note: 'storage check' } });
+    const r = await s.api('POST', '/admin/users/alice/authorizations', {
+      token: s.adminToken,
+      body: { scopes: ['gist'], note: 'storage check' },
+    });
     expect(r.status).toBe(201);
     const token: string = r.body.token;
     const hash = crypto.createHash('sha256').update(token).digest('hex');
@@ -146,7 +149,10 @@ describe('storage', () => {
 describe('expiry', () => {
   it('accepts a token until it expires, then answers 401 Bad credentials', async () => {
     const expiresAt = new Date(clock.now().getTime() + 3_600_000).toISOString();
-    const r = await s.api('POST', '/admin/users/alice/authorizations', { token: s.adminToken, body: { scopes: ['gist'], expires_at: expiresAt } });
+    const r = await s.api('POST', '/admin/users/alice/authorizations', {
+      token: s.adminToken,
+      body: { scopes: ['gist'], expires_at: expiresAt },
+    });
     expect(r.status).toBe(201);
     expect(r.body.expires_at).toBe(expiresAt.replace(/\.\d{3}Z$/, 'Z'));
     const token: string = r.body.token;
@@ -164,7 +170,14 @@ describe('expiry', () => {
   });
 
   it('refuses to issue a token that is already expired, or with an unreadable expiry', async () => {
-    for (const expires_at of [new Date(Date.now() - 60_000).toISOString(), 'next tuesday', '2030-02-30', '2030-02-28T24:00:00Z', '2030-13-01', '99999-01-01']) {
+    for (const expires_at of [
+      new Date(Date.now() - 60_000).toISOString(),
+      'next tuesday',
+      '2030-02-30',
+      '2030-02-28T24:00:00Z',
+      '2030-13-01',
+      '99999-01-01',
+    ]) {
       const r = await s.api('POST', '/admin/users/alice/authorizations', { token: s.adminToken, body: { scopes: ['gist'], expires_at } });
       expect(r.status, expires_at).toBe(422);
       expect(r.body.errors).toEqual([expect.objectContaining({ resource: 'OauthAccess', field: 'expires_at', code: 'invalid' })]);

@@ -36,7 +36,9 @@ function anonymous(server: TestServer, path: string, forwardedFor?: string): Pro
     const req = http.request(`${server.url}${path}`, { headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, used: Number(res.headers['x-ratelimit-used']), body: Buffer.concat(chunks).toString() }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, used: Number(res.headers['x-ratelimit-used']), body: Buffer.concat(chunks).toString() }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -103,7 +105,10 @@ describe('hublet serve --trust-proxy', () => {
   it('names the forwarded client in the access log, from the route and from the fast path', async () => {
     const fresh = await serving.freshDataDir('logged');
     const admin = `hlp_${'P'.repeat(36)}`;
-    const p = await serving.serve(['--port', '0', '--data', fresh.dir, ...fresh.args, '--log-level', 'info', '--trust-proxy', '127.0.0.1'], { HUBLET_ADMIN_TOKEN: admin });
+    const p = await serving.serve(
+      ['--port', '0', '--data', fresh.dir, ...fresh.args, '--log-level', 'info', '--trust-proxy', '127.0.0.1'],
+      { HUBLET_ADMIN_TOKEN: admin },
+    );
     const created = await fetch(`${p.url}/gists`, {
       method: 'POST',
       headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
@@ -132,7 +137,10 @@ describe('hublet serve --trust-proxy', () => {
 
   it('refuses a value that names no proxy, and a hop count, with exit 2 naming the setting', async () => {
     const fresh = await serving.freshDataDir('refused');
-    const badCidr = await runServe(['--port', '0', '--data', fresh.dir, ...fresh.args], { env: serving.sandbox.env, extraEnv: { HUBLET_TRUST_PROXY: '127.0.0.1,10.0.0.0/33' } });
+    const badCidr = await runServe(['--port', '0', '--data', fresh.dir, ...fresh.args], {
+      env: serving.sandbox.env,
+      extraEnv: { HUBLET_TRUST_PROXY: '127.0.0.1,10.0.0.0/33' },
+    });
     expect(badCidr.code).toBe(2);
     expect(badCidr.stderr).toContain('trustProxy (HUBLET_TRUST_PROXY)');
     expect(badCidr.stderr).toContain('"10.0.0.0/33"');

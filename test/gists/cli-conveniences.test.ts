@@ -65,7 +65,9 @@ describe('gist list without credentials, and --public', () => {
       () => remote(alice.token, ['gist', 'list', '--public', '--limit', '100']),
     ]);
     for (const r of [plain, secretOnly, starred]) {
-      expect(failed(r, 4).stderr).toMatch(/^hublet: not signed in: `gist list` lists (your gists|the gists you starred), which needs a token/);
+      expect(failed(r, 4).stderr).toMatch(
+        /^hublet: not signed in: `gist list` lists (your gists|the gists you starred), which needs a token/,
+      );
       expect(r.stderr).toContain(`hint: sign in with \`hublet auth login --server ${s.url} --token TOKEN\``);
       expect(r.stderr).toContain("hint: `hublet gist list --public` lists everyone's public gists without a token");
     }
@@ -88,7 +90,7 @@ describe('gist list without credentials, and --public', () => {
     expect(signed.slice(1).map((l) => l.split(/\s+/)[0])).not.toContain(theirs.id);
   });
 
-  it('local mode always has a user (HUBLET_USER, --as): lists that user\'s gists', async () => {
+  it("local mode always has a user (HUBLET_USER, --as): lists that user's gists", async () => {
     const g = await newGist(alice.token, { 'l.txt': 'l\n' }, { description: 'local listed' });
     const r = await local('alice', ['gist', 'list', '--limit', '100']);
     expect(ok(r).stdout).toContain(g.id);
@@ -115,7 +117,7 @@ describe('relative times in tables', () => {
     expect(timeCell('2026-05-01T10:00:00Z', false, now)).toBe('2026-05-01T10:00:00Z');
   });
 
-  it('gist list and gist history: relative at a terminal, the API\'s ISO time in a pipe; the same in both modes', async () => {
+  it("gist list and gist history: relative at a terminal, the API's ISO time in a pipe; the same in both modes", async () => {
     const g = await newGist(alice.token, { 't.txt': 'one\n' }, { description: 'timed' });
     const [ttyL, ttyR, pipe, historyTty, historyPipe] = await pool([
       () => local('alice', ['gist', 'list', '--limit', '100'], { isTTY: true }),
@@ -124,12 +126,19 @@ describe('relative times in tables', () => {
       () => remote(alice.token, ['gist', 'history', g.id], { isTTY: true }),
       () => local('alice', ['gist', 'history', g.id]),
     ]);
-    const row = (r: CliResult) => ok(r).stdout.split('\n').find((l) => l.startsWith(g.id)) ?? '';
+    const row = (r: CliResult) =>
+      ok(r)
+        .stdout.split('\n')
+        .find((l) => l.startsWith(g.id)) ?? '';
     expect(row(ttyL)).toMatch(/\s+timed\s+1 file\s+secret\s+less than a minute ago$/);
     expect(row(ttyR)).toBe(row(ttyL));
     expect(row(pipe)).toMatch(new RegExp(`\\s+timed\\s+1 file\\s+secret\\s+${g.updated_at}$`));
-    expect(ok(historyTty).stdout.trimEnd().split('\n')[1]).toMatch(new RegExp(`^${g.history[0].version}\\s+alice\\s+less than a minute ago\\s+1\\s+0$`));
-    expect(ok(historyPipe).stdout.trimEnd().split('\n')[1]).toMatch(new RegExp(`^${g.history[0].version}\\s+alice\\s+${g.history[0].committed_at}\\s+1\\s+0$`));
+    expect(ok(historyTty).stdout.trimEnd().split('\n')[1]).toMatch(
+      new RegExp(`^${g.history[0].version}\\s+alice\\s+less than a minute ago\\s+1\\s+0$`),
+    );
+    expect(ok(historyPipe).stdout.trimEnd().split('\n')[1]).toMatch(
+      new RegExp(`^${g.history[0].version}\\s+alice\\s+${g.history[0].committed_at}\\s+1\\s+0$`),
+    );
   });
 });
 
@@ -188,7 +197,10 @@ describe('gist edit with an editor', () => {
       () => remote(alice.token, ['gist', 'edit', gr.id], { extraEnv: { HUBLET_EDITOR: editor } }),
       () => remote(alice.token, ['gist', 'edit', gd.id, '-d', 'described'], { extraEnv: { HUBLET_EDITOR: editor } }),
     ]);
-    for (const [run, g] of [[l, gl], [r, gr]] as const) {
+    for (const [run, g] of [
+      [l, gl],
+      [r, gr],
+    ] as const) {
       expect(ok(run).stdout).toBe(`updated gist ${g.id}\n`);
       const after = await getGist(g.id);
       expect(contentsOf(after)).toEqual({ 'only.txt': 'one\nhublet edited only.txt\n' });
@@ -204,7 +216,9 @@ describe('gist edit with an editor', () => {
     const first = await remote(alice.token, ['gist', 'edit', g.id], { extraEnv: { HUBLET_EDITOR: editor } });
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toBe(`hublet: gist ${g.id} has 2 files; editing a.txt (choose another with --filename: a.txt, b.txt)\n`);
-    const named = await local('alice', ['gist', 'edit', g.id, '--filename', 'b.txt', '--desc', 'both'], { extraEnv: { HUBLET_EDITOR: editor } });
+    const named = await local('alice', ['gist', 'edit', g.id, '--filename', 'b.txt', '--desc', 'both'], {
+      extraEnv: { HUBLET_EDITOR: editor },
+    });
     expect(ok(named).stdout).toBe(`updated gist ${g.id}\n`);
     const after = await getGist(g.id);
     expect(contentsOf(after)).toEqual({ 'a.txt': 'a\ned edited a.txt\n', 'b.txt': 'b\ned edited b.txt\n' });
@@ -213,7 +227,7 @@ describe('gist edit with an editor', () => {
     expect(failed(missing, 1).stderr).toBe(`hublet: gist ${g.id} has no file "nope.txt"\n`);
   });
 
-  it("chooses the editor as gh does: HUBLET_EDITOR, GIT_EDITOR, VISUAL, EDITOR, nano; `code --wait`-style commands work", async () => {
+  it('chooses the editor as gh does: HUBLET_EDITOR, GIT_EDITOR, VISUAL, EDITOR, nano; `code --wait`-style commands work', async () => {
     expect(editorCommand({ HUBLET_EDITOR: 'h', GIT_EDITOR: 'g', VISUAL: 'v', EDITOR: 'e' })).toBe('h');
     expect(editorCommand({ GIT_EDITOR: 'g', VISUAL: 'v', EDITOR: 'e' })).toBe('g');
     expect(editorCommand({ VISUAL: 'v', EDITOR: 'e' })).toBe('v');
@@ -222,7 +236,9 @@ describe('gist edit with an editor', () => {
     // VISUAL beats EDITOR in a real run, and an editor command with its own arguments is run through the shell.
     const withArgs = script('editor-args', `printf '%s\\n' "$1" >> "$2"`);
     const g = await newGist(alice.token, { 'v.txt': 'v\n' });
-    const r = await remote(alice.token, ['gist', 'edit', g.id], { extraEnv: { VISUAL: `${withArgs} --from-visual`, EDITOR: appending('plain-editor') } });
+    const r = await remote(alice.token, ['gist', 'edit', g.id], {
+      extraEnv: { VISUAL: `${withArgs} --from-visual`, EDITOR: appending('plain-editor') },
+    });
     ok(r);
     expect(contentsOf(await getGist(g.id))).toEqual({ 'v.txt': 'v\n--from-visual\n' });
   });
@@ -250,7 +266,9 @@ describe('gist edit with an editor', () => {
       `curl -s -o /dev/null -X PATCH -H "Authorization: Bearer ${alice.token}" -d '{"files":{"race.txt":{"content":"theirs\\n"}}}' ${s.url}/gists/${g.id}\nprintf 'mine\\n' > "$1"`,
     );
     const raced = await remote(alice.token, ['gist', 'edit', g.id], { extraEnv: { HUBLET_EDITOR: racing } });
-    expect(failed(raced, 1).stderr).toMatch(new RegExp(`^hublet: race\\.txt of gist ${g.id} changed while you edited it; not saved \\(your edit is kept in (\\S+)\\)\\n$`));
+    expect(failed(raced, 1).stderr).toMatch(
+      new RegExp(`^hublet: race\\.txt of gist ${g.id} changed while you edited it; not saved \\(your edit is kept in (\\S+)\\)\\n$`),
+    );
     const kept = /kept in (\S+)\)/.exec(raced.stderr)![1];
     expect(fs.readFileSync(kept, 'utf8')).toBe('mine\n');
     expect(path.basename(kept)).toBe('race.txt');
@@ -258,7 +276,9 @@ describe('gist edit with an editor', () => {
     fs.rmSync(path.dirname(kept), { recursive: true });
 
     // bob may read alice's gist but not change it: the API's 404, and bob's edit kept.
-    const refused = await local('bob', ['gist', 'edit', g.id], { extraEnv: { HUBLET_EDITOR: script('editor-bob', `printf 'bob was here\\n' > "$1"`) } });
+    const refused = await local('bob', ['gist', 'edit', g.id], {
+      extraEnv: { HUBLET_EDITOR: script('editor-bob', `printf 'bob was here\\n' > "$1"`) },
+    });
     expect(failed(refused, 1).stderr).toMatch(/"message": "Not Found"[\s\S]*\nhint: your edit is kept in \S+\n$/);
     const bobs = /your edit is kept in (\S+)\n$/.exec(refused.stderr)![1];
     expect(fs.readFileSync(bobs, 'utf8')).toBe('bob was here\n');
@@ -282,7 +302,9 @@ describe('gist edit with an editor', () => {
 
 describe('gist delete asks first', () => {
   it('at a terminal: `? Delete "FILE" gist? (y/N)`; yes deletes, anything else keeps it (exit 2); --yes does not ask', async () => {
-    const [yes, no, eof, flag] = await Promise.all(['yes', 'no', 'eof', 'flag'].map((d) => newGist(alice.token, { [`${d}.txt`]: `${d}\n`, 'z.txt': 'z\n' })));
+    const [yes, no, eof, flag] = await Promise.all(
+      ['yes', 'no', 'eof', 'flag'].map((d) => newGist(alice.token, { [`${d}.txt`]: `${d}\n`, 'z.txt': 'z\n' })),
+    );
     const terminal = { isTTY: true, stdinIsTTY: true };
     const [answeredYes, answeredNo, ended, confirmed] = await pool([
       () => local('alice', ['gist', 'delete', yes.id], { ...terminal, stdin: 'Y\n' }),
@@ -337,6 +359,8 @@ describe('auth token', () => {
     expect(failed(otherServer, 4).stderr).toBe(
       'hublet: no token found for http://127.0.0.1:1\nhint: sign in with `hublet auth login --server http://127.0.0.1:1 --token TOKEN`, or set HUBLET_TOKEN\n',
     );
-    expect(failed(localMode, 1).stderr).toMatch(/^hublet: no token: this command would run in local mode \(data dir from --data\), which acts without one\n$/);
+    expect(failed(localMode, 1).stderr).toMatch(
+      /^hublet: no token: this command would run in local mode \(data dir from --data\), which acts without one\n$/,
+    );
   });
 });

@@ -37,7 +37,11 @@ async function shape(server: TestServer, id: string) {
     description: g.description,
     public: g.public,
     files: Object.fromEntries(Object.entries(g.files).map(([name, f]: [string, any]) => [name, f.content])),
-    history: g.history.map((h: { version: string; committed_at: string; change_status: unknown }) => ({ version: h.version, committed_at: h.committed_at, change_status: h.change_status })),
+    history: g.history.map((h: { version: string; committed_at: string; change_status: unknown }) => ({
+      version: h.version,
+      committed_at: h.committed_at,
+      change_status: h.change_status,
+    })),
   };
 }
 
@@ -100,7 +104,9 @@ describe('hublet gist import, local mode, the token’s own gists', () => {
     const r = ok(await localImport(['--json']));
     first = JSON.parse(r.stdout);
     expect(first.summary).toEqual({ created: 3, updated: 0, unchanged: 0, diverged: 0, failed: 0, revisions_added: 6 });
-    expect(first.gists.map((g: { source: string; status: string; revisions_added: number }) => [g.source, g.status, g.revisions_added])).toEqual([
+    expect(
+      first.gists.map((g: { source: string; status: string; revisions_added: number }) => [g.source, g.status, g.revisions_added]),
+    ).toEqual([
       [sourceUrl(made.notes), 'created', 3],
       [sourceUrl(made.secret), 'created', 2],
       [sourceUrl(made.single), 'created', 1],
@@ -138,7 +144,9 @@ describe('hublet gist import, local mode, the token’s own gists', () => {
     const r = ok(await localImport(['--json']));
     const out = JSON.parse(r.stdout);
     expect(out.summary).toEqual({ created: 1, updated: 1, unchanged: 2, diverged: 0, failed: 0, revisions_added: 3 });
-    const byStatus = Object.fromEntries(out.gists.map((g: { source: string; status: string; revisions_added: number }) => [g.source, [g.status, g.revisions_added]]));
+    const byStatus = Object.fromEntries(
+      out.gists.map((g: { source: string; status: string; revisions_added: number }) => [g.source, [g.status, g.revisions_added]]),
+    );
     expect(byStatus[sourceUrl(made.notes)]).toEqual(['updated', 2]);
     expect(byStatus[sourceUrl(made.later)]).toEqual(['created', 1]);
     const records = await importsOf(monaToken);
@@ -175,7 +183,10 @@ describe('hublet gist import, remote mode, a user’s public gists', () => {
     const fresh = await src.newGist(octo.token, { 'x.txt': 'x\n' }, { public: true, description: 'cut short' });
     await patch(fresh.id, { files: { 'x.txt': { content: 'x2\n' } } });
     const url = await prefixedUrl(fresh.id);
-    const pending = await dst.api('POST', '/user/gist-imports', { token: hubot.token, body: { source: url, description: 'cut short', public: true, files: { 'importing.md': { content: 'wait\n' } } } });
+    const pending = await dst.api('POST', '/user/gist-imports', {
+      token: hubot.token,
+      body: { source: url, description: 'cut short', public: true, files: { 'importing.md': { content: 'wait\n' } } },
+    });
     expect(pending.status, pending.text).toBe(201);
     expect(pending.body).toMatchObject({ source: url, pending: true, gist: { id: pending.body.gist_id } });
     const r = ok(await cli.remote(hubot.token, ['gist', 'import', '--from', `${source.url}/api/v3`, '--user', 'octo', '--json']));
@@ -194,12 +205,16 @@ describe('what the import refuses', () => {
       { resource: 'GistImport', field: 'description', code: 'invalid', message: 'description must be string,null' },
       { resource: 'GistImport', field: 'source', code: 'invalid', message: 'source must be string' },
     ]);
-    expect(await post({ source: 'ftp://x', files: { 'a.txt': 5 } })).toEqual([expect.objectContaining({ resource: 'GistImport', field: 'source', code: 'invalid' })]);
+    expect(await post({ source: 'ftp://x', files: { 'a.txt': 5 } })).toEqual([
+      expect.objectContaining({ resource: 'GistImport', field: 'source', code: 'invalid' }),
+    ]);
     expect(await post({ source, public: 'no', files: { 'a.txt': 5 } })).toEqual([
       { resource: 'Gist', field: 'public', code: 'invalid', message: 'public must be true or false' },
       { resource: 'Gist', field: 'files', code: 'invalid', message: 'files.a.txt must be an object with a content string' },
     ]);
-    expect(await post({ source, files: {} })).toEqual([{ resource: 'Gist', field: 'files', code: 'missing_field', message: 'files cannot be empty' }]);
+    expect(await post({ source, files: {} })).toEqual([
+      { resource: 'Gist', field: 'files', code: 'missing_field', message: 'files cannot be empty' },
+    ]);
   });
 
   it('a --from that is no http(s) URL: exit 2 before anything is opened', async () => {
@@ -285,7 +300,10 @@ describe('what the import refuses', () => {
     });
 
     it('refuses a link to another server, before importing anything', async () => {
-      const r = failed(await cli.remote(hubot.token, ['gist', 'import', '--from', fakeUrl, '--user', 'mallory', '--from-token', 'mallorys-token']), 1);
+      const r = failed(
+        await cli.remote(hubot.token, ['gist', 'import', '--from', fakeUrl, '--user', 'mallory', '--from-token', 'mallorys-token']),
+        1,
+      );
       expect(r.stderr).toContain('sent a link to another server (http://evil.invalid); not followed');
     });
 

@@ -5,7 +5,17 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { failed, ok, pool, runCli as spawnCli, type CliResult, type CliServer, type RunOptions, type Sandbox, withoutHints } from '../helpers/cli.js';
+import {
+  failed,
+  ok,
+  pool,
+  runCli as spawnCli,
+  type CliResult,
+  type CliServer,
+  type RunOptions,
+  type Sandbox,
+  withoutHints,
+} from '../helpers/cli.js';
 import { openClient, type Client } from '../../src/cli/client.js';
 import { runClone } from '../../src/cli/commands/gist/clone.js';
 import { fakeIO, runInProcess as runCli, startInProcessCliServer } from '../helpers/cli-inprocess.js';
@@ -88,7 +98,12 @@ describe('gist create', () => {
     expect(contentsOf(await getGist(idOf(unnamed)))).toEqual({ 'gistfile1.txt': 'unnamed\n' });
 
     const printed = JSON.parse(ok(json).stdout);
-    expect(printed).toMatchObject({ description: 'as json', public: false, owner: { login: 'alice' }, files: { 'b.py': { content: "print('é ✓')\n" } } });
+    expect(printed).toMatchObject({
+      description: 'as json',
+      public: false,
+      owner: { login: 'alice' },
+      files: { 'b.py': { content: "print('é ✓')\n" } },
+    });
     expect(printed).toEqual(await getGist(printed.id)); // the API's own JSON
   });
 });
@@ -164,19 +179,54 @@ describe('gist view', () => {
 
     // [what, args, check, modes]: 'both' runs the case in both modes and wants the same code, stdout and stderr.
     const cases: [string, string[], (r: CliResult) => void, 'both' | 'local' | 'remote'][] = [
-      ['all files', ['gist', 'view', v.id], (r) => expect(ok(r).stdout).toBe('viewed\n\na.txt\n\nalpha v2\n\nb.md\n\nno newline\n\nü.txt\n\nünï ✓\n'), 'both'],
-      ['--raw', ['gist', 'view', v.id, '--raw'], (r) => expect(ok(r).stdout).toBe('a.txt\n\nalpha v2\n\nb.md\n\nno newline\n\nü.txt\n\nünï ✓\n'), 'local'],
+      [
+        'all files',
+        ['gist', 'view', v.id],
+        (r) => expect(ok(r).stdout).toBe('viewed\n\na.txt\n\nalpha v2\n\nb.md\n\nno newline\n\nü.txt\n\nünï ✓\n'),
+        'both',
+      ],
+      [
+        '--raw',
+        ['gist', 'view', v.id, '--raw'],
+        (r) => expect(ok(r).stdout).toBe('a.txt\n\nalpha v2\n\nb.md\n\nno newline\n\nü.txt\n\nünï ✓\n'),
+        'local',
+      ],
       ['--raw -f', ['gist', 'view', v.id, '--raw', '-f', 'b.md'], (r) => expect(ok(r).stdout).toBe('no newline'), 'both'],
       ['--filename', ['gist', 'view', v.id, '--filename', 'ü.txt'], (r) => expect(ok(r).stdout).toBe('ünï ✓\n'), 'remote'],
       ['one file --raw', ['gist', 'view', single.id, '--raw'], (r) => expect(ok(r).stdout).toBe('exact\nbytes'), 'local'],
       ['by URL', ['gist', 'view', single.html_url, '--raw'], (r) => expect(ok(r).stdout).toBe('exact\nbytes'), 'remote'],
-      ['--revision', ['gist', 'view', v.id, '--revision', v.history[0].version, '-f', 'a.txt'], (r) => expect(ok(r).stdout).toBe('alpha\n'), 'local'],
+      [
+        '--revision',
+        ['gist', 'view', v.id, '--revision', v.history[0].version, '-f', 'a.txt'],
+        (r) => expect(ok(r).stdout).toBe('alpha\n'),
+        'local',
+      ],
       ['over 1 MiB', ['gist', 'view', large.id, '--raw'], (r) => expect(ok(r).stdout === big).toBe(true), 'both'],
       ['--json', ['--json', 'gist', 'view', v.id], (r) => expect(JSON.parse(ok(r).stdout)).toEqual(patched.body), 'both'],
-      ['--json --revision', ['--json', 'gist', 'view', v.id, '--revision', v.history[0].version], (r) => expect(JSON.parse(ok(r).stdout).files['a.txt'].content).toBe('alpha\n'), 'remote'],
-      ['no such file', ['gist', 'view', v.id, '-f', 'nope.txt'], (r) => expect(failed(r, 1).stderr).toBe(`hublet: gist ${v.id} has no file "nope.txt"\n`), 'local'],
-      ['no such gist', ['gist', 'view', unknown], (r) => expect(JSON.parse(failed(r, 1).stderr)).toMatchObject({ message: 'Not Found', status: '404' }), 'both'],
-      ['no such revision', ['gist', 'view', v.id, '--revision', 'a'.repeat(40)], (r) => expect(JSON.parse(failed(r, 1).stderr).status).toBe('404'), 'remote'],
+      [
+        '--json --revision',
+        ['--json', 'gist', 'view', v.id, '--revision', v.history[0].version],
+        (r) => expect(JSON.parse(ok(r).stdout).files['a.txt'].content).toBe('alpha\n'),
+        'remote',
+      ],
+      [
+        'no such file',
+        ['gist', 'view', v.id, '-f', 'nope.txt'],
+        (r) => expect(failed(r, 1).stderr).toBe(`hublet: gist ${v.id} has no file "nope.txt"\n`),
+        'local',
+      ],
+      [
+        'no such gist',
+        ['gist', 'view', unknown],
+        (r) => expect(JSON.parse(failed(r, 1).stderr)).toMatchObject({ message: 'Not Found', status: '404' }),
+        'both',
+      ],
+      [
+        'no such revision',
+        ['gist', 'view', v.id, '--revision', 'a'.repeat(40)],
+        (r) => expect(JSON.parse(failed(r, 1).stderr).status).toBe('404'),
+        'remote',
+      ],
     ];
     // bob views alice's gists (reads need no ownership): locally as bob, remotely with bob's token.
     const runs = cases.flatMap(([what, args, , modes]) => [
@@ -208,7 +258,11 @@ describe('gist edit and rename', () => {
     const added = write('new.txt', 'new\n', path.join(files, 'edit'));
     const modes: [string, Run, string][] = [
       ['local', local('alice'), (await newGist(alice.token, { 'keep.txt': 'keep\n', 'change.txt': 'old\n', 'drop.txt': 'drop\n' })).id],
-      ['remote', remote(alice.token), (await newGist(alice.token, { 'keep.txt': 'keep\n', 'change.txt': 'old\n', 'drop.txt': 'drop\n' })).id],
+      [
+        'remote',
+        remote(alice.token),
+        (await newGist(alice.token, { 'keep.txt': 'keep\n', 'change.txt': 'old\n', 'drop.txt': 'drop\n' })).id,
+      ],
     ];
     const outputs = await Promise.all(
       modes.map(async ([, run, id]) => {
@@ -257,7 +311,9 @@ describe('gist edit and rename', () => {
 describe('gist delete, fork, star, unstar, history', () => {
   it('work in both modes, as the API says', async () => {
     const [delL, delR, forkL, forkR, starL, starR] = await Promise.all(
-      ['delL', 'delR', 'forkL', 'forkR', 'starL', 'starR'].map((d) => newGist(alice.token, { 'f.txt': `${d}\n` }, { public: true, description: d })),
+      ['delL', 'delR', 'forkL', 'forkR', 'starL', 'starR'].map((d) =>
+        newGist(alice.token, { 'f.txt': `${d}\n` }, { public: true, description: d }),
+      ),
     );
     await s.api('PUT', `/gists/${starL.id}/star`, { token: bob.token });
     await s.api('PUT', `/gists/${starR.id}/star`, { token: bob.token });
@@ -286,7 +342,10 @@ describe('gist delete, fork, star, unstar, history', () => {
     const forkJson = JSON.parse(ok(forkedR).stdout);
     expect(forkJson).toMatchObject({ owner: { login: 'bob' }, fork_of: { id: forkR.id } });
     expect(forkJson).toEqual(await getGist(forkJson.id));
-    expect(JSON.parse(failed(ownFork, 1).stderr)).toMatchObject({ status: '422', message: expect.stringContaining('You cannot fork your own gist') });
+    expect(JSON.parse(failed(ownFork, 1).stderr)).toMatchObject({
+      status: '422',
+      message: expect.stringContaining('You cannot fork your own gist'),
+    });
 
     expect(ok(starredL).stdout).toBe(`starred gist ${starL.id}\n`);
     expect(ok(starredR).stdout).toBe(`starred gist ${starR.id}\n`);
@@ -334,7 +393,9 @@ describe('gist clone', () => {
     const g = await newGist(alice.token, { 'a.txt': 'one\n', 'b.md': '# b\n' });
     const r = await s.api('PATCH', `/gists/${g.id}`, { token: alice.token, body: { files: { 'a.txt': { content: 'two\n' } } } });
     // As if a process had stopped between the database commit and the ref update: the branch is one revision behind.
-    execFileSync('git', ['update-ref', 'refs/heads/main', g.history[0].version], { cwd: path.join(s.dataDir, 'git', 'gists', `${g.id}.git`) });
+    execFileSync('git', ['update-ref', 'refs/heads/main', g.history[0].version], {
+      cwd: path.join(s.dataDir, 'git', 'gists', `${g.id}.git`),
+    });
     const dir = path.join(sb.root, 'clone-local');
     const dirOffline = path.join(sb.root, 'clone-offline');
     const [cloned, offline] = await pool([
@@ -382,7 +443,10 @@ describe('gist clone', () => {
     expect(fake.stderr()).toBe('');
     expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('two\n');
     expect(gitLog(dir)[0]).toBe(newer);
-    const branch = execFileSync('git', ['rev-parse', 'refs/heads/main'], { cwd: path.join(s.dataDir, 'git', 'gists', `${g.id}.git`), encoding: 'utf8' }).trim();
+    const branch = execFileSync('git', ['rev-parse', 'refs/heads/main'], {
+      cwd: path.join(s.dataDir, 'git', 'gists', `${g.id}.git`),
+      encoding: 'utf8',
+    }).trim();
     expect(branch).toBe(newer);
   });
 
@@ -398,7 +462,8 @@ describe('gist clone', () => {
     const dir = path.join(sb.root, 'clone-remote');
     const anonymousDir = path.join(sb.root, 'clone-anonymous');
     const [cloned, anonymous, occupied] = await pool([
-      () => remote(alice.token)(['gist', 'clone', g.id, dir], { extraEnv: { PATH: `${wrapDir}:${process.env.PATH}`, GIT_TRACE_CURL: trace } }),
+      () =>
+        remote(alice.token)(['gist', 'clone', g.id, dir], { extraEnv: { PATH: `${wrapDir}:${process.env.PATH}`, GIT_TRACE_CURL: trace } }),
       () => remote(null)(['gist', 'clone', g.id, anonymousDir]), // secret gists clone without a token, as on GitHub
       () => remote(alice.token)(['gist', 'clone', g.id, files]), // not an empty directory: git refuses
     ]);
@@ -417,13 +482,18 @@ describe('gist clone', () => {
 
     ok(anonymous);
     expect(fs.readFileSync(path.join(anonymousDir, 'secret.txt'), 'utf8')).toBe('psst\n');
-    expect(failed(occupied, 1).stderr).toMatch(/already exists and is not an empty directory[\s\S]*hublet: git clone failed \(exit 128\)\n$/);
+    expect(failed(occupied, 1).stderr).toMatch(
+      /already exists and is not an empty directory[\s\S]*hublet: git clone failed \(exit 128\)\n$/,
+    );
   });
 
   it('by the executable: a local clone through its own loopback gateway, and the process exits 0 when done', async () => {
     const g = await newGist(alice.token, { 'bin.txt': 'from the binary\n' });
     const dir = path.join(sb.root, 'clone-bin');
-    const r = await spawnCli(['--data', s.dataDir, '--database', s.databaseUrl, '--as', 'bob', 'gist', 'clone', g.id, dir], { env: cli.localEnv, timeoutMs: PROCESS_TIMEOUT_MS });
+    const r = await spawnCli(['--data', s.dataDir, '--database', s.databaseUrl, '--as', 'bob', 'gist', 'clone', g.id, dir], {
+      env: cli.localEnv,
+      timeoutMs: PROCESS_TIMEOUT_MS,
+    });
     expect(ok(r).stdout).toBe(`cloned gist ${g.id} into ${dir}\n`);
     expect(fs.readFileSync(path.join(dir, 'bin.txt'), 'utf8')).toBe('from the binary\n');
     expect(execFileSync('git', ['-C', dir, 'remote', 'get-url', 'origin'], { encoding: 'utf8' }).trim()).toBe(g.git_pull_url);
@@ -462,7 +532,13 @@ describe('usage errors, missing credentials, API refusals', () => {
       [['gist', 'edit', id, a, '--remove', 'u.txt'], /"u\.txt" is named twice/],
       [['gist', 'frobnicate'], /unknown command 'frobnicate'/],
     ];
-    const results = await pool(cases.map(([args, , stdin]) => () => run(args, stdin)));
+    const results = await pool(
+      cases.map(
+        ([args, , stdin]) =>
+          () =>
+            run(args, stdin),
+      ),
+    );
     cases.forEach(([args, message], i) => {
       expect(results[i].code, `${args.join(' ')}: ${results[i].stderr}`).toBe(2);
       expect(results[i].stdout).toBe('');
@@ -512,7 +588,8 @@ describe('usage errors, missing credentials, API refusals', () => {
       expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({ code: l.code, stdout: l.stdout, stderr: l.stderr });
     });
     expect(JSON.parse(results[0].stderr)).toMatchObject({ status: '422', errors: [{ field: 'files', code: 'missing_field' }] });
-    for (const r of [results[2], results[4], ...results.slice(6)]) expect(JSON.parse(failed(r, 1).stderr)).toMatchObject({ message: 'Not Found', status: '404' });
+    for (const r of [results[2], results[4], ...results.slice(6)])
+      expect(JSON.parse(failed(r, 1).stderr)).toMatchObject({ message: 'Not Found', status: '404' });
     expect(fs.existsSync(neverCloned)).toBe(false);
   });
 });

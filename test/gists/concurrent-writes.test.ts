@@ -19,7 +19,10 @@ async function patch(base: string, id: string, files: Record<string, unknown>): 
 }
 
 async function newGist(): Promise<{ id: string; git_pull_url: string }> {
-  const r = await t.s.api('POST', '/gists', { token: t.alice.token, body: { public: true, files: { 'start.txt': { content: 'start\n' } } } });
+  const r = await t.s.api('POST', '/gists', {
+    token: t.alice.token,
+    body: { public: true, files: { 'start.txt': { content: 'start\n' } } },
+  });
   expect(r.status).toBe(201);
   return r.body;
 }
@@ -65,8 +68,14 @@ describe('concurrent gist writes from several processes', () => {
     });
     const env = { ...t.sb.env, HUBLET_BASE_URL: t.s.url };
     let cliDone = false;
-    const cli = Promise.all(files.map((file) => runCli(['--data', t.s.dataDir, '--database', t.s.databaseUrl, '--as', 'alice', 'gist', 'edit', g.id, '--add', file], { env, timeoutMs: 60_000 })))
-      .finally(() => (cliDone = true));
+    const cli = Promise.all(
+      files.map((file) =>
+        runCli(['--data', t.s.dataDir, '--database', t.s.databaseUrl, '--as', 'alice', 'gist', 'edit', g.id, '--add', file], {
+          env,
+          timeoutMs: 60_000,
+        }),
+      ),
+    ).finally(() => (cliDone = true));
     // The server keeps writing the same gist until every CLI process is done (bounded).
     const serverWrites: string[] = [];
     const serverLoop = (async () => {

@@ -32,15 +32,21 @@ function plantBroken(id: string, oid: string, bytes = Buffer.alloc(0)): void {
 
 describe('a gist write over objects a crash left behind', () => {
   it('replaces an empty blob and tree file: the revision is intact, git fsck is clean, the clone has the file', async () => {
-    const created = await s.api('POST', '/gists', { token: alice.token, body: { public: true, files: { 'a.txt': { content: 'one\n' }, 'b.txt': { content: 'stays\n' } } } });
+    const created = await s.api('POST', '/gists', {
+      token: alice.token,
+      body: { public: true, files: { 'a.txt': { content: 'one\n' }, 'b.txt': { content: 'stays\n' } } },
+    });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
     const content = Buffer.from('two\n');
     const blob = objectId('blob', content);
-    const tree = objectId('tree', serializeFlatTree([
-      { filename: 'a.txt', oid: blob },
-      { filename: 'b.txt', oid: created.body.files['b.txt'].raw_url.split('/raw/')[1].split('/')[0] },
-    ]));
+    const tree = objectId(
+      'tree',
+      serializeFlatTree([
+        { filename: 'a.txt', oid: blob },
+        { filename: 'b.txt', oid: created.body.files['b.txt'].raw_url.split('/raw/')[1].split('/')[0] },
+      ]),
+    );
     plantBroken(id, blob);
     plantBroken(id, tree);
 
@@ -59,7 +65,9 @@ describe('a gist write over objects a crash left behind', () => {
     const dir = path.join(tmp, `clone-${id}`);
     await git(['clone', '-q', created.body.git_pull_url, dir], tmp);
     expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('two\n');
-    expect((await git(['log', '--format=%H'], dir)).trim().split('\n')).toEqual(patched.body.history.map((h: { version: string }) => h.version));
+    expect((await git(['log', '--format=%H'], dir)).trim().split('\n')).toEqual(
+      patched.body.history.map((h: { version: string }) => h.version),
+    );
   });
 
   it('replaces a cut object file (its first bytes only) and a file holding another object', async () => {
@@ -88,7 +96,9 @@ describe('a gist write over objects a crash left behind', () => {
     const created = await s.api('POST', '/gists', { token: alice.token, body: { files: { 'a.txt': { content: 'one\n' } } } });
     const id = created.body.id as string;
     for (let i = 0; i < 5; i++) {
-      expect((await s.api('PATCH', `/gists/${id}`, { token: alice.token, body: { files: { 'a.txt': { content: `v${i}\n` } } } })).status).toBe(200);
+      expect(
+        (await s.api('PATCH', `/gists/${id}`, { token: alice.token, body: { files: { 'a.txt': { content: `v${i}\n` } } } })).status,
+      ).toBe(200);
     }
     const all = fs.readdirSync(bareOf(id), { recursive: true }).map(String);
     expect(all.filter((f) => /tmp/.test(f))).toEqual([]);

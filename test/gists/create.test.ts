@@ -20,7 +20,10 @@ const path = (url: string) => new URL(url).pathname;
 
 describe('POST /gists', () => {
   it('creates a secret gist by default: 201, Location and the single form', async () => {
-    const r = await create({ description: 'Hello World Examples', files: { 'hello_world.rb': { content: 'class HelloWorld\n  def hi\n  end\nend\n' } } });
+    const r = await create({
+      description: 'Hello World Examples',
+      files: { 'hello_world.rb': { content: 'class HelloWorld\n  def hi\n  end\nend\n' } },
+    });
     const gist = checkSchema(r, 'POST /gists');
     expect(r.status).toBe(201);
     expect(gist.id).toMatch(/^[0-9a-f]{32}$/);
@@ -65,7 +68,12 @@ describe('POST /gists', () => {
   });
 
   it('accepts public as a boolean or the strings "true" and "false"', async () => {
-    for (const [value, expected] of [[true, true], ['true', true], [false, false], ['false', false]] as const) {
+    for (const [value, expected] of [
+      [true, true],
+      ['true', true],
+      [false, false],
+      ['false', false],
+    ] as const) {
       const r = await create({ public: value, files: { 'a.txt': { content: 'x' } } });
       expect(r.status, String(value)).toBe(201);
       expect(r.body.public).toBe(expected);
@@ -73,7 +81,10 @@ describe('POST /gists', () => {
     for (const value of ['yes', 1, 'TRUE']) {
       const r = await create({ public: value, files: { 'a.txt': { content: 'x' } } });
       expect(r.status, String(value)).toBe(422);
-      expect(r.body).toMatchObject({ message: 'Validation Failed', errors: [expect.objectContaining({ resource: 'Gist', field: 'public', code: 'invalid' })] });
+      expect(r.body).toMatchObject({
+        message: 'Validation Failed',
+        errors: [expect.objectContaining({ resource: 'Gist', field: 'public', code: 'invalid' })],
+      });
     }
   });
 
@@ -120,7 +131,12 @@ describe('POST /gists', () => {
   });
 
   describe('refuses what is not a gist', () => {
-    const e = (field: string, code: string, message?: string) => ({ resource: 'Gist', field, code, ...(message === undefined ? {} : { message }) });
+    const e = (field: string, code: string, message?: string) => ({
+      resource: 'Gist',
+      field,
+      code,
+      ...(message === undefined ? {} : { message }),
+    });
     const notAFile = (key: string) => e('files', 'invalid', `files.${key} must be an object with a content string`);
     const noContent = (key: string) => e('files', 'missing_field', `files.${key}.content is required and must be a string`);
     const blank = (key: string) => e('files', 'missing_field', `contents of "${key}" can't be blank`);
@@ -132,7 +148,12 @@ describe('POST /gists', () => {
       ['files is a string', { files: 'a.txt' }, 422, { field: 'files', code: 'invalid' }],
       ['empty files', { files: {} }, 422, [e('files', 'missing_field', 'files cannot be empty')]],
       ['a file that is null', { files: { 'a.txt': null } }, 422, [notAFile('a.txt')]],
-      ['a file that is a string, a number, an array', { files: { 'a.txt': 'x', 'b/c~1': 5, d: [] } }, 422, [notAFile('a.txt'), notAFile('b/c~1'), notAFile('d')]],
+      [
+        'a file that is a string, a number, an array',
+        { files: { 'a.txt': 'x', 'b/c~1': 5, d: [] } },
+        422,
+        [notAFile('a.txt'), notAFile('b/c~1'), notAFile('d')],
+      ],
       ['a file without content', { files: { 'a.txt': {} } }, 422, [noContent('a.txt')]],
       ['content that is a number', { files: { 'a.txt': { content: 5 } } }, 422, [noContent('a.txt')]],
       ['empty content', { files: { 'a.txt': { content: '' } } }, 422, [blank('a.txt')]],
@@ -145,16 +166,65 @@ describe('POST /gists', () => {
       ['the name ..', { files: { '..': { content: 'x' } } }, 422, { field: 'files', code: 'invalid' }],
       ['the name .git', { files: { '.git': { content: 'x' } } }, 422, { field: 'files', code: 'invalid' }],
       ['a 256-byte name', { files: { ['n'.repeat(256)]: { content: 'x' } } }, 422, { field: 'files', code: 'invalid' }],
-      ['a description that is a number', { description: 5, files: { 'a.txt': { content: 'x' } } }, 422, [e('description', 'invalid', 'description must be string,null')]],
-      ['a description with NUL (and too long)', { description: `a\u0000${'d'.repeat(101)}`, files: { 'a.txt': { content: 'x' } } }, 422, [e('description', 'invalid', 'description cannot contain NUL characters')]],
-      ['a description over the limit', { description: 'd'.repeat(101), files: { 'a.txt': { content: 'x' } } }, 422, [e('description', 'invalid', 'description is too long (maximum is 100 characters)')]],
-      ['public that is an object', { public: {}, files: { 'a.txt': { content: 'x' } } }, 422, [e('public', 'invalid', 'public must be boolean,string')]],
-      ['public "yes"', { public: 'yes', files: { 'a.txt': { content: 'x' } } }, 422, [e('public', 'invalid', 'public must be true or false')]],
-      ['every problem at once, in the body’s order', { files: { 'a.txt': 'x', 'b.txt': {}, 'c.txt': { content: ' ' }, 'd.txt': { content: 1 } }, public: 'no', description: 'a\u0000' }, 422, [
-        e('description', 'invalid', 'description cannot contain NUL characters'), e('public', 'invalid', 'public must be true or false'), notAFile('a.txt'), noContent('b.txt'), blank('c.txt'), noContent('d.txt')]],
-      ['a field of the wrong type: that alone', { public: 1, files: { 'a.txt': 'x' }, description: 'a\u0000' }, 422, [e('public', 'invalid', 'public must be boolean,string')]],
-      ['fields of the wrong type: those alone, in the schema’s order', { public: null, files: 3, description: 5 }, 422, [
-        e('description', 'invalid', 'description must be string,null'), e('files', 'invalid', 'files must be object'), e('public', 'invalid', 'public must be boolean,string')]],
+      [
+        'a description that is a number',
+        { description: 5, files: { 'a.txt': { content: 'x' } } },
+        422,
+        [e('description', 'invalid', 'description must be string,null')],
+      ],
+      [
+        'a description with NUL (and too long)',
+        { description: `a\u0000${'d'.repeat(101)}`, files: { 'a.txt': { content: 'x' } } },
+        422,
+        [e('description', 'invalid', 'description cannot contain NUL characters')],
+      ],
+      [
+        'a description over the limit',
+        { description: 'd'.repeat(101), files: { 'a.txt': { content: 'x' } } },
+        422,
+        [e('description', 'invalid', 'description is too long (maximum is 100 characters)')],
+      ],
+      [
+        'public that is an object',
+        { public: {}, files: { 'a.txt': { content: 'x' } } },
+        422,
+        [e('public', 'invalid', 'public must be boolean,string')],
+      ],
+      [
+        'public "yes"',
+        { public: 'yes', files: { 'a.txt': { content: 'x' } } },
+        422,
+        [e('public', 'invalid', 'public must be true or false')],
+      ],
+      [
+        'every problem at once, in the body’s order',
+        { files: { 'a.txt': 'x', 'b.txt': {}, 'c.txt': { content: ' ' }, 'd.txt': { content: 1 } }, public: 'no', description: 'a\u0000' },
+        422,
+        [
+          e('description', 'invalid', 'description cannot contain NUL characters'),
+          e('public', 'invalid', 'public must be true or false'),
+          notAFile('a.txt'),
+          noContent('b.txt'),
+          blank('c.txt'),
+          noContent('d.txt'),
+        ],
+      ],
+      [
+        'a field of the wrong type: that alone',
+        { public: 1, files: { 'a.txt': 'x' }, description: 'a\u0000' },
+        422,
+        [e('public', 'invalid', 'public must be boolean,string')],
+      ],
+      [
+        'fields of the wrong type: those alone, in the schema’s order',
+        { public: null, files: 3, description: 5 },
+        422,
+        [
+          e('description', 'invalid', 'description must be string,null'),
+          e('files', 'invalid', 'files must be object'),
+          e('public', 'invalid', 'public must be boolean,string'),
+        ],
+      ],
     ];
     for (const [name, body, status, error] of cases) {
       it(name, async () => {
@@ -193,7 +263,12 @@ describe('POST /gists', () => {
       const files = Object.fromEntries(Array.from({ length: 401 }, (_, i) => [`f${i}.txt`, { content: `${i}` }]));
       const r = await create({ files });
       expect(r.status).toBe(422);
-      expect(r.body.errors[0]).toMatchObject({ resource: 'Gist', field: 'files', code: 'invalid', message: 'a gist can hold at most 400 files' });
+      expect(r.body.errors[0]).toMatchObject({
+        resource: 'Gist',
+        field: 'files',
+        code: 'invalid',
+        message: 'a gist can hold at most 400 files',
+      });
     });
 
     it('refuses a file larger than the configured limit', async () => {
@@ -203,7 +278,12 @@ describe('POST /gists', () => {
     });
 
     it('refuses a request body larger than the gist body limit with 413', async () => {
-      const files = { 'a.txt': { content: 'a'.repeat(1024 * 1024) }, 'b.txt': { content: 'b'.repeat(1024 * 1024) }, 'c.txt': { content: 'c'.repeat(1024 * 1024) }, 'd.txt': { content: 'd'.repeat(1024 * 1024) } };
+      const files = {
+        'a.txt': { content: 'a'.repeat(1024 * 1024) },
+        'b.txt': { content: 'b'.repeat(1024 * 1024) },
+        'c.txt': { content: 'c'.repeat(1024 * 1024) },
+        'd.txt': { content: 'd'.repeat(1024 * 1024) },
+      };
       const r = await create({ files });
       expect(r.status).toBe(413);
       expect(r.body).toMatchObject({ message: 'Request body is too large', status: '413' });
@@ -334,7 +414,9 @@ describe('truncation', () => {
   });
 
   it('shows the first 300 files in name order and marks the gist truncated', async () => {
-    const files = Object.fromEntries(Array.from({ length: 301 }, (_, i) => [`f${String(i).padStart(3, '0')}.txt`, { content: `file ${i}` }]));
+    const files = Object.fromEntries(
+      Array.from({ length: 301 }, (_, i) => [`f${String(i).padStart(3, '0')}.txt`, { content: `file ${i}` }]),
+    );
     const created = await create({ public: true, files });
     expect(created.status).toBe(201);
     expect(created.body.truncated).toBe(true);
@@ -390,7 +472,11 @@ describe('raw URLs', () => {
 describe('with Octokit', () => {
   it('creates and reads a gist', async () => {
     const octokit = s.octokit(alice.token);
-    const created = await octokit.rest.gists.create({ description: 'via octokit', public: true, files: { 'x.js': { content: 'console.log(1)\n' } } });
+    const created = await octokit.rest.gists.create({
+      description: 'via octokit',
+      public: true,
+      files: { 'x.js': { content: 'console.log(1)\n' } },
+    });
     expect(created.status).toBe(201);
     expect(created.data.files!['x.js']!.language).toBe('JavaScript');
     const got = await s.octokit().rest.gists.get({ gist_id: created.data.id! });

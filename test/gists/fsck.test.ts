@@ -23,12 +23,16 @@ afterAll(async () => {
   sb?.cleanup();
 });
 
-const fsck = (...args: string[]) => runCli(['--data', s.dataDir, '--database', s.databaseUrl, 'admin', 'fsck', ...args], { env: sb.env, timeoutMs: 60_000 });
+const fsck = (...args: string[]) =>
+  runCli(['--data', s.dataDir, '--database', s.databaseUrl, 'admin', 'fsck', ...args], { env: sb.env, timeoutMs: 60_000 });
 const bare = (id: string) => path.join(s.dataDir, 'git', 'gists', `${id}.git`);
 const blobOf = (file: { raw_url: string }) => file.raw_url.split('/raw/')[1].split('/')[0];
 
 async function gist(files: Record<string, string>, token = alice.token): Promise<any> {
-  const r = await s.api('POST', '/gists', { token, body: { public: true, files: Object.fromEntries(Object.entries(files).map(([k, v]) => [k, { content: v }])) } });
+  const r = await s.api('POST', '/gists', {
+    token,
+    body: { public: true, files: Object.fromEntries(Object.entries(files).map(([k, v]) => [k, { content: v }])) },
+  });
   expect(r.status).toBe(201);
   return r.body;
 }
@@ -39,7 +43,9 @@ describe('hublet admin fsck', () => {
   it('exits 0 on a sound data dir: gists (edited, pushed, forked) and repositories', async () => {
     a = await gist({ 'a.txt': 'a\n', 'shared.txt': 'shared\n' });
     b = await gist({ 'b.txt': 'b1\n' });
-    expect((await s.api('PATCH', `/gists/${b.id}`, { token: alice.token, body: { files: { 'b.txt': { content: 'b2\n' } } } })).status).toBe(200);
+    expect((await s.api('PATCH', `/gists/${b.id}`, { token: alice.token, body: { files: { 'b.txt': { content: 'b2\n' } } } })).status).toBe(
+      200,
+    );
     c = await gist({ 'c.txt': 'c\n' });
     const dir = path.join(sb.root, 'push');
     await git(['clone', '-q', c.git_pull_url, dir], sb.root);
@@ -69,7 +75,12 @@ describe('hublet admin fsck', () => {
     // The repository's directory gone.
     fs.rmSync(path.join(s.dataDir, 'git', 'repos', `${repo.id}.git`), { recursive: true });
     // c: the database's bytes of a file changed behind git's back.
-    await s.db.updateTable('gist_files').set({ content: Buffer.from('tampered\n') }).where('gist_id', '=', c.id).where('filename', '=', 'c.txt').execute();
+    await s.db
+      .updateTable('gist_files')
+      .set({ content: Buffer.from('tampered\n') })
+      .where('gist_id', '=', c.id)
+      .where('filename', '=', 'c.txt')
+      .execute();
     // A stray directory is only a note.
     fs.mkdirSync(path.join(s.dataDir, 'git', 'gists', `${'f'.repeat(32)}.git`));
 
@@ -80,10 +91,14 @@ describe('hublet admin fsck', () => {
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^gist ${a.id}: git fsck: .*${blob.slice(2)}.*empty`)));
     const bHead = (await s.api('GET', `/gists/${b.id}`)).body.history[0].version as string;
     expect(lines).toContain(`gist ${b.id}: its branch main points at ${first}, the database's head is ${bHead}`);
-    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^repository alice/proj \\(id ${repo.id}\\): its repository .* is missing$`)));
+    expect(lines).toContainEqual(
+      expect.stringMatching(new RegExp(`^repository alice/proj \\(id ${repo.id}\\): its repository .* is missing$`)),
+    );
     expect(lines).toContain(`gist ${c.id}: file "c.txt": the database's bytes are not blob ${blobOf(c.files['c.txt'])}`);
     expect(lines).toContainEqual(expect.stringMatching(/^note: .*ffffffff.*\.git: a gist repository no gist refers to/));
-    expect(lines.filter((l) => /^(gist|repository) /.test(l)).every((l) => [a.id, b.id, c.id, 'alice/proj'].some((x) => l.includes(x)))).toBe(true);
+    expect(
+      lines.filter((l) => /^(gist|repository) /.test(l)).every((l) => [a.id, b.id, c.id, 'alice/proj'].some((x) => l.includes(x))),
+    ).toBe(true);
     expect(lines[lines.length - 1]).toMatch(/^checked 4 gists and 2 repositories: \d+ problems$/);
 
     // --repair moves the branch back to the head; the other problems stay.
@@ -96,7 +111,12 @@ describe('hublet admin fsck', () => {
 
     // Put the rest back: clean again.
     fs.writeFileSync(objectFile, saved);
-    await s.db.updateTable('gist_files').set({ content: Buffer.from('c\n') }).where('gist_id', '=', c.id).where('filename', '=', 'c.txt').execute();
+    await s.db
+      .updateTable('gist_files')
+      .set({ content: Buffer.from('c\n') })
+      .where('gist_id', '=', c.id)
+      .where('filename', '=', 'c.txt')
+      .execute();
     await git(['init', '-q', '--bare', '--initial-branch=main', path.join(s.dataDir, 'git', 'repos', `${repo.id}.git`)], sb.root);
     const clean = await fsck();
     expect({ code: clean.code, stderr: clean.stderr }).toEqual({ code: 0, stderr: '' });

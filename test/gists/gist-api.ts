@@ -8,7 +8,10 @@ type Gist = any;
 export function gistApi(server: () => TestServer) {
   return {
     async newGist(token: string, contents: Record<string, string>, extra: { public?: boolean; description?: string } = {}): Promise<Gist> {
-      const r = await server().api('POST', '/gists', { token, body: { ...extra, files: Object.fromEntries(Object.entries(contents).map(([k, v]) => [k, { content: v }])) } });
+      const r = await server().api('POST', '/gists', {
+        token,
+        body: { ...extra, files: Object.fromEntries(Object.entries(contents).map(([k, v]) => [k, { content: v }])) },
+      });
       expect(r.status, r.text).toBe(201);
       return r.body;
     },
@@ -21,4 +24,5 @@ export function gistApi(server: () => TestServer) {
 }
 
 /** filename → content of a gist as the API returned it. */
-export const contentsOf = (g: Gist): Record<string, string> => Object.fromEntries(Object.entries(g.files).map(([k, f]: [string, any]) => [k, f.content]));
+export const contentsOf = (g: Gist): Record<string, string> =>
+  Object.fromEntries(Object.entries(g.files).map(([k, f]: [string, any]) => [k, f.content]));

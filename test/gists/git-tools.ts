@@ -34,7 +34,11 @@ export async function gitFails(args: string[], cwd: string): Promise<string> {
 /** `git fsck --full` of a bare repository: its complaints ('' when clean). */
 export async function fsckProblems(bare: string): Promise<string> {
   return run('git', ['--git-dir', bare, 'fsck', '--full', '--no-dangling', '--no-progress'], { env: gitEnv }).then(
-    (r) => r.stderr.split('\n').filter((l) => /error|missing|broken|bad|corrupt|fatal/i.test(l)).join('\n'),
+    (r) =>
+      r.stderr
+        .split('\n')
+        .filter((l) => /error|missing|broken|bad|corrupt|fatal/i.test(l))
+        .join('\n'),
     (e: { stderr: string; stdout: string }) => `${e.stdout}${e.stderr}`.trim() || 'git fsck failed',
   );
 }

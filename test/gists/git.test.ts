@@ -207,7 +207,9 @@ describe('git push', () => {
 
     fs.writeFileSync(path.join(dir, 'big.txt'), Buffer.alloc(64 * 1024 + 1, 'x'));
     await commitAll(dir, 'big');
-    expect(await gitFails(['push', '-q', push, 'main'], dir)).toContain('"big.txt" is larger than the limit of 65536 bytes for a gist file');
+    expect(await gitFails(['push', '-q', push, 'main'], dir)).toContain(
+      '"big.txt" is larger than the limit of 65536 bytes for a gist file',
+    );
     await git(['reset', '-q', '--hard', 'HEAD~1'], dir);
 
     for (let i = 0; i < 20; i++) fs.writeFileSync(path.join(dir, `f${i}.txt`), `${i}\n`);

@@ -29,7 +29,11 @@ async function start(): Promise<ServeProcess> {
 async function api(method: string, p: string, body?: unknown, auth = token): Promise<{ status: number; body: any }> {
   const res = await fetch(`${server!.url}${p}`, {
     method,
-    headers: { authorization: `Bearer ${auth}`, accept: 'application/vnd.service+json', ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${auth}`,
+      accept: 'application/vnd.service+json',
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -85,13 +89,17 @@ function startLoad(ids: string[], clones: Map<string, string>): Load {
     }
   };
   const pick = () => ids[Math.floor(Math.random() * ids.length)];
-  const patcher = () => loop(() => api('PATCH', `/gists/${pick()}`, { files: { [`f${n++ % 7}.txt`]: { content: `write ${n} ${'x'.repeat(n % 300)}\n` } } }));
+  const patcher = () =>
+    loop(() => api('PATCH', `/gists/${pick()}`, { files: { [`f${n++ % 7}.txt`]: { content: `write ${n} ${'x'.repeat(n % 300)}\n` } } }));
   // A few creates a round: each new gist is one more repository to check at the end.
   let creates = 0;
   const creator = () =>
     loop(async () => {
       if (creates++ >= 4) return new Promise((r) => setTimeout(r, 20));
-      return api('POST', '/gists', { public: true, files: { 'new.txt': { content: `created ${n++}\n` }, 'other.md': { content: '# other\n' } } });
+      return api('POST', '/gists', {
+        public: true,
+        files: { 'new.txt': { content: `created ${n++}\n` }, 'other.md': { content: '# other\n' } },
+      });
     });
   const pusher = (id: string) =>
     loop(async () => {
@@ -110,7 +118,8 @@ function startLoad(ids: string[], clones: Map<string, string>): Load {
 describe('SIGKILL during gist writes', () => {
   it(`leaves every repository sound and every history equal to git's, over ${ROUNDS} kills`, async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 4; i++) ids.push((await api('POST', '/gists', { public: true, files: { 'start.txt': { content: `gist ${i}\n` } } })).body.id);
+    for (let i = 0; i < 4; i++)
+      ids.push((await api('POST', '/gists', { public: true, files: { 'start.txt': { content: `gist ${i}\n` } } })).body.id);
     const clones = new Map<string, string>();
     for (const id of ids.slice(0, 2)) {
       const dir = path.join(sb.root, `push-${id}`);
@@ -146,7 +155,10 @@ describe('SIGKILL during gist writes', () => {
         const dir = path.join(sb.root, `check-${g.id}`);
         await git(['clone', '-q', `${server!.url}/gist/${g.id}.git`, dir], sb.root);
         expect((await git(['log', '--first-parent', '--format=%H'], dir)).trim().split('\n')).toEqual(commits);
-        const onDisk = fs.readdirSync(dir).filter((f) => f !== '.git').sort();
+        const onDisk = fs
+          .readdirSync(dir)
+          .filter((f) => f !== '.git')
+          .sort();
         expect(onDisk).toEqual(Object.keys(single.files).sort());
         for (const name of onDisk) expect(fs.readFileSync(path.join(dir, name), 'utf8')).toBe(single.files[name].content);
         // Every repository a gist row names passes git fsck --full.
@@ -158,7 +170,11 @@ describe('SIGKILL during gist writes', () => {
     await server!.stop('SIGTERM');
     server = undefined;
     const check = await runCli(['--data', dataDir, '--database', database.url, 'admin', 'fsck'], { env: sb.env, timeoutMs: 60_000 });
-    expect({ code: check.code, stderr: check.stderr, problems: check.stdout.split('\n').filter((l) => l && !l.startsWith('note:') && !l.startsWith('checked ')) }).toEqual({
+    expect({
+      code: check.code,
+      stderr: check.stderr,
+      problems: check.stdout.split('\n').filter((l) => l && !l.startsWith('note:') && !l.startsWith('checked ')),
+    }).toEqual({
       code: 0,
       stderr: '',
       problems: [],

@@ -11,7 +11,10 @@ const ids: Record<string, string> = {};
 
 async function gistAt(name: string, token: string, isPublic: boolean, at: string): Promise<void> {
   now = new Date(at);
-  const r = await s.api('POST', '/gists', { token, body: { public: isPublic, description: name, files: { [`${name}.txt`]: { content: `${name}\n` } } } });
+  const r = await s.api('POST', '/gists', {
+    token,
+    body: { public: isPublic, description: name, files: { [`${name}.txt`]: { content: `${name}\n` } } },
+  });
   expect(r.status).toBe(201);
   ids[name] = r.body.id;
 }
@@ -68,7 +71,10 @@ describe('GET /gists', () => {
       for (const since of ['yesterday', '2026-13-45T00:00:00Z', '1', '2026-02-30T00:00:00Z', '2026-01-01T25:00:00Z']) {
         const bad = await s.api('GET', `${path}?since=${since}`, { token: alice.token });
         expect(bad.status, `${path} ${since}`).toBe(422);
-        expect(bad.body).toMatchObject({ message: 'Validation Failed', errors: [expect.objectContaining({ resource: 'Gist', field: 'since', code: 'invalid' })] });
+        expect(bad.body).toMatchObject({
+          message: 'Validation Failed',
+          errors: [expect.objectContaining({ resource: 'Gist', field: 'since', code: 'invalid' })],
+        });
       }
     }
   });
@@ -79,7 +85,9 @@ describe('GET /gists', () => {
     expect(r.headers.get('link')).toBe(`<${s.url}/gists?per_page=2&page=2>; rel="next", <${s.url}/gists?per_page=2&page=2>; rel="last"`);
     const page2 = await s.api('GET', '/gists?per_page=2&page=2', { token: alice.token });
     expect(names(page2.body)).toEqual(['alice-public-1']);
-    expect(page2.headers.get('link')).toBe(`<${s.url}/gists?per_page=2&page=1>; rel="prev", <${s.url}/gists?per_page=2&page=1>; rel="first"`);
+    expect(page2.headers.get('link')).toBe(
+      `<${s.url}/gists?per_page=2&page=1>; rel="prev", <${s.url}/gists?per_page=2&page=1>; rel="first"`,
+    );
     const again = await s.api('GET', '/gists?per_page=2', { token: alice.token, headers: { 'if-none-match': r.headers.get('etag')! } });
     expect(again.status).toBe(304);
   });
@@ -96,7 +104,10 @@ describe('GET /gists/public', () => {
 
   it('puts an updated gist first', async () => {
     now = new Date('2026-01-11T00:00:00Z');
-    const r = await s.api('PATCH', `/gists/${ids['alice-public-1']}`, { token: alice.token, body: { files: { 'alice-public-1.txt': { content: 'changed\n' } } } });
+    const r = await s.api('PATCH', `/gists/${ids['alice-public-1']}`, {
+      token: alice.token,
+      body: { files: { 'alice-public-1.txt': { content: 'changed\n' } } },
+    });
     expect(r.status).toBe(200);
     expect(r.body.updated_at).toBe('2026-01-11T00:00:00Z');
     const list = await s.api('GET', '/gists/public');
@@ -105,7 +116,7 @@ describe('GET /gists/public', () => {
 });
 
 describe('GET /users/:username/gists', () => {
-  it("shows another user only the public gists, and the user their own secret ones too", async () => {
+  it('shows another user only the public gists, and the user their own secret ones too', async () => {
     const asBob = await s.api('GET', '/users/alice/gists', { token: bob.token });
     expect(names(checkSchema(asBob, 'GET /users/{username}/gists'))).toEqual(['alice-public-1', 'alice-public-2']);
     expect(names((await s.api('GET', '/users/alice/gists')).body)).toEqual(['alice-public-1', 'alice-public-2']);
@@ -171,7 +182,11 @@ describe('the public listing depth', () => {
       created_at: '2025-01-01T00:00:00.000Z',
       updated_at: `2025-01-01T00:00:${String(i % 60).padStart(2, '0')}.000Z`,
     }));
-    for (let i = 0; i < rows.length; i += 200) await s.db.insertInto('gists').values(rows.slice(i, i + 200)).execute();
+    for (let i = 0; i < rows.length; i += 200)
+      await s.db
+        .insertInto('gists')
+        .values(rows.slice(i, i + 200))
+        .execute();
 
     const first = await s.api('GET', '/gists/public?per_page=100');
     expect(first.body).toHaveLength(100);

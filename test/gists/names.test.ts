@@ -24,7 +24,10 @@ afterAll(async () => {
 });
 
 async function newGist(files: Record<string, string>): Promise<any> {
-  const r = await s.api('POST', '/gists', { token: alice.token, body: { public: true, files: Object.fromEntries(Object.entries(files).map(([k, v]) => [k, { content: v }])) } });
+  const r = await s.api('POST', '/gists', {
+    token: alice.token,
+    body: { public: true, files: Object.fromEntries(Object.entries(files).map(([k, v]) => [k, { content: v }])) },
+  });
   expect(r.status).toBe(201);
   return r.body;
 }
@@ -33,7 +36,11 @@ async function newGist(files: Record<string, string>): Promise<any> {
  * A clone of the gist, and a commit on `parent` (its head) whose tree is `base`'s (the parent's) plus `extra`: any
  * names, through plumbing (no working tree file needed).
  */
-async function commitWith(g: any, extra: Record<string, string>, opts: { parent?: string; base?: string; dir?: string } = {}): Promise<{ dir: string; commit: string }> {
+async function commitWith(
+  g: any,
+  extra: Record<string, string>,
+  opts: { parent?: string; base?: string; dir?: string } = {},
+): Promise<{ dir: string; commit: string }> {
   let dir = opts.dir;
   if (!dir) {
     dir = path.join(tmp, `clone-${++n}`);
@@ -93,7 +100,10 @@ describe('file names a push adds', () => {
     // The tip drops the name again: its tree is the first revision's plus fine.txt.
     const good = await commitWith(g, { 'fine.txt': 'x\n' }, { parent: bad.commit, base: 'HEAD', dir: bad.dir });
     expect(await git(['ls-tree', '--name-only', good.commit], bad.dir)).toBe('a.txt\nfine.txt\n');
-    const err = await gitFails(['push', '-q', withCredentials(g.git_push_url, 'alice', alice.token), `${good.commit}:refs/heads/main`], bad.dir);
+    const err = await gitFails(
+      ['push', '-q', withCredentials(g.git_push_url, 'alice', alice.token), `${good.commit}:refs/heads/main`],
+      bad.dir,
+    );
     expect(err).toContain(`remote: ${await apiReason('back\\slash.txt')}`);
   });
 
@@ -124,7 +134,10 @@ describe('file names a push adds', () => {
 
   it('may be of the form gistfile<number>, like the automatic names, as through the API', async () => {
     const g = await newGist({ 'gistfile0.txt': 'from gh\n' });
-    const renamed = await s.api('PATCH', `/gists/${g.id}`, { token: alice.token, body: { files: { 'gistfile0.txt': { filename: 'GISTFILE12.md' } } } });
+    const renamed = await s.api('PATCH', `/gists/${g.id}`, {
+      token: alice.token,
+      body: { files: { 'gistfile0.txt': { filename: 'GISTFILE12.md' } } },
+    });
     expect(renamed.status).toBe(200);
     expect(Object.keys(renamed.body.files)).toEqual(['GISTFILE12.md']);
     const after = (await s.api('GET', `/gists/${g.id}`)).body;

@@ -20,10 +20,17 @@ const create = (body: unknown) => judged<CreateBody>(createBody, body);
 const update = (body: unknown) => judged<UpdateBody>(updateBody, body);
 
 /** The blob id git gives these bytes. */
-const blobId = (text: string) => crypto.createHash('sha1').update(`blob ${Buffer.byteLength(text)}\0${text}`).digest('hex');
+const blobId = (text: string) =>
+  crypto
+    .createHash('sha1')
+    .update(`blob ${Buffer.byteLength(text)}\0${text}`)
+    .digest('hex');
 
 function gist(files: Record<string, string>, description = 'd'): { description: string; files: CurrentFile[] } {
-  return { description, files: Object.entries(files).map(([filename, text]) => ({ filename, content: Buffer.from(text), blob_sha: blobId(text) })) };
+  return {
+    description,
+    files: Object.entries(files).map(([filename, text]) => ({ filename, content: Buffer.from(text), blob_sha: blobId(text) })),
+  };
 }
 
 /** A plan's files as text: name, what happens to it, where it comes from, its blob (or `new`). */
@@ -47,7 +54,10 @@ const [A, B] = [blobId('a\n'), blobId('b\n')];
 
 describe('planCreate', () => {
   it('adds every file as new bytes, in git’s order of names, with the description and visibility', () => {
-    const plan = planCreate(create({ description: 'x', public: 'true', files: { 'b.md': { content: '# b' }, 'a.txt': { content: 'a' } } }), limits);
+    const plan = planCreate(
+      create({ description: 'x', public: 'true', files: { 'b.md': { content: '# b' }, 'a.txt': { content: 'a' } } }),
+      limits,
+    );
     expect(plan).toMatchObject({ description: 'x', public: true, files: { before: [], removed: [], gone: [] } });
     expect(files(plan.files)).toEqual([
       { name: 'a.txt', text: 'a', change: 'added', from: null, blob: 'new' },
@@ -56,7 +66,10 @@ describe('planCreate', () => {
   });
 
   it('names unnamed files with the next free automatic names, after the named ones', () => {
-    const plan = planCreate(create({ files: { '': { content: 'one' }, 'gistfile1.txt': { content: 'taken' }, ' ': { content: 'two' } } }), limits);
+    const plan = planCreate(
+      create({ files: { '': { content: 'one' }, 'gistfile1.txt': { content: 'taken' }, ' ': { content: 'two' } } }),
+      limits,
+    );
     expect(plan).toMatchObject({ description: '', public: false });
     expect(plan.files.files.map((f) => [f.filename, f.content.toString()])).toEqual([
       ['gistfile1.txt', 'taken'],
@@ -66,21 +79,39 @@ describe('planCreate', () => {
   });
 
   it('refuses with every problem of the body at once, in its order', () => {
-    expect(refusal(() => planCreate(create({ description: 'x'.repeat(21), public: 'yes', files: { 'a.txt': 'x', 'b.txt': {}, 'c.txt': { content: ' ' } } }), limits))).toEqual([
+    expect(
+      refusal(() =>
+        planCreate(
+          create({ description: 'x'.repeat(21), public: 'yes', files: { 'a.txt': 'x', 'b.txt': {}, 'c.txt': { content: ' ' } } }),
+          limits,
+        ),
+      ),
+    ).toEqual([
       { resource: 'Gist', field: 'description', code: 'invalid', message: 'description is too long (maximum is 20 characters)' },
       { resource: 'Gist', field: 'public', code: 'invalid', message: 'public must be true or false' },
       { resource: 'Gist', field: 'files', code: 'invalid', message: 'files.a.txt must be an object with a content string' },
       { resource: 'Gist', field: 'files', code: 'missing_field', message: 'files.b.txt.content is required and must be a string' },
       { resource: 'Gist', field: 'files', code: 'missing_field', message: 'contents of "c.txt" can\'t be blank' },
     ]);
-    expect(refusal(() => planCreate(create({ files: {} }), limits))).toEqual([{ resource: 'Gist', field: 'files', code: 'missing_field', message: 'files cannot be empty' }]);
+    expect(refusal(() => planCreate(create({ files: {} }), limits))).toEqual([
+      { resource: 'Gist', field: 'files', code: 'missing_field', message: 'files cannot be empty' },
+    ]);
   });
 
   it('refuses names and sizes by rules.ts, automatic names aside', () => {
     const many = Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f'].map((n) => [n, { content: n }]));
-    expect(refusal(() => planCreate(create({ files: many }), limits))).toEqual([{ resource: 'Gist', field: 'files', code: 'invalid', message: 'a gist can hold at most 5 files' }]);
-    expect(refusal(() => planCreate(create({ files: { 'd/a.txt': { content: 'x' }, 'big.txt': { content: 'x'.repeat(101) } } }), limits))).toEqual([
-      { resource: 'Gist', field: 'files', code: 'invalid', message: '"d/a.txt": file names cannot contain slashes (gists have no directories)' },
+    expect(refusal(() => planCreate(create({ files: many }), limits))).toEqual([
+      { resource: 'Gist', field: 'files', code: 'invalid', message: 'a gist can hold at most 5 files' },
+    ]);
+    expect(
+      refusal(() => planCreate(create({ files: { 'd/a.txt': { content: 'x' }, 'big.txt': { content: 'x'.repeat(101) } } }), limits)),
+    ).toEqual([
+      {
+        resource: 'Gist',
+        field: 'files',
+        code: 'invalid',
+        message: '"d/a.txt": file names cannot contain slashes (gists have no directories)',
+      },
       { resource: 'Gist', field: 'files', code: 'invalid', message: '"big.txt" is larger than the limit of 100 bytes for a gist file' },
     ]);
   });
@@ -146,7 +177,11 @@ describe('planUpdate', () => {
     expect(files(plan.files)).toEqual([{ name: 'b.txt', text: 'a\n', change: 'changed', from: 'a.txt', blob: A }]);
     expect(plan.files).toMatchObject({ removed: ['a.txt'], gone: ['a.txt', 'b.txt'] });
     // Onto a file with the same bytes: that name's row stays.
-    const twins = planUpdate(update({ files: { 'a.txt': { filename: 'b.txt' }, 'b.txt': null } }), gist({ 'a.txt': 'x', 'b.txt': 'x' }), limits);
+    const twins = planUpdate(
+      update({ files: { 'a.txt': { filename: 'b.txt' }, 'b.txt': null } }),
+      gist({ 'a.txt': 'x', 'b.txt': 'x' }),
+      limits,
+    );
     expect(files(twins.files)).toEqual([{ name: 'b.txt', text: 'x', change: 'kept', from: 'a.txt', blob: blobId('x') }]);
     expect(twins.files).toMatchObject({ removed: ['a.txt'], gone: ['a.txt'] });
   });
@@ -192,8 +227,12 @@ describe('planUpdate', () => {
     expect(refusal(() => planUpdate(update({ ...body, description: 5 }), current, limits))).toEqual([
       { resource: 'Gist', field: 'description', code: 'invalid', message: 'description must be string,null' },
     ]);
-    expect(refusal(() => planUpdate(update({}), current, limits))).toEqual([{ resource: 'Gist', field: 'files', code: 'missing_field', message: 'an update needs a description or files' }]);
-    expect(refusal(() => planUpdate(update({ files: { 'a.txt': { filename: ' ' } } }), current, limits))[0]).toMatchObject({ message: 'files.a.txt.filename cannot be blank' });
+    expect(refusal(() => planUpdate(update({}), current, limits))).toEqual([
+      { resource: 'Gist', field: 'files', code: 'missing_field', message: 'an update needs a description or files' },
+    ]);
+    expect(refusal(() => planUpdate(update({ files: { 'a.txt': { filename: ' ' } } }), current, limits))[0]).toMatchObject({
+      message: 'files.a.txt.filename cannot be blank',
+    });
     expect(refusal(() => planUpdate(update({ files: { 'a.txt': null, 'b.txt': null } }), current, limits))).toEqual([
       { resource: 'Gist', field: 'files', code: 'missing_field', message: 'a gist needs at least one file' },
     ]);
@@ -219,7 +258,10 @@ describe('revisionOf', () => {
   });
 
   it('counts the lines of a new gist, and none for a rename', () => {
-    expect(revisionOf(planCreate(create({ files: { 'a.txt': { content: '1\n2\n' }, 'b.txt': { content: '3' } } }), limits).files, ['x', 'y']).change).toEqual({ additions: 3, deletions: 0, total: 3 });
+    expect(
+      revisionOf(planCreate(create({ files: { 'a.txt': { content: '1\n2\n' }, 'b.txt': { content: '3' } } }), limits).files, ['x', 'y'])
+        .change,
+    ).toEqual({ additions: 3, deletions: 0, total: 3 });
     const renamed = planUpdate(update({ files: { 'a.txt': { filename: 'z.txt' } } }), current, limits).files!;
     expect(revisionOf(renamed, []).change).toEqual({ additions: 0, deletions: 0, total: 0 });
   });
@@ -234,7 +276,16 @@ describe('revisionOf', () => {
 
 describe('treeChange', () => {
   it('replaces the rows of names gone or holding another blob, by blob id', () => {
-    const row = (filename: string, blob_sha: string) => ({ gist_id: 'g', filename, content: Buffer.from(''), size: 0, blob_sha, language: null, type: 'text/plain', binary: 0 });
+    const row = (filename: string, blob_sha: string) => ({
+      gist_id: 'g',
+      filename,
+      content: Buffer.from(''),
+      size: 0,
+      blob_sha,
+      language: null,
+      type: 'text/plain',
+      binary: 0,
+    });
     const before = [row('a', '1'), row('b', '2'), row('c', '3')];
     const next = [row('a', '1'), row('b', '9'), row('d', '4')];
     expect(treeChange(before, next)).toEqual({ gone: ['b', 'c'], rows: [next[1], next[2]] });

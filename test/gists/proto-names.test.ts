@@ -25,12 +25,15 @@ describe('gist files named like Object.prototype members', () => {
   it('are created, shown, updated, renamed and deleted like any other file', async () => {
     const created = await s.api('POST', '/gists', {
       token: alice.token,
-      body: body([
-        ['__proto__', { content: 'proto\n' }],
-        ['constructor', { content: 'ctor\n' }],
-        ['toString', { content: 'str\n' }],
-        ['hasOwnProperty', { content: 'own\n' }],
-      ], '"public":true,'),
+      body: body(
+        [
+          ['__proto__', { content: 'proto\n' }],
+          ['constructor', { content: 'ctor\n' }],
+          ['toString', { content: 'str\n' }],
+          ['hasOwnProperty', { content: 'own\n' }],
+        ],
+        '"public":true,',
+      ),
     });
     expect(created.status).toBe(201);
     checkSchema(created as any, 'POST /gists');
@@ -72,7 +75,13 @@ describe('gist files named like Object.prototype members', () => {
     expect(protoFile(renamed.body.files).content).toBe('str\n');
     expect(renamed.body.files.prototype.content).toBe('proto 2\n');
 
-    const deleted = await s.api('PATCH', `/gists/${id}`, { token: alice.token, body: body([['__proto__', null], ['__defineGetter__', null]]) });
+    const deleted = await s.api('PATCH', `/gists/${id}`, {
+      token: alice.token,
+      body: body([
+        ['__proto__', null],
+        ['__defineGetter__', null],
+      ]),
+    });
     expect(deleted.status).toBe(200);
     expect(own(deleted.body.files).sort()).toEqual(['hasOwnProperty', 'prototype']);
 

@@ -42,7 +42,10 @@ function branchMovedTo(refFile: string, sha: string, stop: Promise<unknown>): Pr
 
 describe('git push racing an API write from another process', () => {
   it('every push git reports as done and every PATCH answered 200 is in the gist, its history and its clone', async () => {
-    const created = await t.s.api('POST', '/gists', { token: t.alice.token, body: { public: true, files: { 'start.txt': { content: 'start\n' } } } });
+    const created = await t.s.api('POST', '/gists', {
+      token: t.alice.token,
+      body: { public: true, files: { 'start.txt': { content: 'start\n' } } },
+    });
     expect(created.status).toBe(201);
     const id: string = created.body.id;
     const refFile = path.join(gitDir(t.s.dataDir, 'gists', id), 'refs', 'heads', 'main');
@@ -104,7 +107,11 @@ describe('git push racing an API write from another process', () => {
     const clone = path.join(t.sb.root, 'clone');
     await git(['clone', '-q', `${t.s.url}/gist/${id}.git`, clone], t.sb.root);
     const log = (await git(['log', '--format=%H', '--first-parent'], clone)).trim().split('\n');
-    const kept = (name: string) => ({ name, api: gist.files[name]?.content ?? null, clone: fs.existsSync(path.join(clone, name)) ? fs.readFileSync(path.join(clone, name), 'utf8') : null });
+    const kept = (name: string) => ({
+      name,
+      api: gist.files[name]?.content ?? null,
+      clone: fs.existsSync(path.join(clone, name)) ? fs.readFileSync(path.join(clone, name), 'utf8') : null,
+    });
 
     for (const name of pushed) {
       const content = name === 'last.txt' ? 'last\n' : `pushed in round ${name.slice(5, -4)}\n`;

@@ -102,7 +102,10 @@ describe('forks', () => {
     expect(r.headers.get('location')).toBe(`${s.url}/gists/${fork.id}`);
     expect(fork.id).not.toBe(parent.id);
     expect(fork).toMatchObject({ owner: { login: 'bob' }, description: 'the parent', public: true });
-    expect(Object.fromEntries(Object.entries(fork.files).map(([k, f]: [string, any]) => [k, f.content]))).toEqual({ 'a.txt': 'two\n', 'b.txt': 'b\n' });
+    expect(Object.fromEntries(Object.entries(fork.files).map(([k, f]: [string, any]) => [k, f.content]))).toEqual({
+      'a.txt': 'two\n',
+      'b.txt': 'b\n',
+    });
     expect(fork.history.map((h: any) => h.version)).toEqual(parent.history.map((h: any) => h.version));
   });
 
@@ -114,7 +117,11 @@ describe('forks', () => {
     const p = checkSchema(await s.api('GET', `/gists/${parent.id}`), 'GET /gists/{gist_id}');
     expect(p).not.toHaveProperty('fork_of');
     expect(p.forks).toEqual([
-      expect.objectContaining({ id: fork.id, url: `${s.url}/gists/${fork.id}`, user: expect.objectContaining({ login: 'bob', public_gists: 1 }) }),
+      expect.objectContaining({
+        id: fork.id,
+        url: `${s.url}/gists/${fork.id}`,
+        user: expect.objectContaining({ login: 'bob', public_gists: 1 }),
+      }),
     ]);
   });
 
@@ -136,7 +143,9 @@ describe('forks', () => {
     const r = await s.api('POST', `/gists/${parent.id}/forks`, { token: alice.token });
     expect(r.status).toBe(422);
     expect(r.body.message).toBe('You cannot fork your own gist');
-    expect(r.body.errors).toEqual([expect.objectContaining({ resource: 'Gist', code: 'custom', message: 'You cannot fork your own gist' })]);
+    expect(r.body.errors).toEqual([
+      expect.objectContaining({ resource: 'Gist', code: 'custom', message: 'You cannot fork your own gist' }),
+    ]);
     checkSchema(r, 'POST /gists/{gist_id}/forks');
   });
 
@@ -194,7 +203,12 @@ describe('comments', () => {
     const r = await s.api('POST', `/gists/${g.id}/comments`, { token: bob.token, body: { body: 'Nice gist!' } });
     bobComment = checkSchema(r, 'POST /gists/{gist_id}/comments');
     expect(r.status).toBe(201);
-    expect(bobComment).toMatchObject({ body: 'Nice gist!', user: { login: 'bob' }, author_association: 'NONE', url: `${s.url}/gists/${g.id}/comments/${bobComment.id}` });
+    expect(bobComment).toMatchObject({
+      body: 'Nice gist!',
+      user: { login: 'bob' },
+      author_association: 'NONE',
+      url: `${s.url}/gists/${g.id}/comments/${bobComment.id}`,
+    });
     expect(r.headers.get('location')).toBe(bobComment.url);
     const own = await s.api('POST', `/gists/${g.id}/comments`, { token: alice.token, body: { body: 'Thanks' } });
     expect(own.body.author_association).toBe('OWNER');
@@ -216,7 +230,9 @@ describe('comments', () => {
   });
 
   it('lets only the author edit a comment', async () => {
-    expect((await s.api('PATCH', `/gists/${g.id}/comments/${bobComment.id}`, { token: alice.token, body: { body: 'hijacked' } })).status).toBe(404);
+    expect(
+      (await s.api('PATCH', `/gists/${g.id}/comments/${bobComment.id}`, { token: alice.token, body: { body: 'hijacked' } })).status,
+    ).toBe(404);
     const r = await s.api('PATCH', `/gists/${g.id}/comments/${bobComment.id}`, { token: bob.token, body: { body: 'Very nice gist!' } });
     expect(checkSchema(r, 'PATCH /gists/{gist_id}/comments/{comment_id}').body).toBe('Very nice gist!');
   });

@@ -25,7 +25,8 @@ async function newGist(files: Record<string, string>, description = 'start'): Pr
   return r.body;
 }
 
-const patch = (id: string, body: unknown, token = alice.token, headers?: Record<string, string>) => s.api('PATCH', `/gists/${id}`, { token, body, headers });
+const patch = (id: string, body: unknown, token = alice.token, headers?: Record<string, string>) =>
+  s.api('PATCH', `/gists/${id}`, { token, body, headers });
 const contents = (gist: any) => Object.fromEntries(Object.entries(gist.files).map(([k, f]: [string, any]) => [k, f.content]));
 
 describe('PATCH /gists/:gist_id', () => {
@@ -78,7 +79,9 @@ describe('PATCH /gists/:gist_id', () => {
 
   it('takes explicit gistfile<N> names for new and renamed files; unnamed ones get the next free name', async () => {
     const g = await newGist({ 'a.txt': 'a\n' });
-    const r = await patch(g.id, { files: { 'a.txt': { filename: 'gistfile1.txt' }, 'gistfile3.txt': { content: 'three\n' }, '': { content: 'unnamed\n' } } });
+    const r = await patch(g.id, {
+      files: { 'a.txt': { filename: 'gistfile1.txt' }, 'gistfile3.txt': { content: 'three\n' }, '': { content: 'unnamed\n' } },
+    });
     expect(r.status).toBe(200);
     expect(contents(r.body)).toEqual({ 'gistfile1.txt': 'a\n', 'gistfile2.txt': 'unnamed\n', 'gistfile3.txt': 'three\n' });
   });
@@ -92,7 +95,10 @@ describe('PATCH /gists/:gist_id', () => {
 
   it('accepts POST as PATCH (the gh CLI edits that way)', async () => {
     const g = await newGist({ 'a.txt': 'a\n' });
-    const r = await s.api('POST', `/gists/${g.id}`, { token: alice.token, body: { description: 'via post', files: { 'a.txt': { content: 'b\n' } } } });
+    const r = await s.api('POST', `/gists/${g.id}`, {
+      token: alice.token,
+      body: { description: 'via post', files: { 'a.txt': { content: 'b\n' } } },
+    });
     expect(r.status).toBe(200);
     expect(r.body.description).toBe('via post');
     expect(contents(r.body)).toEqual({ 'a.txt': 'b\n' });
@@ -100,7 +106,9 @@ describe('PATCH /gists/:gist_id', () => {
 
   it('answers in base64 when asked', async () => {
     const g = await newGist({ 'a.txt': 'a\n' });
-    const r = await patch(g.id, { files: { 'a.txt': { content: 'ünï\n' } } }, alice.token, { accept: 'application/vnd.service.base64+json' });
+    const r = await patch(g.id, { files: { 'a.txt': { content: 'ünï\n' } } }, alice.token, {
+      accept: 'application/vnd.service.base64+json',
+    });
     expect(r.body.files['a.txt']).toMatchObject({ encoding: 'base64', content: Buffer.from('ünï\n').toString('base64') });
   });
 
@@ -134,20 +142,57 @@ describe('PATCH /gists/:gist_id', () => {
         checkSchema(r, 'PATCH /gists/{gist_id}');
       });
     }
-    const e = (field: string, code: string, message?: string) => ({ resource: 'Gist', field, code, ...(message === undefined ? {} : { message }) });
+    const e = (field: string, code: string, message?: string) => ({
+      resource: 'Gist',
+      field,
+      code,
+      ...(message === undefined ? {} : { message }),
+    });
     const notAFile = (key: string) => e('files', 'invalid', `files.${key} must be an object or null`);
     const exactly: [string, unknown, Record<string, unknown>[]][] = [
       ['neither description nor files', { files: null, other: 1 }, [e('files', 'missing_field', 'an update needs a description or files')]],
       ['files that are not an object', { files: ['a.txt'] }, [e('files', 'invalid', 'files must be object,null')]],
-      ['a file value that is a string, a number, an array', { files: { 'a.txt': 'x', 'b/c~1': 5, 'b.txt': [] } }, [notAFile('a.txt'), notAFile('b/c~1'), notAFile('b.txt')]],
-      ['content that is not a string', { files: { 'a.txt': { content: 3 } } }, [e('files', 'invalid', 'files.a.txt.content must be a string')]],
-      ['a filename that is a number', { files: { 'a.txt': { filename: 5 } } }, [e('files', 'invalid', 'files.a.txt.filename must be a string or null')]],
-      ['content and filename of the wrong types: the content', { files: { 'a.txt': { filename: 5, content: 5 } } }, [e('files', 'invalid', 'files.a.txt.content must be a string')]],
-      ['a description that is a number', { description: 1, files: { 'a.txt': 'x' } }, [e('description', 'invalid', 'description must be string,null')]],
+      [
+        'a file value that is a string, a number, an array',
+        { files: { 'a.txt': 'x', 'b/c~1': 5, 'b.txt': [] } },
+        [notAFile('a.txt'), notAFile('b/c~1'), notAFile('b.txt')],
+      ],
+      [
+        'content that is not a string',
+        { files: { 'a.txt': { content: 3 } } },
+        [e('files', 'invalid', 'files.a.txt.content must be a string')],
+      ],
+      [
+        'a filename that is a number',
+        { files: { 'a.txt': { filename: 5 } } },
+        [e('files', 'invalid', 'files.a.txt.filename must be a string or null')],
+      ],
+      [
+        'content and filename of the wrong types: the content',
+        { files: { 'a.txt': { filename: 5, content: 5 } } },
+        [e('files', 'invalid', 'files.a.txt.content must be a string')],
+      ],
+      [
+        'a description that is a number',
+        { description: 1, files: { 'a.txt': 'x' } },
+        [e('description', 'invalid', 'description must be string,null')],
+      ],
       ['a description with NUL', { description: 'a\u0000' }, [e('description', 'invalid', 'description cannot contain NUL characters')]],
-      ['every problem at once, in the body’s order', { files: { 'nope.txt': null, 'a.txt': 'x', 'b.txt': { content: 3 }, 'c.txt': { filename: 5 }, 'new.txt': { content: ' ' } }, description: 'x'.repeat(1001) }, [
-        e('description', 'invalid', 'description is too long (maximum is 1000 characters)'), e('files', 'missing', '"nope.txt" is not a file of this gist'), notAFile('a.txt'),
-        e('files', 'invalid', 'files.b.txt.content must be a string'), e('files', 'invalid', 'files.c.txt.filename must be a string or null'), e('files', 'missing_field', 'contents of "new.txt" can\'t be blank')]],
+      [
+        'every problem at once, in the body’s order',
+        {
+          files: { 'nope.txt': null, 'a.txt': 'x', 'b.txt': { content: 3 }, 'c.txt': { filename: 5 }, 'new.txt': { content: ' ' } },
+          description: 'x'.repeat(1001),
+        },
+        [
+          e('description', 'invalid', 'description is too long (maximum is 1000 characters)'),
+          e('files', 'missing', '"nope.txt" is not a file of this gist'),
+          notAFile('a.txt'),
+          e('files', 'invalid', 'files.b.txt.content must be a string'),
+          e('files', 'invalid', 'files.c.txt.filename must be a string or null'),
+          e('files', 'missing_field', 'contents of "new.txt" can\'t be blank'),
+        ],
+      ],
     ];
     for (const [name, body, errors] of exactly) {
       it(`${name}: exactly`, async () => {
@@ -158,7 +203,9 @@ describe('PATCH /gists/:gist_id', () => {
     }
     it('a body of the wrong types before the gist is looked up; what is wrong inside one after', async () => {
       const unknown = 'f'.repeat(32);
-      expect((await patch(unknown, { description: 5, files: { 'a.txt': 5 } })).body.errors).toEqual([e('description', 'invalid', 'description must be string,null')]);
+      expect((await patch(unknown, { description: 5, files: { 'a.txt': 5 } })).body.errors).toEqual([
+        e('description', 'invalid', 'description must be string,null'),
+      ]);
       expect((await patch(unknown, { files: 'x' })).body.errors).toEqual([e('files', 'invalid', 'files must be object,null')]);
       for (const body of [{}, { files: { 'a.txt': 5 } }, { description: 'a\u0000' }]) {
         expect((await patch(unknown, body)).status).toBe(404);
@@ -209,7 +256,8 @@ describe('history', () => {
   beforeAll(async () => {
     g = await newGist({ 'poem.txt': 'roses\n' });
     v1 = g.history[0].version;
-    v2 = (await patch(g.id, { files: { 'poem.txt': { content: 'roses\nviolets\n' }, 'extra.txt': { content: 'e\n' } } })).body.history[0].version;
+    v2 = (await patch(g.id, { files: { 'poem.txt': { content: 'roses\nviolets\n' }, 'extra.txt': { content: 'e\n' } } })).body.history[0]
+      .version;
     v3 = (await patch(g.id, { files: { 'extra.txt': null } })).body.history[0].version;
   });
 
@@ -222,7 +270,11 @@ describe('history', () => {
       { total: 2, additions: 2, deletions: 0 },
       { total: 1, additions: 1, deletions: 0 },
     ]);
-    expect(commits[0]).toMatchObject({ url: `${s.url}/gists/${g.id}/${v3}`, user: { login: 'alice' }, committed_at: expect.stringMatching(/Z$/) });
+    expect(commits[0]).toMatchObject({
+      url: `${s.url}/gists/${g.id}/${v3}`,
+      user: { login: 'alice' },
+      committed_at: expect.stringMatching(/Z$/),
+    });
     const gist = (await s.api('GET', `/gists/${g.id}`)).body;
     expect(gist.history.map((h: any) => h.version)).toEqual([v3, v2, v1]);
   });
@@ -267,7 +319,11 @@ describe('history', () => {
     expect(commits.data.map((c) => c.version)).toEqual([v3, v2, v1]);
     const revision = await octokit.rest.gists.getRevision({ gist_id: g.id, sha: v1 });
     expect(revision.data.files!['poem.txt']!.content).toBe('roses\n');
-    const updated = await octokit.rest.gists.update({ gist_id: g.id, description: 'octo', files: { 'poem.txt': { content: 'roses\nviolets\nblue\n' } } });
+    const updated = await octokit.rest.gists.update({
+      gist_id: g.id,
+      description: 'octo',
+      files: { 'poem.txt': { content: 'roses\nviolets\nblue\n' } },
+    });
     expect(updated.data.history![0].change_status).toEqual({ total: 1, additions: 1, deletions: 0 });
   });
 });

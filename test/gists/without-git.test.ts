@@ -26,12 +26,23 @@ describe('gists without git on PATH', () => {
     const alice = await s.userWithToken('alice');
     const created = await s.api('POST', '/gists', { token: alice.token, body: { files: { 'a.txt': { content: 'a\n' } } } });
     expect(created.status).toBe(201);
-    const updated = await s.api('PATCH', `/gists/${created.body.id}`, { token: alice.token, body: { files: { 'a.txt': { content: 'b\n' } } } });
+    const updated = await s.api('PATCH', `/gists/${created.body.id}`, {
+      token: alice.token,
+      body: { files: { 'a.txt': { content: 'b\n' } } },
+    });
     expect(updated.body.history).toHaveLength(2);
     expect(await (await fetch(updated.body.files['a.txt'].raw_url)).text()).toBe('b\n');
 
-    for (const [method, suffix] of [['GET', '/info/refs?service=git-upload-pack'], ['POST', '/git-upload-pack'], ['POST', '/git-receive-pack']]) {
-      const r = await fetch(`${created.body.git_pull_url}${suffix}`, { method, headers: { 'content-type': 'application/x-git-upload-pack-request' }, body: method === 'POST' ? '' : undefined });
+    for (const [method, suffix] of [
+      ['GET', '/info/refs?service=git-upload-pack'],
+      ['POST', '/git-upload-pack'],
+      ['POST', '/git-receive-pack'],
+    ]) {
+      const r = await fetch(`${created.body.git_pull_url}${suffix}`, {
+        method,
+        headers: { 'content-type': 'application/x-git-upload-pack-request' },
+        body: method === 'POST' ? '' : undefined,
+      });
       expect(r.status, suffix).toBe(503);
       expect(await r.json()).toMatchObject({ message: 'Git hosting is unavailable: no `git` executable on the server', status: '503' });
     }

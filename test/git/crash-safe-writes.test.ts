@@ -21,7 +21,8 @@ async function repo(name: string): Promise<string> {
 }
 
 const everyFile = (dir: string) => fs.readdirSync(dir, { recursive: true }).map(String);
-const fsck = (dir: string) => execFileSync('git', ['--git-dir', dir, 'fsck', '--full', '--strict', '--no-dangling'], { stdio: 'pipe' }).toString();
+const fsck = (dir: string) =>
+  execFileSync('git', ['--git-dir', dir, 'fsck', '--full', '--strict', '--no-dangling'], { stdio: 'pipe' }).toString();
 
 describe('loose objects', () => {
   it('replace an empty, a cut or a wrong file at their path, and trust only an intact one', async () => {
@@ -64,13 +65,19 @@ describe('commits with a message and a time zone', () => {
     const tree = await git.writeTree({ fs, gitdir: theirs, tree: [{ mode: '100644', path: 'README.md', oid: blob, type: 'blob' }] });
     for (const timezoneOffset of [240, -330, 0]) {
       const stamp = { ...author, timezoneOffset };
-      const expected = await git.writeCommit({ fs, gitdir: theirs, commit: { message: 'Initial commit\n', tree, parent: [], author: stamp, committer: stamp } });
+      const expected = await git.writeCommit({
+        fs,
+        gitdir: theirs,
+        commit: { message: 'Initial commit\n', tree, parent: [], author: stamp, committer: stamp },
+      });
       const mine = objectId('commit', serializeCommit({ tree, parents: [], signature: stamp, message: 'Initial commit\n' }));
       expect(mine).toBe(expected);
       if (timezoneOffset === 240) expect(oid).toBe(expected);
     }
     expect(fs.readFileSync(path.join(ours, 'refs', 'heads', 'main'), 'utf8')).toBe(`${oid}\n`);
-    expect(execFileSync('git', ['--git-dir', ours, 'log', '-1', '--format=%s %ai'], { stdio: 'pipe' }).toString()).toBe('Initial commit 2026-11-18 07:06:40 -0400\n');
+    expect(execFileSync('git', ['--git-dir', ours, 'log', '-1', '--format=%s %ai'], { stdio: 'pipe' }).toString()).toBe(
+      'Initial commit 2026-11-18 07:06:40 -0400\n',
+    );
     fsck(ours);
   });
 });

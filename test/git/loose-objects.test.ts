@@ -32,14 +32,24 @@ describe('loose objects', () => {
       entries.push({ filename, oid });
     }
     const tree = await writeLooseObject(ours, 'tree', serializeFlatTree(entries));
-    expect(tree).toBe(await git.writeTree({ fs, gitdir: theirs, tree: entries.map((e) => ({ mode: '100644', path: e.filename, oid: e.oid, type: 'blob' as const })) }));
+    expect(tree).toBe(
+      await git.writeTree({
+        fs,
+        gitdir: theirs,
+        tree: entries.map((e) => ({ mode: '100644', path: e.filename, oid: e.oid, type: 'blob' as const })),
+      }),
+    );
 
     const signature = { name: 'monalisa', email: '7+monalisa@users.noreply.localhost', timestamp: 1_795_000_000 };
     const stamp = { ...signature, timezoneOffset: 0 };
     const first = await writeLooseObject(ours, 'commit', serializeCommit({ tree, parents: [], signature }));
-    expect(first).toBe(await git.writeCommit({ fs, gitdir: theirs, commit: { message: '', tree, parent: [], author: stamp, committer: stamp } }));
+    expect(first).toBe(
+      await git.writeCommit({ fs, gitdir: theirs, commit: { message: '', tree, parent: [], author: stamp, committer: stamp } }),
+    );
     const second = await writeLooseObject(ours, 'commit', serializeCommit({ tree, parents: [first], signature }));
-    expect(second).toBe(await git.writeCommit({ fs, gitdir: theirs, commit: { message: '', tree, parent: [first], author: stamp, committer: stamp } }));
+    expect(second).toBe(
+      await git.writeCommit({ fs, gitdir: theirs, commit: { message: '', tree, parent: [first], author: stamp, committer: stamp } }),
+    );
 
     // isomorphic-git reads what was written in place.
     const read = await git.readCommit({ fs, gitdir: ours, oid: second });
@@ -64,7 +74,11 @@ describe('loose objects', () => {
     const dir = await repo('fsck');
     const blob = await writeLooseObject(dir, 'blob', Buffer.from('hello\n'));
     const tree = await writeLooseObject(dir, 'tree', serializeFlatTree([{ filename: 'hello.txt', oid: blob }]));
-    const commit = await writeLooseObject(dir, 'commit', serializeCommit({ tree, parents: [], signature: { name: 'a', email: 'a@example.com', timestamp: 1_700_000_000 } }));
+    const commit = await writeLooseObject(
+      dir,
+      'commit',
+      serializeCommit({ tree, parents: [], signature: { name: 'a', email: 'a@example.com', timestamp: 1_700_000_000 } }),
+    );
     fs.writeFileSync(path.join(dir, 'refs', 'heads', 'main'), `${commit}\n`);
     expect(execFileSync('git', ['--git-dir', dir, 'hash-object', '--stdin'], { input: 'hello\n' }).toString().trim()).toBe(blob);
     expect(execFileSync('git', ['--git-dir', dir, 'cat-file', '-p', `${commit}:hello.txt`]).toString()).toBe('hello\n');

@@ -21,7 +21,14 @@ let pushAllowed = true;
 let db: Db;
 
 const run = promisify(execFile);
-const gitEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e' };
+const gitEnv = {
+  ...process.env,
+  GIT_TERMINAL_PROMPT: '0',
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@e',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@e',
+};
 
 /** Runs git without blocking the event loop (the server under test lives in this process). */
 async function git(args: string[], cwd: string): Promise<string> {
@@ -36,7 +43,8 @@ beforeAll(async () => {
   app = Fastify();
   registerGitBodies(app);
   const handler = (endpoint: GitEndpoint) => async (request: any, reply: any) => {
-    if (gitOperation(endpoint, request.query) === 'write' && !pushAllowed) return gitRefusal(reply, 403, 'Repository is locked for migration');
+    if (gitOperation(endpoint, request.query) === 'write' && !pushAllowed)
+      return gitRefusal(reply, 403, 'Repository is locked for migration');
     return serveGit(request, reply, { repoDir, endpoint, remoteUser: 'tester', lockDb: db, onPush: async (u) => void pushes.push(u) });
   };
   app.get('/o/r.git/info/refs', handler('info/refs'));

@@ -38,7 +38,11 @@ async function garbageThenGet(repoPath: string, endpoint: 'git-receive-pack' | '
       body: garbage,
     });
     await first.body.arrayBuffer();
-    const second = await pool.request({ method: 'GET', path: `${repoPath}/info/refs?service=git-upload-pack`, headers: { authorization: basic() } });
+    const second = await pool.request({
+      method: 'GET',
+      path: `${repoPath}/info/refs?service=git-upload-pack`,
+      headers: { authorization: basic() },
+    });
     const text = Buffer.from(await second.body.arrayBuffer()).toString('latin1');
     return { first: first.statusCode, second: second.statusCode, advertised: text.includes('refs/heads/main') };
   } finally {

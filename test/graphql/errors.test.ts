@@ -18,7 +18,10 @@ describe('credentials', () => {
   it('without a token: 401 with GitHub’s GraphQL message', async () => {
     const r = await gql(s, undefined, 'query UserCurrent{viewer{login}}');
     expect(r.status).toBe(401);
-    expect(r.body).toMatchObject({ message: 'This endpoint requires you to be authenticated.', documentation_url: expect.stringMatching(/^https:\/\/docs\.github\.com\/graphql/) });
+    expect(r.body).toMatchObject({
+      message: 'This endpoint requires you to be authenticated.',
+      documentation_url: expect.stringMatching(/^https:\/\/docs\.github\.com\/graphql/),
+    });
   });
 
   it('with a bad token: 401 Bad credentials', async () => {
@@ -44,7 +47,10 @@ describe('the request body', () => {
   });
 
   it('variables sent as a JSON string are read; other variables are a 400', async () => {
-    const ok = await s.api('POST', '/api/graphql', { token: alice.token, body: { query: 'query($l: String!) { user(login: $l) { login } }', variables: '{"l":"alice"}' } });
+    const ok = await s.api('POST', '/api/graphql', {
+      token: alice.token,
+      body: { query: 'query($l: String!) { user(login: $l) { login } }', variables: '{"l":"alice"}' },
+    });
     expect(ok.body).toEqual({ data: { user: { login: 'alice' } } });
     const bad = await s.api('POST', '/api/graphql', { token: alice.token, body: { query: '{ viewer { login } }', variables: [1] } });
     expect(bad.status).toBe(400);
@@ -62,7 +68,13 @@ describe('query errors: HTTP 200 and GitHub’s shape', () => {
     const r = await gql(s, alice.token, 'query { viewer { login nope } }');
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
-      errors: [{ extensions: { code: 'undefinedField', typeName: 'User', fieldName: 'nope' }, locations: [{ line: 1, column: 24 }], message: "Field 'nope' doesn't exist on type 'User'" }],
+      errors: [
+        {
+          extensions: { code: 'undefinedField', typeName: 'User', fieldName: 'nope' },
+          locations: [{ line: 1, column: 24 }],
+          message: "Field 'nope' doesn't exist on type 'User'",
+        },
+      ],
     });
   });
 
@@ -82,7 +94,12 @@ describe('query errors: HTTP 200 and GitHub’s shape', () => {
   });
 
   it('first or last outside 1–100', async () => {
-    const r = await gql(s, alice.token, 'query($n: Int) { viewer { gists(first: 101) { totalCount } organizations(last: $n) { totalCount } } }', { n: 0 });
+    const r = await gql(
+      s,
+      alice.token,
+      'query($n: Int) { viewer { gists(first: 101) { totalCount } organizations(last: $n) { totalCount } } }',
+      { n: 0 },
+    );
     expect(r.body.errors.map((e: any) => [e.type, e.message])).toEqual([
       ['EXCESSIVE_PAGINATION', 'Requesting 101 records on the `gists` connection exceeds the `first` limit of 100 records.'],
       ['EXCESSIVE_PAGINATION', '`last` on the `organizations` connection must be between 1 and 100.'],
@@ -95,15 +112,31 @@ describe('query errors: HTTP 200 and GitHub’s shape', () => {
     for (let i = 0; i < 8; i++) inner = `gists(first: 1) { nodes { owner { ... on User { ${inner} } } } }`;
     const r = await gql(s, alice.token, `{ viewer { ${inner} } }`);
     expect(r.status).toBe(200);
-    expect(r.body.errors).toEqual([expect.objectContaining({ type: 'MAX_DEPTH_EXCEEDED', message: expect.stringMatching(/^Query has depth of \d+, which exceeds max depth of 15$/) })]);
+    expect(r.body.errors).toEqual([
+      expect.objectContaining({
+        type: 'MAX_DEPTH_EXCEEDED',
+        message: expect.stringMatching(/^Query has depth of \d+, which exceeds max depth of 15$/),
+      }),
+    ]);
   });
 
   it('a query that could return more than 10,000 nodes', async () => {
-    const r = await gql(s, alice.token, '{ viewer { gists(first: 100) { nodes { owner { ... on User { gists(first: 100) { nodes { name } } } } } } } }');
+    const r = await gql(
+      s,
+      alice.token,
+      '{ viewer { gists(first: 100) { nodes { owner { ... on User { gists(first: 100) { nodes { name } } } } } } } }',
+    );
     expect(r.body.errors).toEqual([
-      expect.objectContaining({ type: 'MAX_NODE_LIMIT_EXCEEDED', message: 'This query requests up to 10,100 possible nodes which exceeds the maximum limit of 10,000.' }),
+      expect.objectContaining({
+        type: 'MAX_NODE_LIMIT_EXCEEDED',
+        message: 'This query requests up to 10,100 possible nodes which exceeds the maximum limit of 10,000.',
+      }),
     ]);
-    const ok = await gql(s, alice.token, '{ viewer { gists(first: 100) { nodes { owner { ... on User { gists(first: 99) { nodes { name } } } } } } } rateLimit { nodeCount } }');
+    const ok = await gql(
+      s,
+      alice.token,
+      '{ viewer { gists(first: 100) { nodes { owner { ... on User { gists(first: 99) { nodes { name } } } } } } } rateLimit { nodeCount } }',
+    );
     expect(ok.body.errors).toBeUndefined();
     expect(ok.body.data.rateLimit.nodeCount).toBe(100 + 9900);
   });
@@ -118,7 +151,9 @@ describe('query errors: HTTP 200 and GitHub’s shape', () => {
   it('a query text over the size limit', async () => {
     const r = await gql(s, alice.token, `{ viewer { login } }${' '.repeat(40_000)}`);
     expect(r.status).toBe(200);
-    expect(r.body.errors).toEqual([expect.objectContaining({ type: 'QUERY_TOO_COMPLEX', message: expect.stringMatching(/^Query is too large/) })]);
+    expect(r.body.errors).toEqual([
+      expect.objectContaining({ type: 'QUERY_TOO_COMPLEX', message: expect.stringMatching(/^Query is too large/) }),
+    ]);
   });
 });
 
@@ -128,7 +163,19 @@ describe('introspection', () => {
     expect(r.status).toBe(200);
     expect(r.body.errors).toBeUndefined();
     const names = r.body.data.__schema.types.map((t: any) => t.name);
-    for (const name of ['Query', 'User', 'Organization', 'Gist', 'GistFile', 'GistConnection', 'Repository', 'PageInfo', 'RateLimit', 'GistPrivacy']) expect(names).toContain(name);
+    for (const name of [
+      'Query',
+      'User',
+      'Organization',
+      'Gist',
+      'GistFile',
+      'GistConnection',
+      'Repository',
+      'PageInfo',
+      'RateLimit',
+      'GistPrivacy',
+    ])
+      expect(names).toContain(name);
   });
 
   it('lists nested without end are refused (graphql-js’s introspection depth rule)', async () => {

@@ -33,14 +33,20 @@ beforeAll(async () => {
   token = (await s.userWithToken('alice')).token;
   await s.userWithToken('bob');
   await s.createOrg('acme', 'alice');
-  const gist = await s.api('POST', '/gists', { token, body: { public: false, files: { 'a.txt': { content: 'a' }, 'b.png': { content: '\u0089PNG' } } } });
+  const gist = await s.api('POST', '/gists', {
+    token,
+    body: { public: false, files: { 'a.txt': { content: 'a' }, 'b.png': { content: '\u0089PNG' } } },
+  });
   const repo = await s.api('POST', '/orgs/acme/repos', { token, body: { name: 'r', private: true } });
   const user = await s.api('GET', '/users/bob', { token });
   ids.push(gist.body.node_id, repo.body.node_id, user.body.node_id);
 });
 afterAll(async () => s?.close());
 
-const hostileString = fc.oneof(fc.constantFrom('', 'nope', '../..', '\u0000', 'a'.repeat(300), 'bm9wZQ==', 'Y3Vyc29yOjI=', 'Y3Vyc29yOjk5OTk5OTk5OTk='), fc.string({ maxLength: 20 }));
+const hostileString = fc.oneof(
+  fc.constantFrom('', 'nope', '../..', '\u0000', 'a'.repeat(300), 'bm9wZQ==', 'Y3Vyc29yOjI=', 'Y3Vyc29yOjk5OTk5OTk5OTk='),
+  fc.string({ maxLength: 20 }),
+);
 const hostileInt = fc.oneof(fc.integer({ min: -2, max: 5 }), fc.constantFrom(0, 99, 100, 101, 2147483647, -2147483648));
 
 /** A literal for one argument: mostly values that work, sometimes edges and garbage. */
@@ -49,7 +55,8 @@ function argValue(arg: GraphQLArgument): fc.Arbitrary<string> {
   const list = isListType(isNonNullType(arg.type) ? arg.type.ofType : arg.type);
   let one: fc.Arbitrary<string>;
   if (isEnumType(type)) one = fc.oneof(fc.constantFrom(...type.getValues().map((v) => v.name)), fc.constant('NOPE'));
-  else if (isInputObjectType(type)) one = fc.constantFrom('{field: CREATED_AT, direction: DESC}', '{field: UPDATED_AT, direction: ASC}', '{}', '{field: NOPE}');
+  else if (isInputObjectType(type))
+    one = fc.constantFrom('{field: CREATED_AT, direction: DESC}', '{field: UPDATED_AT, direction: ASC}', '{}', '{field: NOPE}');
   else if (type.name === 'Int') one = hostileInt.map(String);
   else if (type.name === 'Boolean') one = fc.constantFrom('true', 'false', 'null');
   else if (arg.name === 'login' || arg.name === 'owner') one = fc.constantFrom('"alice"', '"bob"', '"acme"', '"ACME"', '"nope"', '""');
@@ -66,13 +73,20 @@ function selectionOf(type: GraphQLNamedType, depth: number): fc.Arbitrary<string
   const field = fc.constantFrom(...fields).chain((f) => {
     const named = getNamedType(f.type);
     const args = fc
-      .subarray(f.args.map((a) => (/first|last/.test(a.name) ? fc.oneof(fc.integer({ min: 1, max: 3 }).map(String), argValue(a)) : argValue(a)).map((v) => `${a.name}: ${v}`)))
+      .subarray(
+        f.args.map((a) =>
+          (/first|last/.test(a.name) ? fc.oneof(fc.integer({ min: 1, max: 3 }).map(String), argValue(a)) : argValue(a)).map(
+            (v) => `${a.name}: ${v}`,
+          ),
+        ),
+      )
       .chain((arbs) => (arbs.length ? fc.tuple(...arbs).map((a) => `(${a.join(', ')})`) : fc.constant('')));
     if (isLeafType(named) || depth >= 4) return isLeafType(named) ? args.map((a) => `${f.name}${a}`) : fc.constant('__typename');
     return fc.tuple(args, selectionOf(named, depth + 1)).map(([a, inner]) => `${f.name}${a} { ${inner} }`);
   });
   const choices: fc.Arbitrary<string>[] = [field, field, field, fc.constant('__typename'), fc.constant('nope')];
-  if (fragments.length && depth < 4) choices.push(fc.constantFrom(...fragments).chain((t) => selectionOf(t, depth + 1).map((inner) => `... on ${t.name} { ${inner} }`)));
+  if (fragments.length && depth < 4)
+    choices.push(fc.constantFrom(...fragments).chain((t) => selectionOf(t, depth + 1).map((inner) => `... on ${t.name} { ${inner} }`)));
   return fc.array(fc.oneof(...choices), { minLength: 1, maxLength: 3 }).map((l) => l.join(' '));
 }
 

@@ -12,7 +12,10 @@ const gists: Record<string, string> = {};
 
 async function gistAt(name: string, token: string, isPublic: boolean, at: string): Promise<void> {
   now = new Date(at);
-  const r = await s.api('POST', '/gists', { token, body: { public: isPublic, description: name, files: { [`${name}.txt`]: { content: `${name}\n` }, 'b.md': { content: '# b\n' } } } });
+  const r = await s.api('POST', '/gists', {
+    token,
+    body: { public: isPublic, description: name, files: { [`${name}.txt`]: { content: `${name}\n` }, 'b.md': { content: '# b\n' } } },
+  });
   expect(r.status).toBe(201);
   gists[name] = r.body.id;
 }
@@ -27,7 +30,14 @@ beforeAll(async () => {
   await gistAt('alice-2', alice.token, true, '2026-01-05T00:00:00Z');
   await gistAt('alice-3', alice.token, true, '2026-01-06T00:00:00Z');
   now = new Date('2026-01-10T00:00:00Z');
-  expect((await s.api('POST', '/user/repos', { token: alice.token, body: { name: 'hello', description: 'greetings', auto_init: true, has_wiki: false } })).status).toBe(201);
+  expect(
+    (
+      await s.api('POST', '/user/repos', {
+        token: alice.token,
+        body: { name: 'hello', description: 'greetings', auto_init: true, has_wiki: false },
+      })
+    ).status,
+  ).toBe(201);
   expect((await s.api('POST', '/user/repos', { token: bob.token, body: { name: 'hidden', private: true } })).status).toBe(201);
   expect((await s.api('PUT', '/repos/alice/hello/topics', { token: alice.token, body: { names: ['cli', 'demo'] } })).status).toBe(200);
 });
@@ -149,7 +159,12 @@ describe('current gh: query GistList with includeContent', () => {
       { name: 'alice-3.txt', text: 'alice-3\n' },
       { name: 'b.md', text: '# b\n' },
     ]);
-    const without = await gql(s, alice.token, GIST_LIST_CURRENT, { per_page: 1, endCursor: null, visibility: 'ALL', includeContent: false });
+    const without = await gql(s, alice.token, GIST_LIST_CURRENT, {
+      per_page: 1,
+      endCursor: null,
+      visibility: 'ALL',
+      includeContent: false,
+    });
     expect(without.body.data.viewer.gists.nodes[0].files).toEqual([{ name: 'alice-3.txt' }, { name: 'b.md' }]);
   });
 });
@@ -168,7 +183,12 @@ describe('gist connections beyond gh', () => {
     const last = await page({ last: 2 });
     expect(last.totalCount).toBe(4);
     expect(last.edges.map((e: any) => e.node.description)).toEqual(['alice-2', 'alice-3']);
-    expect(last.pageInfo).toEqual({ startCursor: last.edges[0].cursor, endCursor: last.edges[1].cursor, hasNextPage: false, hasPreviousPage: true });
+    expect(last.pageInfo).toEqual({
+      startCursor: last.edges[0].cursor,
+      endCursor: last.edges[1].cursor,
+      hasNextPage: false,
+      hasPreviousPage: true,
+    });
     const before = await page({ last: 5, before: last.pageInfo.startCursor });
     expect(before.edges.map((e: any) => e.node.description)).toEqual(['alice-1', 'alice-secret']);
     expect(before.pageInfo.hasPreviousPage).toBe(false);
@@ -213,7 +233,12 @@ describe('gh repo clone: query RepositoryInfo (GitHubRepo)', () => {
     expect(r.status).toBe(200);
     expect(r.body.data).toEqual({ repository: null });
     expect(r.body.errors).toEqual([
-      { type: 'NOT_FOUND', path: ['repository'], locations: [{ line: 16, column: 3 }], message: "Could not resolve to a Repository with the name 'bob/hidden'." },
+      {
+        type: 'NOT_FOUND',
+        path: ['repository'],
+        locations: [{ line: 16, column: 3 }],
+        message: "Could not resolve to a Repository with the name 'bob/hidden'.",
+      },
     ]);
     const own = await gql(s, bob.token, GITHUB_REPO, { owner: 'bob', name: 'hidden' });
     expect(own.body.data.repository.name).toBe('hidden');
@@ -230,7 +255,9 @@ describe('gh repo clone: query RepositoryInfo (GitHubRepo)', () => {
 describe('gh repo view: query RepositoryInfo (FetchRepository)', () => {
   it('answers the default fields', async () => {
     const r = await gql(s, alice.token, REPO_VIEW, { owner: 'alice', name: 'hello' });
-    expect(r.body).toEqual({ data: { repository: { name: 'hello', owner: { id: expect.any(String), login: 'alice' }, description: 'greetings' } } });
+    expect(r.body).toEqual({
+      data: { repository: { name: 'hello', owner: { id: expect.any(String), login: 'alice' }, description: 'greetings' } },
+    });
     const user = await s.api('GET', '/users/alice', { token: alice.token });
     expect(r.body.data.repository.owner.id).toBe(user.body.node_id);
   });

@@ -17,19 +17,32 @@ beforeAll(async () => {
   alice = await s.userWithToken('alice');
   bob = await s.userWithToken('bob');
   carol = await s.userWithToken('carol');
-  gist = (await s.api('POST', '/gists', { token: alice.token, body: { public: true, description: 'parent', files: { 'a.txt': { content: 'a\n' } } } })).body;
+  gist = (
+    await s.api('POST', '/gists', {
+      token: alice.token,
+      body: { public: true, description: 'parent', files: { 'a.txt': { content: 'a\n' } } },
+    })
+  ).body;
   for (const [i, who] of [bob, carol].entries()) {
     now = new Date(`2026-03-0${2 + i}T00:00:00Z`);
     expect((await s.api('POST', `/gists/${gist.id}/forks`, { token: who.token })).status).toBe(201);
   }
-  for (const [i, [who, body]] of ([[bob, 'first!'], [alice, 'thanks'], [carol, 'late']] as const).entries()) {
+  for (const [i, [who, body]] of (
+    [
+      [bob, 'first!'],
+      [alice, 'thanks'],
+      [carol, 'late'],
+    ] as const
+  ).entries()) {
     now = new Date(`2026-03-1${i}T00:00:00Z`);
     const r = await s.api('POST', `/gists/${gist.id}/comments`, { token: who.token, body: { body } });
     expect(r.status).toBe(201);
     comments.push(r.body);
   }
   now = new Date('2026-03-20T00:00:00Z');
-  expect((await s.api('PATCH', `/gists/${gist.id}/comments/${comments[0].id}`, { token: bob.token, body: { body: 'first! (edited)' } })).status).toBe(200);
+  expect(
+    (await s.api('PATCH', `/gists/${gist.id}/comments/${comments[0].id}`, { token: bob.token, body: { body: 'first! (edited)' } })).status,
+  ).toBe(200);
 });
 afterAll(async () => s?.close());
 
@@ -101,9 +114,16 @@ describe('Gist.forks and Gist.comments', () => {
   });
 
   it('counts without first or last; asks for first or last before listing', async () => {
-    const counts = await gql(s, bob.token, 'query($id: ID!) { node(id: $id) { ... on Gist { forks { totalCount } comments { totalCount } stargazerCount } } }', { id: gist.node_id });
+    const counts = await gql(
+      s,
+      bob.token,
+      'query($id: ID!) { node(id: $id) { ... on Gist { forks { totalCount } comments { totalCount } stargazerCount } } }',
+      { id: gist.node_id },
+    );
     expect(counts.body).toEqual({ data: { node: { forks: { totalCount: 2 }, comments: { totalCount: 3 }, stargazerCount: 0 } } });
-    const nodes = await gql(s, bob.token, 'query($id: ID!) { node(id: $id) { ... on Gist { comments { nodes { body } } } } }', { id: gist.node_id });
+    const nodes = await gql(s, bob.token, 'query($id: ID!) { node(id: $id) { ... on Gist { comments { nodes { body } } } } }', {
+      id: gist.node_id,
+    });
     expect(nodes.body.errors).toEqual([expect.objectContaining({ type: 'MISSING_PAGINATION_BOUNDARIES' })]);
   });
 });

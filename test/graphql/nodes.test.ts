@@ -14,8 +14,18 @@ beforeAll(async () => {
   alice = await s.userWithToken('alice');
   bob = await s.userWithToken('bob');
   await s.createOrg('acme', 'alice');
-  rest.publicGist = (await s.api('POST', '/gists', { token: alice.token, body: { public: true, description: 'pub', files: { 'a.py': { content: 'print(1)\n' } } } })).body;
-  rest.secretGist = (await s.api('POST', '/gists', { token: alice.token, body: { public: false, description: 'sec', files: { 'b.txt': { content: 'b\n' } } } })).body;
+  rest.publicGist = (
+    await s.api('POST', '/gists', {
+      token: alice.token,
+      body: { public: true, description: 'pub', files: { 'a.py': { content: 'print(1)\n' } } },
+    })
+  ).body;
+  rest.secretGist = (
+    await s.api('POST', '/gists', {
+      token: alice.token,
+      body: { public: false, description: 'sec', files: { 'b.txt': { content: 'b\n' } } },
+    })
+  ).body;
   rest.repo = (await s.api('POST', '/user/repos', { token: alice.token, body: { name: 'pub' } })).body;
   rest.privateRepo = (await s.api('POST', '/orgs/acme/repos', { token: alice.token, body: { name: 'inner', private: true } })).body;
   rest.alice = (await s.api('GET', '/users/alice', { token: alice.token })).body;
@@ -40,7 +50,18 @@ describe('node(id) and nodes(ids)', () => {
           description: 'pub',
           isPublic: true,
           owner: { login: 'alice' },
-          files: [{ name: 'a.py', extension: '.py', language: { name: 'Python' }, size: 9, text: 'print(1)\n', encodedName: 'a.py', isImage: false, isTruncated: false }],
+          files: [
+            {
+              name: 'a.py',
+              extension: '.py',
+              language: { name: 'Python' },
+              size: 9,
+              text: 'print(1)\n',
+              encodedName: 'a.py',
+              isImage: false,
+              isTruncated: false,
+            },
+          ],
           stargazerCount: 1,
           viewerHasStarred: true,
         },
@@ -49,9 +70,14 @@ describe('node(id) and nodes(ids)', () => {
   });
 
   it('finds a repository, a user and an organization by their node_ids', async () => {
-    const r = await gql(s, alice.token, 'query($ids: [ID!]!) { nodes(ids: $ids) { __typename id ... on Repository { nameWithOwner } ... on User { login databaseId } ... on Organization { login viewerIsAMember } } }', {
-      ids: [rest.repo.node_id, rest.alice.node_id, rest.acme.node_id, rest.privateRepo.node_id],
-    });
+    const r = await gql(
+      s,
+      alice.token,
+      'query($ids: [ID!]!) { nodes(ids: $ids) { __typename id ... on Repository { nameWithOwner } ... on User { login databaseId } ... on Organization { login viewerIsAMember } } }',
+      {
+        ids: [rest.repo.node_id, rest.alice.node_id, rest.acme.node_id, rest.privateRepo.node_id],
+      },
+    );
     expect(r.body.errors).toBeUndefined();
     expect(r.body.data.nodes).toEqual([
       { __typename: 'Repository', id: rest.repo.node_id, nameWithOwner: 'alice/pub' },
@@ -63,7 +89,9 @@ describe('node(id) and nodes(ids)', () => {
 
   it('a private repository the caller may not read, and ids that name nothing, are null with NOT_FOUND', async () => {
     const bogus = Buffer.from('04:Gist0000').toString('base64');
-    const r = await gql(s, bob.token, 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: [rest.privateRepo.node_id, 'not-an-id', bogus, rest.repo.node_id] });
+    const r = await gql(s, bob.token, 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }', {
+      ids: [rest.privateRepo.node_id, 'not-an-id', bogus, rest.repo.node_id],
+    });
     expect(r.status).toBe(200);
     expect(r.body.data.nodes).toEqual([null, null, null, { id: rest.repo.node_id }]);
     expect(r.body.errors.map((e: any) => [e.type, e.path, e.message])).toEqual([
@@ -74,7 +102,9 @@ describe('node(id) and nodes(ids)', () => {
   });
 
   it('looks up at most 100 ids at once', async () => {
-    const r = await gql(s, alice.token, 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: Array.from({ length: 101 }, () => rest.repo.node_id) });
+    const r = await gql(s, alice.token, 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }', {
+      ids: Array.from({ length: 101 }, () => rest.repo.node_id),
+    });
     expect(r.status).toBe(200);
     expect(r.body.errors).toEqual([expect.objectContaining({ type: 'EXCESSIVE_PAGINATION', path: ['nodes'] })]);
   });
@@ -82,7 +112,12 @@ describe('node(id) and nodes(ids)', () => {
   it('a file’s text can be truncated', async () => {
     const made = await s.api('POST', '/gists', { token: bob.token, body: { files: { 'long.txt': { content: 'abcdefgh' } } } });
     expect(made.status).toBe(201);
-    const r = await gql(s, alice.token, 'query($id: ID!) { node(id: $id) { ... on Gist { files(limit: 1) { name text(truncate: 3) encoding } } } }', { id: made.body.node_id });
+    const r = await gql(
+      s,
+      alice.token,
+      'query($id: ID!) { node(id: $id) { ... on Gist { files(limit: 1) { name text(truncate: 3) encoding } } } }',
+      { id: made.body.node_id },
+    );
     expect(r.body.data.node.files).toEqual([{ name: 'long.txt', text: 'abc', encoding: 'UTF-8' }]);
   });
 });
@@ -90,16 +125,28 @@ describe('node(id) and nodes(ids)', () => {
 describe('visibility', () => {
   it('another user’s secret gists are not in their list, whatever the privacy asked', async () => {
     for (const privacy of ['ALL', 'SECRET', 'PUBLIC', null]) {
-      const r = await gql(s, bob.token, 'query($p: GistPrivacy) { user(login: "alice") { gists(first: 10, privacy: $p) { totalCount nodes { description } } } }', { p: privacy });
+      const r = await gql(
+        s,
+        bob.token,
+        'query($p: GistPrivacy) { user(login: "alice") { gists(first: 10, privacy: $p) { totalCount nodes { description } } } }',
+        { p: privacy },
+      );
       const want = privacy === 'SECRET' ? [] : ['pub'];
-      expect(r.body.data.user.gists, String(privacy)).toEqual({ totalCount: want.length, nodes: want.map((description) => ({ description })) });
+      expect(r.body.data.user.gists, String(privacy)).toEqual({
+        totalCount: want.length,
+        nodes: want.map((description) => ({ description })),
+      });
     }
     const own = await gql(s, alice.token, '{ user(login: "alice") { gists(first: 10) { totalCount } } }');
     expect(own.body.data.user.gists.totalCount).toBe(2);
   });
 
   it('a private repository is null with NOT_FOUND for non-members, through repository() and an owner', async () => {
-    const r = await gql(s, bob.token, '{ repository(owner: "acme", name: "inner") { id } organization(login: "acme") { login viewerIsAMember repository(name: "inner") { id } } }');
+    const r = await gql(
+      s,
+      bob.token,
+      '{ repository(owner: "acme", name: "inner") { id } organization(login: "acme") { login viewerIsAMember repository(name: "inner") { id } } }',
+    );
     expect(r.body.data).toEqual({ repository: null, organization: { login: 'acme', viewerIsAMember: false, repository: null } });
     expect(r.body.errors.map((e: any) => [e.type, e.path, e.message])).toEqual([
       ['NOT_FOUND', ['repository'], "Could not resolve to a Repository with the name 'acme/inner'."],

@@ -27,7 +27,12 @@ beforeAll(async () => {
   carol = await s.userWithToken('carol');
   await s.createOrg('acme', 'alice');
   await s.addMember('acme', 'bob');
-  await repoAt('2026-02-01T00:00:00Z', alice.token, '/user/repos', { name: 'hello', description: 'greetings', auto_init: true, homepage: 'https://example.com' });
+  await repoAt('2026-02-01T00:00:00Z', alice.token, '/user/repos', {
+    name: 'hello',
+    description: 'greetings',
+    auto_init: true,
+    homepage: 'https://example.com',
+  });
   await repoAt('2026-02-02T00:00:00Z', alice.token, '/user/repos', { name: 'secret', private: true, auto_init: true });
   await repoAt('2026-02-03T00:00:00Z', alice.token, '/user/repos', { name: 'empty' });
   await repoAt('2026-02-04T00:00:00Z', alice.token, '/user/repos', { name: 'alice', description: 'profile', auto_init: true });
@@ -41,17 +46,70 @@ afterAll(async () => s?.close());
 
 // api/query_builder.go RepositoryFields: every field `gh repo view --json` and `gh repo list --json` accept.
 const REPOSITORY_FIELDS = [
-  'id', 'name', 'nameWithOwner', 'owner', 'parent', 'templateRepository', 'description', 'homepageUrl', 'openGraphImageUrl',
-  'usesCustomOpenGraphImage', 'url', 'sshUrl', 'mirrorUrl', 'securityPolicyUrl',
-  'createdAt', 'pushedAt', 'updatedAt',
-  'isBlankIssuesEnabled', 'isSecurityPolicyEnabled', 'hasIssuesEnabled', 'hasProjectsEnabled', 'hasWikiEnabled', 'hasDiscussionsEnabled',
-  'mergeCommitAllowed', 'squashMergeAllowed', 'rebaseMergeAllowed',
-  'forkCount', 'stargazerCount', 'watchers', 'issues', 'pullRequests',
-  'codeOfConduct', 'contactLinks', 'defaultBranchRef', 'deleteBranchOnMerge', 'diskUsage', 'fundingLinks', 'isArchived', 'isEmpty', 'isFork',
-  'isInOrganization', 'isMirror', 'isPrivate', 'isTemplate', 'isUserConfigurationRepository', 'licenseInfo', 'viewerCanAdminister',
-  'viewerDefaultCommitEmail', 'viewerDefaultMergeMethod', 'viewerHasStarred', 'viewerPermission', 'viewerPossibleCommitEmails', 'viewerSubscription',
-  'repositoryTopics', 'primaryLanguage', 'languages', 'issueTemplates', 'pullRequestTemplates', 'labels', 'milestones', 'latestRelease',
-  'assignableUsers', 'mentionableUsers', 'projects',
+  'id',
+  'name',
+  'nameWithOwner',
+  'owner',
+  'parent',
+  'templateRepository',
+  'description',
+  'homepageUrl',
+  'openGraphImageUrl',
+  'usesCustomOpenGraphImage',
+  'url',
+  'sshUrl',
+  'mirrorUrl',
+  'securityPolicyUrl',
+  'createdAt',
+  'pushedAt',
+  'updatedAt',
+  'isBlankIssuesEnabled',
+  'isSecurityPolicyEnabled',
+  'hasIssuesEnabled',
+  'hasProjectsEnabled',
+  'hasWikiEnabled',
+  'hasDiscussionsEnabled',
+  'mergeCommitAllowed',
+  'squashMergeAllowed',
+  'rebaseMergeAllowed',
+  'forkCount',
+  'stargazerCount',
+  'watchers',
+  'issues',
+  'pullRequests',
+  'codeOfConduct',
+  'contactLinks',
+  'defaultBranchRef',
+  'deleteBranchOnMerge',
+  'diskUsage',
+  'fundingLinks',
+  'isArchived',
+  'isEmpty',
+  'isFork',
+  'isInOrganization',
+  'isMirror',
+  'isPrivate',
+  'isTemplate',
+  'isUserConfigurationRepository',
+  'licenseInfo',
+  'viewerCanAdminister',
+  'viewerDefaultCommitEmail',
+  'viewerDefaultMergeMethod',
+  'viewerHasStarred',
+  'viewerPermission',
+  'viewerPossibleCommitEmails',
+  'viewerSubscription',
+  'repositoryTopics',
+  'primaryLanguage',
+  'languages',
+  'issueTemplates',
+  'pullRequestTemplates',
+  'labels',
+  'milestones',
+  'latestRelease',
+  'assignableUsers',
+  'mentionableUsers',
+  'projects',
 ];
 
 // api/query_builder.go RepositoryGraphQL: how gh writes each field into a query.
@@ -113,7 +171,11 @@ const LIST_FIELDS = ['nameWithOwner', 'description', 'isPrivate', 'isFork', 'isA
 const REPOSITORY_FEATURES = 'query Repository_fields{Repository: __type(name: "Repository"){fields(includeDeprecated: true){name}}}';
 
 /** gh repo list's variables: only those gh sets (no privacy, fork or cursor unless asked). */
-async function repoList(token: string, vars: { owner?: string; perPage?: number; privacy?: string; fork?: boolean; endCursor?: string }, fields = LIST_FIELDS) {
+async function repoList(
+  token: string,
+  vars: { owner?: string; perPage?: number; privacy?: string; fork?: boolean; endCursor?: string },
+  fields = LIST_FIELDS,
+) {
   const variables: Record<string, unknown> = { perPage: vars.perPage ?? 30 };
   for (const k of ['owner', 'privacy', 'fork', 'endCursor'] as const) if (vars[k] !== undefined) variables[k] = vars[k];
   const r = await gql(s, token, repositoryList(vars.owner !== undefined, fields), variables);
@@ -168,7 +230,11 @@ describe('gh repo list: query RepositoryList', () => {
     expect(names(await repoList(alice.token, { privacy: 'PUBLIC' }))).toEqual(['alice/alice', 'alice/empty', 'alice/hello']);
     expect(names(await repoList(bob.token, { owner: 'alice', privacy: 'PRIVATE' }))).toEqual([]);
     expect(names(await repoList(alice.token, { fork: false }))).toHaveLength(4);
-    expect((await repoList(alice.token, { fork: true })).repositories).toMatchObject({ nodes: [], totalCount: 0, pageInfo: { hasNextPage: false } });
+    expect((await repoList(alice.token, { fork: true })).repositories).toMatchObject({
+      nodes: [],
+      totalCount: 0,
+      pageInfo: { hasNextPage: false },
+    });
   });
 
   it('pages with first/after as gh follows endCursor (gh repo list -L)', async () => {
@@ -183,7 +249,12 @@ describe('gh repo list: query RepositoryList', () => {
 
   it('--json with every field gh offers, 100 a page: validates and runs within the node limit', async () => {
     const owner = await repoList(alice.token, { perPage: 100 }, REPOSITORY_FIELDS);
-    expect(owner.repositories.nodes.map((n: any) => n.nameWithOwner)).toEqual(['alice/alice', 'alice/empty', 'alice/secret', 'alice/hello']);
+    expect(owner.repositories.nodes.map((n: any) => n.nameWithOwner)).toEqual([
+      'alice/alice',
+      'alice/empty',
+      'alice/secret',
+      'alice/hello',
+    ]);
     expect(owner.repositories.nodes.map((n: any) => n.isEmpty)).toEqual([false, true, false, false]);
   });
 
@@ -279,16 +350,35 @@ describe('gh repo view --json: query RepositoryInfo with every field', () => {
   });
 
   it('a user’s repository named after them is their configuration repository; an organization’s says so', async () => {
-    const own = await gql(s, alice.token, fetchRepository(['isUserConfigurationRepository', 'isInOrganization', 'viewerPermission']), { owner: 'alice', name: 'alice' });
+    const own = await gql(s, alice.token, fetchRepository(['isUserConfigurationRepository', 'isInOrganization', 'viewerPermission']), {
+      owner: 'alice',
+      name: 'alice',
+    });
     expect(own.body.data.repository).toEqual({ isUserConfigurationRepository: true, isInOrganization: false, viewerPermission: 'ADMIN' });
-    const org = await gql(s, bob.token, fetchRepository(['isUserConfigurationRepository', 'isInOrganization', 'viewerPermission', 'isPrivate']), { owner: 'acme', name: 'inner' });
-    expect(org.body.data.repository).toEqual({ isUserConfigurationRepository: false, isInOrganization: true, viewerPermission: 'WRITE', isPrivate: true });
+    const org = await gql(
+      s,
+      bob.token,
+      fetchRepository(['isUserConfigurationRepository', 'isInOrganization', 'viewerPermission', 'isPrivate']),
+      { owner: 'acme', name: 'inner' },
+    );
+    expect(org.body.data.repository).toEqual({
+      isUserConfigurationRepository: false,
+      isInOrganization: true,
+      viewerPermission: 'WRITE',
+      isPrivate: true,
+    });
   });
 
   it('an organization’s private repository is NOT_FOUND for a non-member, as REST’s 404', async () => {
     const r = await gql(s, carol.token, fetchRepository(['name']), { owner: 'acme', name: 'inner' });
     expect(r.body.data).toEqual({ repository: null });
-    expect(r.body.errors).toEqual([expect.objectContaining({ type: 'NOT_FOUND', path: ['repository'], message: "Could not resolve to a Repository with the name 'acme/inner'." })]);
+    expect(r.body.errors).toEqual([
+      expect.objectContaining({
+        type: 'NOT_FOUND',
+        path: ['repository'],
+        message: "Could not resolve to a Repository with the name 'acme/inner'.",
+      }),
+    ]);
   });
 });
 
@@ -303,7 +393,10 @@ describe('repository state beyond gh', () => {
   it('isLocked and lockReason while a migration holds the repository', async () => {
     const before = await gql(s, alice.token, fetchRepository(['isLocked', 'lockReason']), { owner: 'alice', name: 'hello' });
     expect(before.body.data.repository).toEqual({ isLocked: false, lockReason: null });
-    const m = await s.api('POST', '/user/migrations', { token: alice.token, body: { repositories: ['hello'], lock_repositories: true, exclude_git_data: true } });
+    const m = await s.api('POST', '/user/migrations', {
+      token: alice.token,
+      body: { repositories: ['hello'], lock_repositories: true, exclude_git_data: true },
+    });
     expect(m.status, m.text).toBe(201);
     const after = await gql(s, alice.token, fetchRepository(['isLocked', 'lockReason']), { owner: 'alice', name: 'hello' });
     expect(after.body.data.repository).toEqual({ isLocked: true, lockReason: 'MIGRATING' });
@@ -312,10 +405,21 @@ describe('repository state beyond gh', () => {
   });
 
   it('connections asked only for totalCount need no first or last; asked for nodes they do (GitHub’s rule)', async () => {
-    const counts = await gql(s, alice.token, '{ viewer { repositories { totalCount } gists { totalCount } } organization(login: "acme") { repositories(privacy: PUBLIC) { totalCount pageInfo { hasNextPage } } } }');
-    expect(counts.body).toEqual({ data: { viewer: { repositories: { totalCount: 4 }, gists: { totalCount: 0 } }, organization: { repositories: { totalCount: 1, pageInfo: { hasNextPage: true } } } } });
+    const counts = await gql(
+      s,
+      alice.token,
+      '{ viewer { repositories { totalCount } gists { totalCount } } organization(login: "acme") { repositories(privacy: PUBLIC) { totalCount pageInfo { hasNextPage } } } }',
+    );
+    expect(counts.body).toEqual({
+      data: {
+        viewer: { repositories: { totalCount: 4 }, gists: { totalCount: 0 } },
+        organization: { repositories: { totalCount: 1, pageInfo: { hasNextPage: true } } },
+      },
+    });
     const nodes = await gql(s, alice.token, '{ viewer { repositories { nodes { name } } } }');
-    expect(nodes.body.errors).toEqual([expect.objectContaining({ type: 'MISSING_PAGINATION_BOUNDARIES', path: ['viewer', 'repositories'] })]);
+    expect(nodes.body.errors).toEqual([
+      expect.objectContaining({ type: 'MISSING_PAGINATION_BOUNDARIES', path: ['viewer', 'repositories'] }),
+    ]);
   });
 
   it('orders by name, by creation and backwards with last/before; ownerAffiliations adds the organizations’ repositories', async () => {
@@ -331,15 +435,29 @@ describe('repository state beyond gh', () => {
     const created = await run({ first: 10, aff: ['ORGANIZATION_MEMBER'] });
     expect(created.nodes.map((n: any) => n.nameWithOwner)).toEqual(['acme/site', 'acme/inner']);
     const last = await run({ last: 2, aff: ['OWNER', 'ORGANIZATION_MEMBER'], order: { field: 'CREATED_AT', direction: 'DESC' } });
-    expect(last).toMatchObject({ totalCount: 3, nodes: [{ nameWithOwner: 'acme/inner' }, { nameWithOwner: 'acme/site' }], pageInfo: { hasPreviousPage: true, hasNextPage: false } });
-    const before = await run({ last: 5, before: last.pageInfo.startCursor, aff: ['OWNER', 'ORGANIZATION_MEMBER'], order: { field: 'CREATED_AT', direction: 'DESC' } });
+    expect(last).toMatchObject({
+      totalCount: 3,
+      nodes: [{ nameWithOwner: 'acme/inner' }, { nameWithOwner: 'acme/site' }],
+      pageInfo: { hasPreviousPage: true, hasNextPage: false },
+    });
+    const before = await run({
+      last: 5,
+      before: last.pageInfo.startCursor,
+      aff: ['OWNER', 'ORGANIZATION_MEMBER'],
+      order: { field: 'CREATED_AT', direction: 'DESC' },
+    });
     expect(before.nodes.map((n: any) => n.nameWithOwner)).toEqual(['bob/bobs']);
-    const others = await gql(s, carol.token, '{ user(login: "bob") { repositories(first: 5, ownerAffiliations: [OWNER, ORGANIZATION_MEMBER]) { totalCount nodes { nameWithOwner } } } }');
+    const others = await gql(
+      s,
+      carol.token,
+      '{ user(login: "bob") { repositories(first: 5, ownerAffiliations: [OWNER, ORGANIZATION_MEMBER]) { totalCount nodes { nameWithOwner } } } }',
+    );
     expect(others.body.data.user.repositories).toEqual({ totalCount: 1, nodes: [{ nameWithOwner: 'acme/site' }] });
   });
 
   it('a page of repositories runs a fixed number of queries however many it holds (locks in one query)', async () => {
-    const q = 'query($n: Int!) { viewer { repositories(first: $n) { nodes { nameWithOwner isLocked lockReason viewerPermission owner { login } } } } }';
+    const q =
+      'query($n: Int!) { viewer { repositories(first: $n) { nodes { nameWithOwner isLocked lockReason viewerPermission owner { login } } } } }';
     const count = async (n: number) => {
       let nodes = 0;
       const queries = await countQueries(s, async () => {

@@ -120,8 +120,10 @@ export async function startInProcessCliServer(): Promise<InProcessCliServer> {
     sandbox: sb,
     localEnv,
     run: (args, o: RunOptions = {}) => localRun(() => runInProcess(args, { env: localEnv, ...o })),
-    local: (args, o: RunOptions = {}) => localRun(() => runInProcess(['--data', server.dataDir, '--database', server.databaseUrl, ...args], { env: localEnv, ...o })),
-    remote: (token, args, o: RunOptions = {}) => runInProcess(['--server', server.url, ...(token ? ['--token', token] : []), ...args], { env: sb.env, ...o }),
+    local: (args, o: RunOptions = {}) =>
+      localRun(() => runInProcess(['--data', server.dataDir, '--database', server.databaseUrl, ...args], { env: localEnv, ...o })),
+    remote: (token, args, o: RunOptions = {}) =>
+      runInProcess(['--server', server.url, ...(token ? ['--token', token] : []), ...args], { env: sb.env, ...o }),
     async close() {
       await server.close();
       sb.cleanup();

@@ -36,7 +36,10 @@ export interface Sandbox {
 
 /** stderr without the CLI's `hint:` lines (src/cli/hints.ts): the API's error body alone, for parsing or comparing. */
 export function withoutHints(stderr: string): string {
-  return stderr.split('\n').filter((line) => !line.startsWith('hint: ')).join('\n');
+  return stderr
+    .split('\n')
+    .filter((line) => !line.startsWith('hint: '))
+    .join('\n');
 }
 
 export function sandbox(): Sandbox {
@@ -128,7 +131,8 @@ export async function startServe(args: string[], opts: { env: Env; extraEnv?: En
       const timer = setTimeout(() => done(new Error(`timed out waiting for ${text}; stdout: ${out}; stderr: ${err}`)), timeoutMs);
       const check = () => {
         if (seen()) done();
-        else if (exit) done(new Error(`serve exited (${exit.code ?? exit.signal}) before printing ${text}; stdout: ${out}; stderr: ${err}`));
+        else if (exit)
+          done(new Error(`serve exited (${exit.code ?? exit.signal}) before printing ${text}; stdout: ${out}; stderr: ${err}`));
       };
       function done(e?: Error) {
         clearTimeout(timer);
@@ -228,7 +232,8 @@ export async function startCliServer(opts: { timeoutMs?: number } = {}): Promise
     server,
     sandbox: sb,
     localEnv,
-    local: (args, o = {}) => runCli(['--data', server.dataDir, '--database', server.databaseUrl, ...args], { env: localEnv, timeoutMs, ...o }),
+    local: (args, o = {}) =>
+      runCli(['--data', server.dataDir, '--database', server.databaseUrl, ...args], { env: localEnv, timeoutMs, ...o }),
     remote: (token, args, o = {}) =>
       runCli(['--server', server.url, ...(token ? ['--token', token] : []), ...args], { env: sb.env, timeoutMs, ...o }),
     async close() {

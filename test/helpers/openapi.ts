@@ -78,10 +78,16 @@ const templates = Object.keys(fixture.operations).map((key) => {
 export function findOperation(method: string, pathOrTemplate: string): string {
   const m = method.toUpperCase();
   if (fixture.operations[`${m} ${pathOrTemplate}`]) return `${m} ${pathOrTemplate}`;
-  const concrete = pathOrTemplate.split(/[?#]/)[0].replace(/^\/api\/v3(?=\/)/, '').replace(/\/+$/, '');
+  const concrete = pathOrTemplate
+    .split(/[?#]/)[0]
+    .replace(/^\/api\/v3(?=\/)/, '')
+    .replace(/\/+$/, '');
   const parts = concrete.split('/').slice(1);
   const candidates = templates.filter(
-    (t) => t.method === m && t.segments.length === parts.length && t.segments.every((s, i) => (s.startsWith('{') ? parts[i] !== '' : s === parts[i])),
+    (t) =>
+      t.method === m &&
+      t.segments.length === parts.length &&
+      t.segments.every((s, i) => (s.startsWith('{') ? parts[i] !== '' : s === parts[i])),
   );
   if (!candidates.length) throw new Error(`no operation in GitHub's OpenAPI description matches ${m} ${pathOrTemplate}`);
   const rank = (t: (typeof templates)[number]) => t.segments.map((s) => (s.startsWith('{') ? '1' : '0')).join('');
@@ -94,11 +100,15 @@ function describe(errors: ErrorObject[] | null | undefined, body: unknown): stri
   for (const e of errors ?? []) {
     if (e.keyword === 'if') continue; // the failing `then` branch's own errors say what is wrong
     let detail = e.message ?? e.keyword;
-    if (e.keyword === 'additionalProperties') detail += `: ${JSON.stringify((e.params as { additionalProperty: string }).additionalProperty)}`;
-    if (e.keyword === 'required') detail = `missing required property ${JSON.stringify((e.params as { missingProperty: string }).missingProperty)}`;
+    if (e.keyword === 'additionalProperties')
+      detail += `: ${JSON.stringify((e.params as { additionalProperty: string }).additionalProperty)}`;
+    if (e.keyword === 'required')
+      detail = `missing required property ${JSON.stringify((e.params as { missingProperty: string }).missingProperty)}`;
     if (e.keyword === 'const' || e.keyword === 'enum') detail += ` ${JSON.stringify(e.params)}`;
     if (e.keyword === 'type' || e.keyword === 'format') detail += ` (got ${JSON.stringify(valueAt(body, e.instancePath))})`;
-    const where = decodeURIComponent(e.schemaPath.replace(/^https:\/\/hublet\.invalid\/openapi\/[^#]*/, '')).replace(/~1/g, '/').replace(/~0/g, '~');
+    const where = decodeURIComponent(e.schemaPath.replace(/^https:\/\/hublet\.invalid\/openapi\/[^#]*/, ''))
+      .replace(/~1/g, '/')
+      .replace(/~0/g, '~');
     lines.add(`  ${e.instancePath || '(body)'}: ${detail}   [${where}]`);
   }
   return [...lines].join('\n');
@@ -125,7 +135,13 @@ export interface SchemaOptions {
  * leaves out is checked against GitHub's common error shape (basic-error; validation-error for 422).
  * A success status the description leaves out is an error.
  */
-export function expectResponseMatchesSchema(method: string, pathOrTemplate: string, status: number, body: unknown, options: SchemaOptions = {}): void {
+export function expectResponseMatchesSchema(
+  method: string,
+  pathOrTemplate: string,
+  status: number,
+  body: unknown,
+  options: SchemaOptions = {},
+): void {
   const version = options.apiVersion ?? fixture.apiVersion;
   const doc = described.get(version);
   if (!doc) throw new Error(`no OpenAPI description for API version ${version} (have ${apiVersions.join(', ')})`);
@@ -166,7 +182,9 @@ export function checkSchema<T = any>(result: ApiResult, operation: string): T {
   const method = operation.slice(0, space);
   const target = operation.slice(space + 1);
   if (result.text !== '' && !/^application\/(?:[\w.+-]+\+)?json\b/.test(result.headers.get('content-type') ?? '')) {
-    throw new Error(`${operation} ${result.status}: expected a JSON content type, got ${result.headers.get('content-type')}: ${result.text.slice(0, 200)}`);
+    throw new Error(
+      `${operation} ${result.status}: expected a JSON content type, got ${result.headers.get('content-type')}: ${result.text.slice(0, 200)}`,
+    );
   }
   const apiVersion = result.headers.get('x-service-api-version-selected') ?? undefined;
   expectResponseMatchesSchema(method, target, result.status, result.text === '' ? undefined : result.body, { apiVersion });

@@ -22,7 +22,10 @@ export function listRoutes(app: FastifyInstance): RouteEntry[] {
     const segment = m[2].replace(/(:[A-Za-z_][A-Za-z0-9_]*)(?:\|:[A-Za-z_][A-Za-z0-9_]*)+/g, '$1');
     stack.length = depth;
     stack.push(segment);
-    const url = stack.join('').replace(/^\/?/, '/').replace(/\/{2,}/g, '/');
+    const url = stack
+      .join('')
+      .replace(/^\/?/, '/')
+      .replace(/\/{2,}/g, '/');
     for (const method of m[3]?.split(', ') ?? []) out.push({ method, url });
   }
   return out;

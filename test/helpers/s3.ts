@@ -35,7 +35,8 @@ export interface TestS3 {
 /** Starts s3rver on 127.0.0.1 (port 0 picks one) with one bucket. */
 export async function startS3(bucket = 'hublet-archives', port = 0): Promise<TestS3> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'hublet-s3-'));
-  const make = (p: number) => new S3rver({ address: '127.0.0.1', port: p, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
+  const make = (p: number) =>
+    new S3rver({ address: '127.0.0.1', port: p, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
   let server: S3rver | null = make(port);
   const address = await server.run();
   const actualPort = address.port;

@@ -34,5 +34,16 @@ export async function seed(s: TestServer): Promise<Seeded> {
   const hook = await created(s, 'POST', `/orgs/${org}/hooks`, user.token, { name: 'web', config: { url: 'http://127.0.0.1:9/hook' } });
   const orgMigration = await created(s, 'POST', `/orgs/${org}/migrations`, user.token, { repositories: [repo] });
   const userMigration = await created(s, 'POST', '/user/migrations', user.token, { repositories: [repo] });
-  return { user, org, repo, gistId: gist.id, gistVersion: gist.history[0].version, repoId: userRepo.id, commentId: comment.id, hookId: hook.id, orgMigrationId: orgMigration.id, userMigrationId: userMigration.id };
+  return {
+    user,
+    org,
+    repo,
+    gistId: gist.id,
+    gistVersion: gist.history[0].version,
+    repoId: userRepo.id,
+    commentId: comment.id,
+    hookId: hook.id,
+    orgMigrationId: orgMigration.id,
+    userMigrationId: userMigration.id,
+  };
 }

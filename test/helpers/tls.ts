@@ -35,9 +35,59 @@ export async function makeTestCertificates(dir: string): Promise<TestCertificate
   const csr = path.join(dir, 'server.csr');
   const certFile = path.join(dir, 'server.pem');
   const ext = path.join(dir, 'server.ext');
-  await openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', caKey, '-out', caFile, '-days', '1', '-subj', '/CN=hublet test CA', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'], dir);
+  await openssl(
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      caKey,
+      '-out',
+      caFile,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=hublet test CA',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    ],
+    dir,
+  );
   await openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', csr, '-subj', '/CN=localhost'], dir);
-  fs.writeFileSync(ext, ['basicConstraints=CA:FALSE', 'keyUsage=critical,digitalSignature,keyEncipherment', 'extendedKeyUsage=serverAuth', 'subjectAltName=IP:127.0.0.1,DNS:localhost', ''].join('\n'));
-  await openssl(['x509', '-req', '-in', csr, '-CA', caFile, '-CAkey', caKey, '-CAcreateserial', '-out', certFile, '-days', '1', '-sha256', '-extfile', ext], dir);
+  fs.writeFileSync(
+    ext,
+    [
+      'basicConstraints=CA:FALSE',
+      'keyUsage=critical,digitalSignature,keyEncipherment',
+      'extendedKeyUsage=serverAuth',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+      '',
+    ].join('\n'),
+  );
+  await openssl(
+    [
+      'x509',
+      '-req',
+      '-in',
+      csr,
+      '-CA',
+      caFile,
+      '-CAkey',
+      caKey,
+      '-CAcreateserial',
+      '-out',
+      certFile,
+      '-days',
+      '1',
+      '-sha256',
+      '-extfile',
+      ext,
+    ],
+    dir,
+  );
   return { caFile, certFile, keyFile };
 }

@@ -8,7 +8,8 @@ import addFormatsModule from 'ajv-formats';
 
 type Schema = Record<string, unknown>;
 const require = createRequire(import.meta.url);
-const load = (file: string) => (JSON.parse(fs.readFileSync(file, 'utf8')) as { components: { schemas: Record<string, Schema> } }).components.schemas;
+const load = (file: string) =>
+  (JSON.parse(fs.readFileSync(file, 'utf8')) as { components: { schemas: Record<string, Schema> } }).components.schemas;
 /** api.github.com's schemas, and GitHub Enterprise Server's where api.github.com has none of that name. */
 const schemas: Record<string, Schema> = {
   ...load(require.resolve('@octokit/openapi-webhooks/generated/ghes-3.19.json')),
@@ -31,7 +32,10 @@ function convert(node: unknown, refs: Set<string>): unknown {
       out[k] = idOf(name);
       continue;
     }
-    out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([p, s]) => [p, convert(s, refs)])) : convert(v, refs);
+    out[k] =
+      k === 'properties'
+        ? Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([p, s]) => [p, convert(s, refs)]))
+        : convert(v, refs);
   }
   if (out.nullable === true) {
     delete out.nullable;

@@ -29,7 +29,10 @@ async function exported(): Promise<number> {
 }
 
 async function signedUrl(id: number): Promise<string> {
-  const r = await fetch(`${server.url}/user/migrations/${id}/archive`, { headers: { authorization: `Bearer ${mona.token}` }, redirect: 'manual' });
+  const r = await fetch(`${server.url}/user/migrations/${id}/archive`, {
+    headers: { authorization: `Bearer ${mona.token}` },
+    redirect: 'manual',
+  });
   expect(r.status).toBe(302);
   const text = await r.text();
   // GitHub's description has no JSON body for the 302: the text below is checked instead.
@@ -162,7 +165,11 @@ describe('archive expiry', () => {
     while (fs.existsSync(file) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(fs.existsSync(file)).toBe(false);
     expect((await server.api('GET', `/user/migrations/${id}/archive`, { token: mona.token })).status).toBe(404);
-    const row = await server.db.selectFrom('migrations').select(['archive_deleted_at', 'archive_expires_at']).where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await server.db
+      .selectFrom('migrations')
+      .select(['archive_deleted_at', 'archive_expires_at'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(row.archive_deleted_at).not.toBeNull();
   });
 });

@@ -163,7 +163,9 @@ async function localStopped(args: string[]): Promise<CliResult> {
       },
     }),
   };
-  const code = await run(['node', 'hublet', '--data', s.dataDir, '--database', s.databaseUrl, '--as', 'mona', ...args], io, { ...cli.localEnv });
+  const code = await run(['node', 'hublet', '--data', s.dataDir, '--database', s.databaseUrl, '--as', 'mona', ...args], io, {
+    ...cli.localEnv,
+  });
   return { code, signal: null, stdout: fake.stdout(), stderr };
 }
 
@@ -188,7 +190,9 @@ describe('hublet migration download (local mode)', { timeout: 120_000 }, () => {
     const replaced = await local(['migration', 'download', String(org.id), '--org', 'octo-org', '-o', out, '--clobber']);
     expect(replaced.stderr).toBe('');
     expect(replaced.code).toBe(0);
-    expect(replaced.stdout).toMatch(new RegExp(`^saved the archive of migration ${org.id} to ${out.replace(/[.]/g, '\\.')} \\([\\d.]+ KB\\)\\n$`));
+    expect(replaced.stdout).toMatch(
+      new RegExp(`^saved the archive of migration ${org.id} to ${out.replace(/[.]/g, '\\.')} \\([\\d.]+ KB\\)\\n$`),
+    );
     expect(fs.readFileSync(out).equals(archiveOnDisk(org.guid))).toBe(true);
     expect(await tarList(out)).toContain('repositories/octo-org/alpha.git/HEAD');
     expect(leftovers(out)).toEqual([]);
@@ -270,7 +274,9 @@ describe('hublet migration download (local mode)', { timeout: 120_000 }, () => {
     const noOrg = await local(['migration', 'unlock', String(org.id), 'octo-org/alpha']);
     expect(noOrg.code).toBe(1);
     expect(noOrg.stderr).toContain('Not Found');
-    expect(noOrg.stderr).toContain(`hublet: migration ${org.id} not found for your user; for an organization's migration add --org octo-org\n`);
+    expect(noOrg.stderr).toContain(
+      `hublet: migration ${org.id} not found for your user; for an organization's migration add --org octo-org\n`,
+    );
     // Refused before anything was unlocked: the lock is still there to release.
     const ok = await local(['migration', 'unlock', String(org.id), 'octo-org/alpha', '--org', 'octo-org']);
     expect(ok.stderr).toBe('');
@@ -282,7 +288,9 @@ describe('hublet migration download (local mode)', { timeout: 120_000 }, () => {
     expect(status.stderr).toContain(`hublet: migration ${org.id} not found for your user; for an organization's migration add --org ORG\n`);
     const asOrg = await local(['migration', 'status', String(mine.id), '--org', 'octo-org']);
     expect(asOrg.code).toBe(1);
-    expect(asOrg.stderr).toContain(`hublet: migration ${mine.id} not found for organization octo-org (only its owners see its migrations); for your own user migration leave out --org\n`);
+    expect(asOrg.stderr).toContain(
+      `hublet: migration ${mine.id} not found for organization octo-org (only its owners see its migrations); for your own user migration leave out --org\n`,
+    );
   });
 });
 
@@ -309,7 +317,9 @@ describe('hublet migration download (remote mode)', { timeout: 120_000 }, () => 
     proxy.cutAfter = cut;
     const first = await remote(['migration', 'download', String(org.id), '--org', 'octo-org', '-o', out]);
     expect(first.code).toBe(1);
-    expect(first.stderr).toMatch(/^hublet: the download of migration \d+'s archive stopped at [\d.]+ (B|KB) of [\d.]+ KB \(other side closed\); the part is kept in .+: run the same command again to resume\n$/);
+    expect(first.stderr).toMatch(
+      /^hublet: the download of migration \d+'s archive stopped at [\d.]+ (B|KB) of [\d.]+ KB \(other side closed\); the part is kept in .+: run the same command again to resume\n$/,
+    );
     expect(exists(out)).toBe(false);
     expect(fs.readFileSync(`${out}.part`).equals(whole.subarray(0, cut))).toBe(true);
     const record = JSON.parse(fs.readFileSync(`${out}.part.json`, 'utf8'));
@@ -378,7 +388,9 @@ describe('hublet migration download (remote mode)', { timeout: 120_000 }, () => 
     const bad = file('digest-bad.tar.gz');
     const f = await remote(['migration', 'download', String(mine.id), '-o', bad]);
     expect(f.code).toBe(1);
-    expect(f.stderr).toBe(`hublet: the archive of migration ${mine.id} does not match the server's sha-256 digest (repr-digest); the download was removed: run the command again\n`);
+    expect(f.stderr).toBe(
+      `hublet: the archive of migration ${mine.id} does not match the server's sha-256 digest (repr-digest); the download was removed: run the command again\n`,
+    );
     expect([bad, ...leftovers(bad)].filter(exists)).toEqual([]);
   });
 
@@ -391,7 +403,9 @@ describe('hublet migration download (remote mode)', { timeout: 120_000 }, () => 
     expect(ok.stdout).toBe(`unlocked octo-org/alpha (migration ${relock.id})\n`);
     const status = await remote(['migration', 'status', String(relock.id)]);
     expect(status.code).toBe(1);
-    expect(status.stderr).toContain(`hublet: migration ${relock.id} not found for your user; for an organization's migration add --org ORG\n`);
+    expect(status.stderr).toContain(
+      `hublet: migration ${relock.id} not found for your user; for an organization's migration add --org ORG\n`,
+    );
     const download = await remote(['migration', 'download', String(relock.id), '-o', file('nowhere.tar.gz')]);
     expect(download.code).toBe(1);
     expect(download.stderr).toContain("for an organization's migration add --org ORG");

@@ -69,11 +69,15 @@ describe('hublet migration (local mode)', { timeout: 120_000 }, () => {
   });
 
   it('unlock and delete-archive; a second unlock and a download after deletion fail with the API error', async () => {
-    expect((await local(['migration', 'unlock', String(id), 'alpha', '--org', 'octo-org'])).stdout).toBe(`unlocked alpha (migration ${id})\n`);
+    expect((await local(['migration', 'unlock', String(id), 'alpha', '--org', 'octo-org'])).stdout).toBe(
+      `unlocked alpha (migration ${id})\n`,
+    );
     const again = await local(['migration', 'unlock', String(id), 'alpha', '--org', 'octo-org']);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('"status": "404"');
-    expect((await local(['migration', 'delete-archive', String(id), '--org', 'octo-org'])).stdout).toBe(`deleted the archive of migration ${id}\n`);
+    expect((await local(['migration', 'delete-archive', String(id), '--org', 'octo-org'])).stdout).toBe(
+      `deleted the archive of migration ${id}\n`,
+    );
     const gone = await local(['migration', 'download', String(id), '--org', 'octo-org', '-o', path.join(sb.root, 'gone.tar.gz')]);
     expect(gone.code).toBe(1);
     expect(gone.stderr).toContain('Not Found');
@@ -124,8 +128,13 @@ describe('hublet migration (remote mode)', { timeout: 120_000 }, () => {
   it('draws a progress bar with bytes and rate on a terminal', async () => {
     const m = JSON.parse((await remote(['--json', 'migration', 'start', '--user', 'mine', '--wait'])).stdout);
     const file = path.join(sb.root, 'tty.tar.gz');
-    const cmd = [BIN, '--server', s.url, '--token', mona.token, 'migration', 'download', String(m.id), '-o', file].map((a) => `'${a}'`).join(' ');
-    const { stdout } = await promisify(execFile)('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, env: { ...sb.env } as NodeJS.ProcessEnv });
+    const cmd = [BIN, '--server', s.url, '--token', mona.token, 'migration', 'download', String(m.id), '-o', file]
+      .map((a) => `'${a}'`)
+      .join(' ');
+    const { stdout } = await promisify(execFile)('script', ['-qec', cmd, '/dev/null'], {
+      cwd: ROOT,
+      env: { ...sb.env } as NodeJS.ProcessEnv,
+    });
     expect(stdout).toMatch(/\[#{30}\] [\d.]+ KB \/ [\d.]+ KB\s+[\d.]+ (B|KB|MB)\/s/);
     expect(fs.readFileSync(file).equals(archiveOnDisk(m.guid))).toBe(true);
   });

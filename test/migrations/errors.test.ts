@@ -21,7 +21,12 @@ beforeAll(async () => {
   await server.createOrg('octo-org', 'mona');
   await server.createOrg('other-org', 'eve');
   await server.addMember('octo-org', 'hubot');
-  for (const [path, name] of [['/orgs/octo-org/repos', 'alpha'], ['/orgs/octo-org/repos', 'beta'], ['/orgs/other-org/repos', 'foreign'], ['/user/repos', 'own']] as const) {
+  for (const [path, name] of [
+    ['/orgs/octo-org/repos', 'alpha'],
+    ['/orgs/octo-org/repos', 'beta'],
+    ['/orgs/other-org/repos', 'foreign'],
+    ['/user/repos', 'own'],
+  ] as const) {
     const token = path.includes('other-org') ? stranger.token : owner.token;
     const r = await server.api('POST', path, { token, body: { name, auto_init: true } });
     expect(r.status).toBe(201);
@@ -66,7 +71,10 @@ describe('authentication and token kinds', () => {
 
   it('refuses fine-grained personal access tokens, installation tokens and app user tokens (403)', async () => {
     const tokens = {
-      'personal access token': await server.createToken('mona', { kind: 'fine_grained', permissions: { administration: 'write', contents: 'write', members: 'write' } }),
+      'personal access token': await server.createToken('mona', {
+        kind: 'fine_grained',
+        permissions: { administration: 'write', contents: 'write', members: 'write' },
+      }),
       integration: await server.createToken('mona', { kind: 'installation', app_id: 7 }),
       'integration ': await server.createToken('mona', { kind: 'app_user', app_id: 7 }),
     };
@@ -111,7 +119,11 @@ describe('what the caller may not see (404)', () => {
   });
 
   it("answers 404 for another user's migration, an organization migration under /user, and bad ids", async () => {
-    for (const path of [`/user/migrations/${userMigration}`, `/user/migrations/${userMigration}/repositories`, `/user/migrations/${userMigration}/archive`]) {
+    for (const path of [
+      `/user/migrations/${userMigration}`,
+      `/user/migrations/${userMigration}/repositories`,
+      `/user/migrations/${userMigration}/archive`,
+    ]) {
       expect((await server.api('GET', path, { token: stranger.token })).status).toBe(404);
     }
     expect((await server.api('DELETE', `/user/migrations/${userMigration}/archive`, { token: stranger.token })).status).toBe(404);
@@ -184,7 +196,14 @@ describe('POST …/migrations: 422', () => {
     checkSchema(r, 'POST /orgs/{org}/migrations');
     expect(r.body.message).toBe('Validation Failed');
     expect(r.body.errors.map((e: { index: number }) => e.index)).toEqual([1, 2, 4, 5, 6, 7]);
-    expect(r.body.errors[0]).toEqual({ resource: 'Migration', field: 'repositories', code: 'invalid_value', value: 'nope', index: 1, message: 'nope is not a repository of octo-org' });
+    expect(r.body.errors[0]).toEqual({
+      resource: 'Migration',
+      field: 'repositories',
+      code: 'invalid_value',
+      value: 'nope',
+      index: 1,
+      message: 'nope is not a repository of octo-org',
+    });
     const user = await start({ repositories: ['own', 'eve/eves-own', 'octo-org/alpha'] }, owner.token, '/user/migrations');
     expect(user.status).toBe(422);
     expect(user.body.errors.map((e: { index: number; code: string }) => [e.index, e.code])).toEqual([
@@ -231,7 +250,10 @@ describe('POST …/migrations: 422', () => {
 
 describe('signed archive URLs', () => {
   it('refuse a tampered signature or expiry (403) and an unknown archive (404)', async () => {
-    const redirect = await fetch(`${server.url}${ORG}/${orgMigration}/archive`, { headers: { authorization: `Bearer ${owner.token}` }, redirect: 'manual' });
+    const redirect = await fetch(`${server.url}${ORG}/${orgMigration}/archive`, {
+      headers: { authorization: `Bearer ${owner.token}` },
+      redirect: 'manual',
+    });
     expect(redirect.status).toBe(302);
     const url = new URL(redirect.headers.get('location')!);
     const tampered = new URL(url);

@@ -83,7 +83,23 @@ const GENERAL_SETTINGS: Fields = {
   update_branch: 'boolean',
 };
 const TOPIC: Fields = { name: 'string', repository: 'string' };
-const URL_TEMPLATES = ['user', 'organization', 'team', 'repository', 'protected_branch', 'milestone', 'issue', 'pull_request', 'pull_request_review_comment', 'pull_request_review', 'commit_comment', 'issue_comment', 'issue_event', 'release', 'label'];
+const URL_TEMPLATES = [
+  'user',
+  'organization',
+  'team',
+  'repository',
+  'protected_branch',
+  'milestone',
+  'issue',
+  'pull_request',
+  'pull_request_review_comment',
+  'pull_request_review',
+  'commit_comment',
+  'issue_comment',
+  'issue_event',
+  'release',
+  'label',
+];
 
 function typeOf(value: unknown): string {
   if (value === null) return 'null';
@@ -131,7 +147,10 @@ beforeAll(async () => {
   await repoWithHistory(server, mona.token, {}, 'notes');
   const topics = await server.api('PUT', '/repos/octo-org/alpha/topics', { token: mona.token, body: { names: ['tools', 'cli'] } });
   expect(topics.status).toBe(200);
-  const edited = await server.api('PATCH', '/repos/octo-org/beta', { token: mona.token, body: { allow_forking: false, is_template: true, delete_branch_on_merge: true } });
+  const edited = await server.api('PATCH', '/repos/octo-org/beta', {
+    token: mona.token,
+    body: { allow_forking: false, is_template: true, delete_branch_on_merge: true },
+  });
   expect(edited.status).toBe(200);
 });
 afterAll(async () => {
@@ -148,7 +167,14 @@ describe('an organization export, against the described layout', () => {
 
   it('holds every described file and nothing else', () => {
     const top = fs.readdirSync(out).sort();
-    expect(top).toEqual(['organizations_000001.json', 'repositories', 'repositories_000001.json', 'schema.json', 'urls.json', 'users_000001.json']);
+    expect(top).toEqual([
+      'organizations_000001.json',
+      'repositories',
+      'repositories_000001.json',
+      'schema.json',
+      'urls.json',
+      'users_000001.json',
+    ]);
     expect(fs.readdirSync(path.join(out, 'repositories'))).toEqual(['octo-org']);
     expect(fs.readdirSync(path.join(out, 'repositories', 'octo-org')).sort()).toEqual(['alpha.git', 'beta.git']);
   });
@@ -171,7 +197,10 @@ describe('an organization export, against the described layout', () => {
     expect(org).toMatchObject({ type: 'organization', url: `${server.url}/octo-org`, login: 'octo-org' });
     expect(org.created_at).toMatch(ARCHIVE_TIME);
     for (const m of org.members) expectShape(m, MEMBER, 'member');
-    expect(org.members.map((m: { user: string; role: string }) => `${m.user} ${m.role}`).sort()).toEqual([`${server.url}/hubot direct_member`, `${server.url}/mona admin`]);
+    expect(org.members.map((m: { user: string; role: string }) => `${m.user} ${m.role}`).sort()).toEqual([
+      `${server.url}/hubot direct_member`,
+      `${server.url}/mona admin`,
+    ]);
   });
 
   it('users_000001.json: every member as a user record', () => {
@@ -200,7 +229,10 @@ describe('an organization export, against the described layout', () => {
     }
     expect(repos[0].repository_topics.map((t: { name: string }) => t.name).sort()).toEqual(['cli', 'tools']);
     expect(repos[0].general_settings).toMatchObject({ template: false, allow_forking: true, delete_branch_heads: false });
-    expect(repos[1]).toMatchObject({ private: true, general_settings: { template: true, allow_forking: false, delete_branch_heads: true } });
+    expect(repos[1]).toMatchObject({
+      private: true,
+      general_settings: { template: true, allow_forking: false, delete_branch_heads: true },
+    });
   });
 
   it('each bare repository carries info/nwo (owner/name) and info/last-sync (when it was copied, UTC), and passes git fsck', async () => {
@@ -220,13 +252,23 @@ describe('an organization export, against the described layout', () => {
 describe('a user export, against the described layout', () => {
   it('has no organizations file; the user, the repository record and its info files as described', async () => {
     const out = await exportAndUnpack('/user/migrations', { repositories: ['notes'] }, 'user');
-    expect(listFiles(out).filter((f) => !f.startsWith('repositories/'))).toEqual(['repositories_000001.json', 'schema.json', 'urls.json', 'users_000001.json']);
+    expect(listFiles(out).filter((f) => !f.startsWith('repositories/'))).toEqual([
+      'repositories_000001.json',
+      'schema.json',
+      'urls.json',
+      'users_000001.json',
+    ]);
     const [user] = readJson(out, 'users_000001.json');
     expectShape(user, USER, 'user');
     expect(user).toMatchObject({ login: 'mona', billing_plan: null, emails: [] });
     const [repo] = readJson(out, 'repositories_000001.json');
     expectShape(repo, { ...REPOSITORY, ...REPOSITORY_METADATA }, 'repository');
-    expect(repo).toMatchObject({ owner: `${server.url}/mona`, git_url: 'tarball://root/repositories/mona/notes.git', wiki_url: null, page: null });
+    expect(repo).toMatchObject({
+      owner: `${server.url}/mona`,
+      git_url: 'tarball://root/repositories/mona/notes.git',
+      wiki_url: null,
+      page: null,
+    });
     expect(fs.readFileSync(path.join(out, 'repositories', 'mona', 'notes.git', 'info', 'nwo'), 'utf8')).toBe('mona/notes\n');
   });
 

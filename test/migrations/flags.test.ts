@@ -43,7 +43,14 @@ async function exportAndExtract(name: string, body: Record<string, unknown>): Pr
 
 describe('start flags', () => {
   it('stores and returns every flag', async () => {
-    const flags = { lock_repositories: false, exclude_metadata: true, exclude_git_data: true, exclude_attachments: true, exclude_releases: true, exclude_owner_projects: true };
+    const flags = {
+      lock_repositories: false,
+      exclude_metadata: true,
+      exclude_git_data: true,
+      exclude_attachments: true,
+      exclude_releases: true,
+      exclude_owner_projects: true,
+    };
     const r = await server.api('POST', ORG, { token: mona.token, body: { repositories: ['alpha'], ...flags } });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ ...flags, org_metadata_only: false });
@@ -54,18 +61,53 @@ describe('start flags', () => {
 
   it('exclude_git_data leaves the repositories directory out but keeps the records', async () => {
     const { dir } = await exportAndExtract('no-git', { repositories: ['alpha'], exclude_git_data: true });
-    expect(listFiles(dir)).toEqual(['organizations_000001.json', 'repositories_000001.json', 'schema.json', 'urls.json', 'users_000001.json']);
-    expect(readJson(dir, 'repositories_000001.json')[0]).toMatchObject({ name: 'alpha', git_url: 'tarball://root/repositories/octo-org/alpha.git' });
+    expect(listFiles(dir)).toEqual([
+      'organizations_000001.json',
+      'repositories_000001.json',
+      'schema.json',
+      'urls.json',
+      'users_000001.json',
+    ]);
+    expect(readJson(dir, 'repositories_000001.json')[0]).toMatchObject({
+      name: 'alpha',
+      git_url: 'tarball://root/repositories/octo-org/alpha.git',
+    });
   });
 
   it('exclude_metadata keeps only the git source and the repository itself; attachments, releases and projects never appear', async () => {
-    const { dir } = await exportAndExtract('no-meta', { repositories: ['tagged'], exclude_metadata: true, exclude_attachments: true, exclude_releases: true, exclude_owner_projects: true });
+    const { dir } = await exportAndExtract('no-meta', {
+      repositories: ['tagged'],
+      exclude_metadata: true,
+      exclude_attachments: true,
+      exclude_releases: true,
+      exclude_owner_projects: true,
+    });
     const record = readJson(dir, 'repositories_000001.json')[0];
-    expect(Object.keys(record).sort()).toEqual(['created_at', 'default_branch', 'description', 'general_settings', 'git_url', 'has_downloads', 'has_issues', 'has_wiki', 'is_archived', 'name', 'owner', 'page', 'private', 'type', 'url', 'website', 'wiki_url']);
+    expect(Object.keys(record).sort()).toEqual([
+      'created_at',
+      'default_branch',
+      'description',
+      'general_settings',
+      'git_url',
+      'has_downloads',
+      'has_issues',
+      'has_wiki',
+      'is_archived',
+      'name',
+      'owner',
+      'page',
+      'private',
+      'type',
+      'url',
+      'website',
+      'wiki_url',
+    ]);
     expect(fs.existsSync(path.join(dir, 'repositories', 'octo-org', 'tagged.git', 'HEAD'))).toBe(true);
     expect(listFiles(dir).filter((f) => /attachments|releases|projects/.test(f))).toEqual([]);
     const { dir: withMeta } = await exportAndExtract('with-meta', { repositories: ['tagged'] });
-    expect(readJson(withMeta, 'repositories_000001.json')[0].repository_topics).toEqual([{ name: 'x', repository: `${server.url}/octo-org/tagged` }]);
+    expect(readJson(withMeta, 'repositories_000001.json')[0].repository_topics).toEqual([
+      { name: 'x', repository: `${server.url}/octo-org/tagged` },
+    ]);
   });
 
   it('org_metadata_only exports the organization and its people only', async () => {
@@ -73,7 +115,10 @@ describe('start flags', () => {
     expect(migration.org_metadata_only).toBe(true);
     expect(migration.repositories).toEqual([]);
     expect(listFiles(dir)).toEqual(['organizations_000001.json', 'schema.json', 'urls.json', 'users_000001.json']);
-    expect(readJson(dir, 'organizations_000001.json')[0]).toMatchObject({ login: 'octo-org', members: [{ user: `${server.url}/mona`, role: 'admin' }] });
+    expect(readJson(dir, 'organizations_000001.json')[0]).toMatchObject({
+      login: 'octo-org',
+      members: [{ user: `${server.url}/mona`, role: 'admin' }],
+    });
   });
 
   it('writes 100 records per file: the 101st repository goes to repositories_000002.json', async () => {
@@ -103,7 +148,12 @@ describe('exclude: ["repositories"]', () => {
 
   it('accepts exclude=repositories, exclude[]=repositories and comma lists on get and list', async () => {
     const id = (await server.api('GET', ORG, { token: mona.token })).body[0].id;
-    for (const query of ['exclude=repositories', 'exclude[]=repositories', 'exclude=owner,repositories', 'exclude[]=owner&exclude[]=repositories']) {
+    for (const query of [
+      'exclude=repositories',
+      'exclude[]=repositories',
+      'exclude=owner,repositories',
+      'exclude[]=owner&exclude[]=repositories',
+    ]) {
       const one = await server.api('GET', `${ORG}/${id}?${query}`, { token: mona.token });
       expect([query, one.status, one.body.repositories]).toEqual([query, 200, undefined]);
       const list = await server.api('GET', `${ORG}?${query}`, { token: mona.token });

@@ -77,7 +77,13 @@ describe('conflicts first: --dry-run and --conflicts', { timeout: 60_000 }, () =
     const r = await cli.local(['--json', 'admin', 'migration', 'import', archive, '--dry-run', '--conflicts', csv]);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
-    expect(report).toMatchObject({ dry_run: true, schema_version: '1.2.0', notes: ['organization webhooks are imported inactive: archives carry no webhook secrets (the import reports each one it cannot create)'] });
+    expect(report).toMatchObject({
+      dry_run: true,
+      schema_version: '1.2.0',
+      notes: [
+        'organization webhooks are imported inactive: archives carry no webhook secrets (the import reports each one it cannot create)',
+      ],
+    });
     expect(report.counts).toContainEqual({ model_name: 'organization webhook', imported: 1, mapped: 0, renamed: 0, skipped: 0 });
     expect(report.not_imported).toEqual(NOT_IMPORTED);
     const t = cli.server.url;
@@ -97,7 +103,10 @@ describe('--map: the edited CSV applied', { timeout: 60_000 }, () => {
   it('refuses a map that cannot apply (a rename onto an existing repository), naming it, and writes nothing', async () => {
     const before = await snapshot();
     const map = path.join(tmp, 'bad-map.csv');
-    fs.writeFileSync(map, `model_name,source_url,target_url,recommended_action\nrepository,${gh('/acme/widgets')},${cli.server.url}/acme/widgets,rename\n`);
+    fs.writeFileSync(
+      map,
+      `model_name,source_url,target_url,recommended_action\nrepository,${gh('/acme/widgets')},${cli.server.url}/acme/widgets,rename\n`,
+    );
     const r = await cli.local(['admin', 'migration', 'import', archive, '--map', map]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('The migration map cannot be applied');
@@ -110,7 +119,9 @@ describe('--map: the edited CSV applied', { timeout: 60_000 }, () => {
     fs.writeFileSync(map, 'a,b\n1,2\n');
     const r = await cli.local(['admin', 'migration', 'import', archive, '--map', map]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('is not a migration map: the header must name the columns model_name,source_url,target_url,recommended_action');
+    expect(r.stderr).toContain(
+      'is not a migration map: the header must name the columns model_name,source_url,target_url,recommended_action',
+    );
   });
 
   it('maps octocat onto octo, renames acme/widgets to acme/widgets-old, and audits every kind (remote mode)', async () => {
@@ -146,12 +157,21 @@ describe('--map: the edited CSV applied', { timeout: 60_000 }, () => {
     expect(await role('hubot')).toBe('member');
     expect(await role('wile')).toBe('admin');
     const old = await s.api('GET', '/repos/acme/widgets-old', { token: octo });
-    expect(old.body).toMatchObject({ full_name: 'acme/widgets-old', private: true, description: 'All the widgets', topics: ['widgets'], default_branch: 'main' });
+    expect(old.body).toMatchObject({
+      full_name: 'acme/widgets-old',
+      private: true,
+      description: 'All the widgets',
+      topics: ['widgets'],
+      default_branch: 'main',
+    });
     const existing = await s.api('GET', '/repos/acme/widgets', { token: octo });
     expect(existing.body.description).toBe('the existing one');
     const source = await git(['ls-remote', path.join(archiveDir, 'repositories', 'acme', 'widgets.git')], tmp);
     expect(source).toContain('\trefs/pull/1/head\n');
-    const branchesAndTags = source.split('\n').filter((l) => !l.includes('\trefs/pull/')).join('\n');
+    const branchesAndTags = source
+      .split('\n')
+      .filter((l) => !l.includes('\trefs/pull/'))
+      .join('\n');
     expect(await lsRemote(s, octo, 'acme/widgets-old')).toBe(branchesAndTags);
     expect((await s.api('GET', '/users/octocat', { token: octo })).status).toBe(404);
   });
@@ -172,7 +192,13 @@ describe('organization webhooks: imported inactive, without a secret', { timeout
       const file = path.join(dir, 'organizations_000001.json');
       const [org] = JSON.parse(fs.readFileSync(file, 'utf8'));
       org.webhooks.push(
-        { payload_url: 'http://build.acme.example:8080/events', content_type: 'form', event_types: ['issues', 'repository'], enable_ssl_verification: false, active: true },
+        {
+          payload_url: 'http://build.acme.example:8080/events',
+          content_type: 'form',
+          event_types: ['issues', 'repository'],
+          enable_ssl_verification: false,
+          active: true,
+        },
         { payload_url: 'http://token:s3cret@169.254.169.254/latest/meta-data', content_type: 'json', event_types: ['push'], active: true },
         { payload_url: 'ftp://files.acme.example/hook', content_type: 'json', event_types: ['push'], active: true },
         { payload_url: 'https://ci.acme.example/other', content_type: 'json', event_types: ['no_such_event'], active: true },
@@ -214,9 +240,21 @@ describe('organization webhooks: imported inactive, without a secret', { timeout
     const hooks = await hooksOf('acme-hooks');
     expect(hooks.map((h) => ({ active: h.active, events: h.events, config: h.config }))).toEqual([
       { active: false, events: ['push'], config: { url: 'https://ci.acme.example/hook', content_type: 'json', insecure_ssl: '0' } },
-      { active: false, events: ['issues', 'repository'], config: { url: 'http://build.acme.example:8080/events', content_type: 'form', insecure_ssl: '1' } },
+      {
+        active: false,
+        events: ['issues', 'repository'],
+        config: { url: 'http://build.acme.example:8080/events', content_type: 'form', insecure_ssl: '1' },
+      },
     ]);
-    const rows = await cli.server.db.selectFrom('hooks').select(['secret', 'active']).where('org_id', '=', (await cli.server.db.selectFrom('users').select('id').where('login', '=', 'acme-hooks').executeTakeFirstOrThrow()).id).execute();
+    const rows = await cli.server.db
+      .selectFrom('hooks')
+      .select(['secret', 'active'])
+      .where(
+        'org_id',
+        '=',
+        (await cli.server.db.selectFrom('users').select('id').where('login', '=', 'acme-hooks').executeTakeFirstOrThrow()).id,
+      )
+      .execute();
     expect(rows).toEqual([
       { secret: null, active: 0 },
       { secret: null, active: 0 },
@@ -255,7 +293,11 @@ describe('refused archives: nothing written', { timeout: 60_000 }, () => {
       },
       /has an absolute or non-POSIX path/,
     ],
-    ['a symbolic link', () => variant('symlink', (dir) => fs.symlinkSync('/etc/passwd', path.join(dir, 'passwd'))), /the entry "passwd" is a symbolic link/],
+    [
+      'a symbolic link',
+      () => variant('symlink', (dir) => fs.symlinkSync('/etc/passwd', path.join(dir, 'passwd'))),
+      /the entry "passwd" is a symbolic link/,
+    ],
     [
       'a truncated gzip stream',
       async () => {
@@ -266,7 +308,11 @@ describe('refused archives: nothing written', { timeout: 60_000 }, () => {
       },
       /it is damaged or truncated/,
     ],
-    ['an unknown schema.json version', () => variant('schema2', (dir) => fs.writeFileSync(path.join(dir, 'schema.json'), '{"version":"2.0.0"}')), /schema\.json says version "2\.0\.0"; this importer reads versions 1\.x/],
+    [
+      'an unknown schema.json version',
+      () => variant('schema2', (dir) => fs.writeFileSync(path.join(dir, 'schema.json'), '{"version":"2.0.0"}')),
+      /schema\.json says version "2\.0\.0"; this importer reads versions 1\.x/,
+    ],
     [
       'a repository that fails git fsck',
       () =>
@@ -301,7 +347,11 @@ describe('refused archives: nothing written', { timeout: 60_000 }, () => {
       const body = await res.json();
       expect(body.message).toMatch(/^The archive was refused: /);
       expect(body.message).toMatch(reason);
-      expect(body).toMatchObject({ status: '422', documentation_url: expect.any(String), errors: [{ resource: 'Migration', field: 'archive', code: 'invalid' }] });
+      expect(body).toMatchObject({
+        status: '422',
+        documentation_url: expect.any(String),
+        errors: [{ resource: 'Migration', field: 'archive', code: 'invalid' }],
+      });
       const r = await cli.local(['admin', 'migration', 'import', file]);
       expect(r.code).toBe(1);
       expect(JSON.parse(withoutHints(r.stderr)).message).toMatch(reason);
@@ -328,10 +378,17 @@ describe('the size limit (HUBLET_IMPORT_MAX_SIZE)', { timeout: 60_000 }, () => {
       const headers = { authorization: `Bearer ${small.adminToken}`, 'content-type': 'application/gzip' };
       const url = `${small.url}/admin/migrations/import`;
       const sized = await fetch(url, { method: 'POST', headers, body: fs.readFileSync(archive) });
-      const streamed = await fetch(url, { method: 'POST', headers, body: Readable.toWeb(fs.createReadStream(archive)) as ReadableStream, duplex: 'half' } as RequestInit);
+      const streamed = await fetch(url, {
+        method: 'POST',
+        headers,
+        body: Readable.toWeb(fs.createReadStream(archive)) as ReadableStream,
+        duplex: 'half',
+      } as RequestInit);
       for (const res of [sized, streamed]) {
         expect(res.status).toBe(422);
-        expect((await res.json()).message).toMatch(/^The archive was refused: it (is larger|unpacks to more) than 4096 bytes \(the import size limit\)$/);
+        expect((await res.json()).message).toMatch(
+          /^The archive was refused: it (is larger|unpacks to more) than 4096 bytes \(the import size limit\)$/,
+        );
       }
       expect(await small.db.selectFrom('repositories').select('id').execute()).toEqual([]);
       expect(fs.readdirSync(path.join(small.dataDir, 'tmp', 'imports'))).toEqual([]);

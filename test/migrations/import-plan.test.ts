@@ -12,15 +12,50 @@ import { accountKey, planImport, repositoryKey, type ImportPlan, type Lookup } f
 const SOURCE = 'https://github.example';
 const urls = makeUrls('http://hublet.test');
 
-const archiveUser = (login: string): ArchiveUser => ({ url: `${SOURCE}/${login}`, login, name: null, company: null, website: null, location: null, email: null });
+const archiveUser = (login: string): ArchiveUser => ({
+  url: `${SOURCE}/${login}`,
+  login,
+  name: null,
+  company: null,
+  website: null,
+  location: null,
+  email: null,
+});
 const archiveOrg = (login: string): ArchiveOrganization => ({
-  url: `${SOURCE}/${login}`, login, name: null, description: null, website: null, location: null, email: null, members: [], webhooks: [],
+  url: `${SOURCE}/${login}`,
+  login,
+  name: null,
+  description: null,
+  website: null,
+  location: null,
+  email: null,
+  members: [],
+  webhooks: [],
 });
 const archiveRepo = (owner: string, name: string, topics: string[] = []): ArchiveRepository => ({
-  url: `${SOURCE}/${owner}/${name}`, owner: `${SOURCE}/${owner}`, name, description: null, homepage: null, private: false,
-  hasIssues: true, hasWiki: true, hasDownloads: true, archived: false, defaultBranch: 'main', topics, gitDir: null, extras: {},
+  url: `${SOURCE}/${owner}/${name}`,
+  owner: `${SOURCE}/${owner}`,
+  name,
+  description: null,
+  homepage: null,
+  private: false,
+  hasIssues: true,
+  hasWiki: true,
+  hasDownloads: true,
+  archived: false,
+  defaultBranch: 'main',
+  topics,
+  gitDir: null,
+  extras: {},
 });
-const archive = (parts: Partial<ArchiveContents>): ArchiveContents => ({ version: '1.0.1', users: [], organizations: [], repositories: [], unmodeled: {}, ...parts });
+const archive = (parts: Partial<ArchiveContents>): ArchiveContents => ({
+  version: '1.0.1',
+  users: [],
+  organizations: [],
+  repositories: [],
+  unmodeled: {},
+  ...parts,
+});
 
 /** What the server in memory holds. */
 class Server {
@@ -30,8 +65,21 @@ class Server {
   account(login: string, type: UserRow['type'] = 'User'): UserRow {
     const at = '2024-01-01T00:00:00.000Z';
     const row: UserRow = {
-      id: this.accounts.length + 1, login, login_lower: login.toLowerCase(), type, name: null, email: null, company: null, blog: null, location: null,
-      bio: null, site_admin: 0, members_can_create_repositories: 1, created_at: at, updated_at: at, suspended_at: null,
+      id: this.accounts.length + 1,
+      login,
+      login_lower: login.toLowerCase(),
+      type,
+      name: null,
+      email: null,
+      company: null,
+      blog: null,
+      location: null,
+      bio: null,
+      site_admin: 0,
+      members_can_create_repositories: 1,
+      created_at: at,
+      updated_at: at,
+      suspended_at: null,
     };
     this.accounts.push(row);
     return row;
@@ -40,9 +88,30 @@ class Server {
   repository(owner: UserRow, name: string): RepositoryRow {
     const at = '2024-01-01T00:00:00.000Z';
     const row = {
-      id: this.repositories.length + 1, owner_id: owner.id, name, name_lower: name.toLowerCase(), description: null, homepage: null, visibility: 'public',
-      default_branch: 'main', topics: '[]', has_issues: 1, has_projects: 1, has_wiki: 1, has_downloads: 1, has_discussions: 0, is_template: 0, archived: 0,
-      allow_forking: 1, web_commit_signoff_required: 0, merge_settings: '{}', size_kb: 0, language: null, pushed_at: at, created_at: at, updated_at: at,
+      id: this.repositories.length + 1,
+      owner_id: owner.id,
+      name,
+      name_lower: name.toLowerCase(),
+      description: null,
+      homepage: null,
+      visibility: 'public',
+      default_branch: 'main',
+      topics: '[]',
+      has_issues: 1,
+      has_projects: 1,
+      has_wiki: 1,
+      has_downloads: 1,
+      has_discussions: 0,
+      is_template: 0,
+      archived: 0,
+      allow_forking: 1,
+      web_commit_signoff_required: 0,
+      merge_settings: '{}',
+      size_kb: 0,
+      language: null,
+      pushed_at: at,
+      created_at: at,
+      updated_at: at,
     } satisfies RepositoryRow;
     this.repositories.push(row);
     return row;
@@ -59,8 +128,13 @@ function settle(contents: ArchiveContents, server: Server, edits: MapRow[] = [])
     if ('plan' in outcome) return { plan: outcome.plan, asked };
     for (const l of outcome.missing) {
       asked.push(l);
-      if (l.kind === 'account') accounts.set(accountKey(l.login), server.accounts.find((a) => a.login_lower === l.login.toLowerCase()) ?? null);
-      else repositories.set(repositoryKey(l.ownerId, l.name), server.repositories.find((r) => r.owner_id === l.ownerId && r.name_lower === l.name.toLowerCase()) ?? null);
+      if (l.kind === 'account')
+        accounts.set(accountKey(l.login), server.accounts.find((a) => a.login_lower === l.login.toLowerCase()) ?? null);
+      else
+        repositories.set(
+          repositoryKey(l.ownerId, l.name),
+          server.repositories.find((r) => r.owner_id === l.ownerId && r.name_lower === l.name.toLowerCase()) ?? null,
+        );
     }
   }
   throw new Error('the plan did not settle');
@@ -71,14 +145,18 @@ function refusal(contents: ArchiveContents, server: Server, edits: MapRow[]): { 
   try {
     settle(contents, server, edits);
   } catch (err) {
-    if (err instanceof HttpError && err.status === 422) return { message: err.message, errors: (err.extra.errors as { message: string }[]).map((e) => e.message) };
+    if (err instanceof HttpError && err.status === 422)
+      return { message: err.message, errors: (err.extra.errors as { message: string }[]).map((e) => e.message) };
     throw err;
   }
   throw new Error('expected a 422');
 }
 
 const row = (model_name: MapRow['model_name'], source: string, recommended_action: MapRow['recommended_action'], target = ''): MapRow => ({
-  model_name, source_url: `${SOURCE}/${source}`, target_url: target && `http://hublet.test/${target}`, recommended_action,
+  model_name,
+  source_url: `${SOURCE}/${source}`,
+  target_url: target && `http://hublet.test/${target}`,
+  recommended_action,
 });
 const actions = (plan: ImportPlan) => plan.rows.map((r) => `${r.model_name} ${r.recommended_action} ${r.target_url}`);
 
@@ -89,7 +167,10 @@ describe('planImport without a map', () => {
     const contents = archive({ users: [archiveUser('mona')], repositories: [archiveRepo('mona', 'mine')] });
     const first = planImport(contents, [row('user', 'nobody', 'import')], { accounts: new Map(), repositories: new Map() }, urls);
     expect(first).toEqual({ missing: [{ kind: 'account', login: 'mona' }] });
-    expect(settle(contents, server).asked).toEqual([{ kind: 'account', login: 'mona' }, { kind: 'repository', ownerId: 1, name: 'mine' }]);
+    expect(settle(contents, server).asked).toEqual([
+      { kind: 'account', login: 'mona' },
+      { kind: 'repository', ownerId: 1, name: 'mine' },
+    ]);
   });
 
   it('imports everything into an empty server under its own names, its repository names and topics as hublet keeps them', () => {
@@ -105,7 +186,11 @@ describe('planImport without a map', () => {
       'repository import http://hublet.test/octo-org/my-tools',
       'repository import http://hublet.test/mona/mine',
     ]);
-    expect(plan.repositories[0]).toMatchObject({ name: 'my-tools', topics: ['tools', 'git'], owner: { login: 'octo-org', action: 'import' } });
+    expect(plan.repositories[0]).toMatchObject({
+      name: 'my-tools',
+      topics: ['tools', 'git'],
+      owner: { login: 'octo-org', action: 'import' },
+    });
     expect(plan.account(`${SOURCE}/octo-org/`)).toBe(plan.organizations[0]);
     expect(plan.account('https://elsewhere.example/MONA')).toBe(plan.users[0]);
   });
@@ -114,9 +199,15 @@ describe('planImport without a map', () => {
     const server = new Server();
     const mona = server.account('Mona');
     const there = server.repository(mona, 'Mine');
-    const { plan } = settle(archive({ users: [archiveUser('mona')], repositories: [archiveRepo('mona', 'mine'), archiveRepo('mona', 'new')] }), server);
+    const { plan } = settle(
+      archive({ users: [archiveUser('mona')], repositories: [archiveRepo('mona', 'mine'), archiveRepo('mona', 'new')] }),
+      server,
+    );
     expect(plan.users[0]).toMatchObject({ action: 'map', login: 'Mona', existing: mona });
-    expect(plan.repositories.map((r) => [r.action, r.existing?.id])).toEqual([['skip', there.id], ['import', undefined]]);
+    expect(plan.repositories.map((r) => [r.action, r.existing?.id])).toEqual([
+      ['skip', there.id],
+      ['import', undefined],
+    ]);
   });
 
   it('renames an account whose login another kind holds to the first free <login>-N, one each', () => {
@@ -144,7 +235,10 @@ describe('planImport without a map', () => {
     const server = new Server();
     const hubot = server.account('hubot');
     const { plan } = settle(archive({ repositories: [archiveRepo('hubot', 'a'), archiveRepo('ghost', 'b')] }), server);
-    expect(plan.repositories.map((r) => [r.owner.login, r.owner.existing?.id, r.action])).toEqual([['hubot', hubot.id, 'import'], ['ghost', undefined, 'skip']]);
+    expect(plan.repositories.map((r) => [r.owner.login, r.owner.existing?.id, r.action])).toEqual([
+      ['hubot', hubot.id, 'import'],
+      ['ghost', undefined, 'skip'],
+    ]);
   });
 });
 

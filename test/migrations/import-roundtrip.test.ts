@@ -44,7 +44,9 @@ async function sameAsSource(target: TestServer): Promise<void> {
   const token = await target.createToken('mona', { scopes: ['repo', 'admin:org', 'user'] });
   for (const full of [...ORG_REPOS.map((n) => `octo-org/${n}`), 'mona/mine']) {
     expect(await lsRemote(target, token, full), full).toBe(await lsRemote(source.server, source.mona.token, full));
-    expect(await comparableRepository(target, token, full), full).toEqual(await comparableRepository(source.server, source.mona.token, full));
+    expect(await comparableRepository(target, token, full), full).toEqual(
+      await comparableRepository(source.server, source.mona.token, full),
+    );
   }
   expect(await membersWithRoles(target, token, 'octo-org')).toEqual(['hubot:member', 'mona:admin']);
   expect(await membersWithRoles(target, token, 'octo-org')).toEqual(await membersWithRoles(source.server, source.mona.token, 'octo-org'));
@@ -102,7 +104,9 @@ describe('importing again (local mode)', { timeout: 120_000 }, () => {
     const r = await local.local(['admin', 'migration', 'import', source.orgArchive, '--dry-run', '--conflicts', csv]);
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toMatch(/^ACTION\s+MODEL\s+SOURCE\s+TARGET$/);
-    expect(r.stdout).toMatch(new RegExp(`^skip\\s+repository\\s+${source.server.url}/octo-org/alpha\\s+${local.server.url}/octo-org/alpha$`, 'm'));
+    expect(r.stdout).toMatch(
+      new RegExp(`^skip\\s+repository\\s+${source.server.url}/octo-org/alpha\\s+${local.server.url}/octo-org/alpha$`, 'm'),
+    );
     expect(r.stdout).toContain('would be done (dry run, nothing written):');
     expect(r.stderr).toBe(`wrote 6 records with their actions to ${csv}\n`);
     const s = source.server.url;

@@ -50,7 +50,10 @@ export async function startSource(): Promise<Source> {
     };
     await patch('octo-org/alpha', { homepage: 'https://alpha.example.com', has_wiki: false, default_branch: 'feature' });
     await patch('octo-org/gamma', { archived: true, has_issues: false });
-    for (const [full, names] of [['octo-org/alpha', ['tools', 'git']], ['mona/mine', ['dotfiles']]] as const) {
+    for (const [full, names] of [
+      ['octo-org/alpha', ['tools', 'git']],
+      ['mona/mine', ['dotfiles']],
+    ] as const) {
       const r = await server.api('PUT', `/repos/${full}/topics`, { token: mona.token, body: { names } });
       if (r.status !== 200) throw new Error(`topics ${full}: ${r.status} ${r.text}`);
     }
@@ -74,7 +77,8 @@ export async function lsRemote(server: TestServer, token: string, fullName: stri
 export async function comparableRepository(server: TestServer, token: string, fullName: string): Promise<Record<string, unknown>> {
   const r = await server.api('GET', `/repos/${fullName}`, { token });
   if (r.status !== 200) throw new Error(`GET /repos/${fullName}: ${r.status} ${r.text}`);
-  const assigned = /(^|_)(id|url|at)$|^size$|^node_id$|^permissions$|^owner$|^organization$|^network_count$|^subscribers_count$|^temp_clone_token$/;
+  const assigned =
+    /(^|_)(id|url|at)$|^size$|^node_id$|^permissions$|^owner$|^organization$|^network_count$|^subscribers_count$|^temp_clone_token$/;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(r.body as Record<string, unknown>)) if (!assigned.test(k)) out[k] = v;
   out.owner = (r.body as { owner: { login: string; type: string } }).owner.login;
@@ -132,8 +136,28 @@ export async function githubStyleArchiveDir(root: string): Promise<string> {
   fs.writeFileSync(path.join(dir, 'schema.json'), JSON.stringify({ version: '1.2.0' }));
   fs.writeFileSync(path.join(dir, 'urls.json'), JSON.stringify({ user: '{scheme}://{host}/{user}' }));
   writeRecords(dir, 'users', [
-    { type: 'user', url: gh('/octocat'), login: 'octocat', name: 'The Octocat', company: 'GitHub', website: null, location: 'SF', emails: [{ address: 'octocat@github.example', primary: true }], created_at: '2011-01-25T18:44:36.000+00:00' },
-    { type: 'user', url: gh('/hubot'), login: 'hubot', name: null, company: null, website: null, location: null, emails: [], created_at: '2012-01-25T18:44:36.000+00:00' },
+    {
+      type: 'user',
+      url: gh('/octocat'),
+      login: 'octocat',
+      name: 'The Octocat',
+      company: 'GitHub',
+      website: null,
+      location: 'SF',
+      emails: [{ address: 'octocat@github.example', primary: true }],
+      created_at: '2011-01-25T18:44:36.000+00:00',
+    },
+    {
+      type: 'user',
+      url: gh('/hubot'),
+      login: 'hubot',
+      name: null,
+      company: null,
+      website: null,
+      location: null,
+      emails: [],
+      created_at: '2012-01-25T18:44:36.000+00:00',
+    },
   ]);
   writeRecords(dir, 'organizations', [
     {

@@ -67,7 +67,8 @@ describe('exporting a 200 MB repository', () => {
     const work = path.join(box.root, 'work');
     fs.mkdirSync(work);
     await git(['init', '-q', '-b', 'main'], work);
-    for (let i = 0; i < REPO_BYTES / MB; i++) fs.writeFileSync(path.join(work, `blob-${String(i).padStart(3, '0')}.bin`), crypto.randomBytes(MB));
+    for (let i = 0; i < REPO_BYTES / MB; i++)
+      fs.writeFileSync(path.join(work, `blob-${String(i).padStart(3, '0')}.bin`), crypto.randomBytes(MB));
     await git(['-c', 'core.looseCompression=0', 'add', '.'], work);
     await git(['commit', '-qm', 'random data'], work);
     const head = (await git(['rev-parse', 'HEAD'], work)).trim();
@@ -95,7 +96,10 @@ describe('exporting a 200 MB repository', () => {
     }
     expect(state).toBe('exported');
 
-    const redirect = await fetch(`${serve.url}/user/migrations/${id}/archive`, { headers: { authorization: `Bearer ${token}` }, redirect: 'manual' });
+    const redirect = await fetch(`${serve.url}/user/migrations/${id}/archive`, {
+      headers: { authorization: `Bearer ${token}` },
+      redirect: 'manual',
+    });
     expect(redirect.status).toBe(302);
     const location = redirect.headers.get('location')!;
     const file = path.join(box.root, 'huge.tar.gz');
@@ -117,6 +121,8 @@ describe('exporting a 200 MB repository', () => {
     await git(['clone', '-q', '--no-checkout', path.join(out, 'repositories', 'big', 'huge.git'), clone], box.root);
     expect((await git(['rev-parse', 'HEAD'], clone)).trim()).toBe(head);
     expect((await git(['ls-tree', '-r', '--name-only', 'HEAD'], clone)).trim().split('\n')).toHaveLength(REPO_BYTES / MB);
-    process.stdout.write(`peak memory before ${Math.round(before / MB)} MB, growth ${Math.round(growth / MB)} MB, archive ${Math.round(length / MB)} MB\n`);
+    process.stdout.write(
+      `peak memory before ${Math.round(before / MB)} MB, growth ${Math.round(growth / MB)} MB, archive ${Math.round(length / MB)} MB\n`,
+    );
   });
 });

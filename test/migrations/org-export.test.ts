@@ -19,7 +19,11 @@ beforeAll(async () => {
   await server.createUser('hubot', { email: 'hubot@example.com' });
   await server.createOrg('octo-org', 'mona');
   await server.addMember('octo-org', 'hubot');
-  for (const [name, priv] of [['alpha', false], ['beta', true], ['gamma', false]] as const) {
+  for (const [name, priv] of [
+    ['alpha', false],
+    ['beta', true],
+    ['gamma', false],
+  ] as const) {
     refs[name] = (await repoWithHistory(server, mona.token, { org: 'octo-org' }, name, { private: priv })).refs;
   }
 });
@@ -64,13 +68,26 @@ describe('POST /orgs/{org}/migrations → archive', () => {
     expect(location).toMatch(new RegExp(`^${server.url}/storage/migrations/${guid}\\.tar\\.gz\\?expires=\\d+&signature=[0-9a-f]{64}$`));
     expect(bytes.subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
     const listing = (await tar(['-tzf', file], tmp)).trim().split('\n');
-    expect(listing.slice(0, 5)).toEqual(['schema.json', 'urls.json', 'organizations_000001.json', 'users_000001.json', 'repositories_000001.json']);
+    expect(listing.slice(0, 5)).toEqual([
+      'schema.json',
+      'urls.json',
+      'organizations_000001.json',
+      'users_000001.json',
+      'repositories_000001.json',
+    ]);
     expect(listing).toContain('repositories/octo-org/alpha.git/HEAD');
     expect(listing).toContain('repositories/octo-org/beta.git/config');
     const out = path.join(tmp, 'org');
     fs.mkdirSync(out);
     await tar(['-xzf', file], out);
-    expect(fs.readdirSync(out).sort()).toEqual(['organizations_000001.json', 'repositories', 'repositories_000001.json', 'schema.json', 'urls.json', 'users_000001.json']);
+    expect(fs.readdirSync(out).sort()).toEqual([
+      'organizations_000001.json',
+      'repositories',
+      'repositories_000001.json',
+      'schema.json',
+      'urls.json',
+      'users_000001.json',
+    ]);
   });
 
   it('writes schema.json and urls.json as GitHub does', () => {
@@ -102,7 +119,12 @@ describe('POST /orgs/{org}/migrations → archive', () => {
     expect(orgs[0].created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/);
     const users = readJson(out, 'users_000001.json');
     expect(users.map((u: { login: string }) => u.login)).toEqual(['hubot', 'mona']);
-    expect(users[0]).toMatchObject({ type: 'user', url: `${server.url}/hubot`, login: 'hubot', emails: [{ address: 'hubot@example.com', primary: true }] });
+    expect(users[0]).toMatchObject({
+      type: 'user',
+      url: `${server.url}/hubot`,
+      login: 'hubot',
+      emails: [{ address: 'hubot@example.com', primary: true }],
+    });
   });
 
   it('records each repository with its git_url into the archive', () => {
@@ -166,7 +188,10 @@ describe('POST /orgs/{org}/migrations → archive', () => {
     expect(repos.body.map((r: { full_name: string }) => r.full_name)).toEqual(['octo-org/alpha', 'octo-org/beta']);
     expect(repos.body[0].has_downloads).toBe(true);
     // As of API version 2026-03-10 repositories no longer carry has_downloads.
-    const v2 = await server.api('GET', `/orgs/octo-org/migrations/${id}/repositories`, { token: mona.token, headers: { 'x-service-api-version': '2026-03-10' } });
+    const v2 = await server.api('GET', `/orgs/octo-org/migrations/${id}/repositories`, {
+      token: mona.token,
+      headers: { 'x-service-api-version': '2026-03-10' },
+    });
     checkSchema(v2, 'GET /orgs/{org}/migrations/{migration_id}/repositories');
     expect(v2.body[0]).not.toHaveProperty('has_downloads');
   });

@@ -75,8 +75,15 @@ describe('a restart during an export', () => {
     expect(fs.readdirSync(archives)).toEqual([`${guid}.tar.gz`]);
     const file = path.join(tmp, 'resumed.tar.gz');
     await downloadArchive(server, `/user/migrations/${id}/archive`, mona.token, file);
-    expect((await tar(['-tzf', file], tmp)).split('\n')).toEqual(expect.arrayContaining(['schema.json', 'repositories_000001.json', 'repositories/mona/work.git/HEAD']));
-    const job = await server.db.selectFrom('jobs').selectAll().where('queue', '=', 'migration-export').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect((await tar(['-tzf', file], tmp)).split('\n')).toEqual(
+      expect.arrayContaining(['schema.json', 'repositories_000001.json', 'repositories/mona/work.git/HEAD']),
+    );
+    const job = await server.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('queue', '=', 'migration-export')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect(job).toMatchObject({ state: 'done', attempts: 2 });
   });
 
@@ -105,7 +112,12 @@ describe('an export that cannot be written', () => {
     let m = r.body;
     while (m.state !== 'failed' && Date.now() < deadline) {
       // Only between attempts: moving the clock past a running attempt's lease would let a second worker claim it.
-      const running = await server.db.selectFrom('jobs').select('id').where('queue', '=', 'migration-export').where('locked_by', 'is not', null).executeTakeFirst();
+      const running = await server.db
+        .selectFrom('jobs')
+        .select('id')
+        .where('queue', '=', 'migration-export')
+        .where('locked_by', 'is not', null)
+        .executeTakeFirst();
       if (!running) clock.offsetMs += 120_000;
       await new Promise((res) => setTimeout(res, 300));
       m = (await server.api('GET', `/user/migrations/${r.body.id}`, { token: mona.token })).body;
@@ -113,7 +125,12 @@ describe('an export that cannot be written', () => {
     expect(m.state).toBe('failed');
     expect(m.failure_reason).toMatch(/^could not copy the git data of mona\/broken: (fatal|error): /);
     expect(m.failure_reason).not.toContain(server.dataDir);
-    const job = await server.db.selectFrom('jobs').selectAll().where('queue', '=', 'migration-export').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const job = await server.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('queue', '=', 'migration-export')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect(job).toMatchObject({ state: 'done', attempts: 3 });
     expect(fs.readdirSync(path.join(server.dataDir, 'tmp', 'migrations'))).toEqual([]);
   });

@@ -40,7 +40,10 @@ const objectKey = (guid: string) => `${PREFIX}/migrations/${guid}.tar.gz`;
 
 /** The 302 of GET …/archive: a pre-signed URL of the object in the bucket, also as the plain-text body. */
 async function presignedUrl(id: number): Promise<string> {
-  const r = await fetch(`${server.url}/user/migrations/${id}/archive`, { headers: { authorization: `Bearer ${mona.token}` }, redirect: 'manual' });
+  const r = await fetch(`${server.url}/user/migrations/${id}/archive`, {
+    headers: { authorization: `Bearer ${mona.token}` },
+    redirect: 'manual',
+  });
   expect(r.status).toBe(302);
   const location = r.headers.get('location')!;
   expect(await r.text()).toBe(location);
@@ -60,12 +63,18 @@ describe('an export to S3', () => {
   it('puts the archive in the bucket under the prefix (listed through the SDK), and nothing in the data dir', async () => {
     const objects = await s3.list(`${PREFIX}/`);
     expect(objects).toContainEqual({ key: objectKey(guid), size: whole.length });
-    const row = await server.db.selectFrom('migrations').select(['archive_key', 'archive_size']).where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await server.db
+      .selectFrom('migrations')
+      .select(['archive_key', 'archive_size'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(Number(row.archive_size)).toBe(whole.length);
     expect(fs.existsSync(path.join(server.dataDir, 'archives', 'migrations', `${guid}.tar.gz`))).toBe(false);
     const file = path.join(tmp, 'from-bucket.tar.gz');
     fs.writeFileSync(file, whole);
-    expect((await tar(['-tzf', file], tmp)).split('\n')).toEqual(expect.arrayContaining(['schema.json', 'repositories/mona/one.git/HEAD', 'repositories/mona/two.git/HEAD']));
+    expect((await tar(['-tzf', file], tmp)).split('\n')).toEqual(
+      expect.arrayContaining(['schema.json', 'repositories/mona/one.git/HEAD', 'repositories/mona/two.git/HEAD']),
+    );
   });
 
   it('answers GET …/archive with 302 to a path-style pre-signed URL of the store, valid for the configured 300 s', async () => {
@@ -127,13 +136,19 @@ describe('an export to S3', () => {
     const sb = sandbox();
     try {
       const localOut = path.join(tmp, 'local.tar.gz');
-      const local = await runInProcess(['--data', server.dataDir, '--database', server.databaseUrl, '--as', 'mona', 'migration', 'download', String(id), '-o', localOut], {
-        env: { ...sb.env, HUBLET_BASE_URL: server.url, ...s3.env(PREFIX) },
-      });
+      const local = await runInProcess(
+        ['--data', server.dataDir, '--database', server.databaseUrl, '--as', 'mona', 'migration', 'download', String(id), '-o', localOut],
+        {
+          env: { ...sb.env, HUBLET_BASE_URL: server.url, ...s3.env(PREFIX) },
+        },
+      );
       expect([local.code, local.stderr]).toEqual([0, expect.any(String)]);
       expect(fs.readFileSync(localOut).equals(whole)).toBe(true);
       const remoteOut = path.join(tmp, 'remote.tar.gz');
-      const remote = await runInProcess(['--server', server.url, '--token', mona.token, 'migration', 'download', String(id), '-o', remoteOut], { env: sb.env });
+      const remote = await runInProcess(
+        ['--server', server.url, '--token', mona.token, 'migration', 'download', String(id), '-o', remoteOut],
+        { env: sb.env },
+      );
       expect([remote.code, remote.stderr]).toEqual([0, expect.any(String)]);
       expect(fs.readFileSync(remoteOut).equals(whole)).toBe(true);
     } finally {

@@ -41,8 +41,19 @@ describe('HUBLET_ARCHIVE_STORAGE=s3', () => {
 
   it('defaults: no prefix, virtual-hosted addressing, AWS_REGION else us-east-1, the SDK’s credential chain; filesystem stays the default storage', () => {
     const bare = loadConfig({ dataDir: '/tmp/hublet-config-test' }, { HUBLET_ARCHIVE_STORAGE: 's3', HUBLET_S3_BUCKET: 'b-1' });
-    expect(bare).toMatchObject({ s3Prefix: '', s3ForcePathStyle: false, s3Region: 'us-east-1', s3AccessKeyId: undefined, s3Endpoint: undefined });
-    expect(loadConfig({ dataDir: '/tmp/hublet-config-test' }, { HUBLET_ARCHIVE_STORAGE: 's3', HUBLET_S3_BUCKET: 'b-1', AWS_REGION: 'ap-south-1' }).s3Region).toBe('ap-south-1');
+    expect(bare).toMatchObject({
+      s3Prefix: '',
+      s3ForcePathStyle: false,
+      s3Region: 'us-east-1',
+      s3AccessKeyId: undefined,
+      s3Endpoint: undefined,
+    });
+    expect(
+      loadConfig(
+        { dataDir: '/tmp/hublet-config-test' },
+        { HUBLET_ARCHIVE_STORAGE: 's3', HUBLET_S3_BUCKET: 'b-1', AWS_REGION: 'ap-south-1' },
+      ).s3Region,
+    ).toBe('ap-south-1');
     expect(loadConfig({ dataDir: '/tmp/hublet-config-test' }, {}).archiveStorage).toBe('filesystem');
   });
 
@@ -63,7 +74,11 @@ describe('HUBLET_ARCHIVE_STORAGE=s3', () => {
     ]);
     expect(found.join('\n')).not.toContain('topsecret-value');
     expect(found.join('\n')).not.toContain('pw@');
-    expect(problems({ HUBLET_ARCHIVE_STORAGE: 's3', HUBLET_S3_BUCKET: 'Not_A_Bucket' })).toEqual([expect.stringMatching(/^s3Bucket \(HUBLET_S3_BUCKET\): expected an S3 bucket name/)]);
-    expect(problems({ HUBLET_ARCHIVE_STORAGE: 'gcs' })).toEqual(['archiveStorage (HUBLET_ARCHIVE_STORAGE): expected filesystem, s3 or none, got "gcs"']);
+    expect(problems({ HUBLET_ARCHIVE_STORAGE: 's3', HUBLET_S3_BUCKET: 'Not_A_Bucket' })).toEqual([
+      expect.stringMatching(/^s3Bucket \(HUBLET_S3_BUCKET\): expected an S3 bucket name/),
+    ]);
+    expect(problems({ HUBLET_ARCHIVE_STORAGE: 'gcs' })).toEqual([
+      'archiveStorage (HUBLET_ARCHIVE_STORAGE): expected filesystem, s3 or none, got "gcs"',
+    ]);
   });
 });

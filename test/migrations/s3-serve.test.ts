@@ -38,7 +38,11 @@ describe('hublet serve with HUBLET_ARCHIVE_STORAGE=s3', () => {
         body: body === undefined ? undefined : JSON.stringify(body),
         redirect: 'manual',
       });
-      return { status: r.status, headers: r.headers, body: r.headers.get('content-type')?.includes('json') ? await r.json() : await r.text() };
+      return {
+        status: r.status,
+        headers: r.headers,
+        body: r.headers.get('content-type')?.includes('json') ? await r.json() : await r.text(),
+      };
     };
     expect((await call('POST', '/admin/users', admin, { login: 'mona' })).status).toBe(201);
     const token = (await call('POST', '/admin/users/mona/authorizations', admin, { scopes: ['repo', 'user'] })).body.token as string;

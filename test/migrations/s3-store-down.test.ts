@@ -90,9 +90,24 @@ describe('an S3 store that is down', () => {
 
 describe('S3 addressing', () => {
   const settings = (forcePathStyle: string) =>
-    loadConfig({ archiveStorage: 's3', s3Bucket: 'hublet-archives', s3Endpoint: 'http://localhost:9000', s3ForcePathStyle: forcePathStyle, s3AccessKeyId: 'AKIDEXAMPLE', s3SecretAccessKey: 'not-a-real-secret' }, {});
+    loadConfig(
+      {
+        archiveStorage: 's3',
+        s3Bucket: 'hublet-archives',
+        s3Endpoint: 'http://localhost:9000',
+        s3ForcePathStyle: forcePathStyle,
+        s3AccessKeyId: 'AKIDEXAMPLE',
+        s3SecretAccessKey: 'not-a-real-secret',
+      },
+      {},
+    );
   const url = (forcePathStyle: string) =>
-    new S3BlobStore(settings(forcePathStyle)).downloadUrl('migrations/x.tar.gz', { now: new Date(), expiresInSeconds: 60, filename: 'x.tar.gz', contentType: 'application/gzip' });
+    new S3BlobStore(settings(forcePathStyle)).downloadUrl('migrations/x.tar.gz', {
+      now: new Date(),
+      expiresInSeconds: 60,
+      filename: 'x.tar.gz',
+      contentType: 'application/gzip',
+    });
 
   it('signs path-style URLs with HUBLET_S3_FORCE_PATH_STYLE=1, virtual-hosted ones without, never with the secret key', async () => {
     const pathStyle = new URL(await url('1'));

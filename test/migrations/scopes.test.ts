@@ -21,7 +21,9 @@ beforeAll(async () => {
     expect(r.status).toBe(201);
   }
   await s.createOrg('acme', 'alice');
-  expect((await s.api('POST', '/orgs/acme/repos', { token: full, body: { name: 'vault', private: true, auto_init: true } })).status).toBe(201);
+  expect((await s.api('POST', '/orgs/acme/repos', { token: full, body: { name: 'vault', private: true, auto_init: true } })).status).toBe(
+    201,
+  );
 });
 afterAll(async () => s?.close());
 
@@ -78,7 +80,10 @@ describe('user migrations with a token that cannot read private repositories', (
     expect(names((await s.api('GET', `/user/migrations/${r.body.id}/repositories`, { token: userOnly })).body)).toEqual(['alice/pub']);
     const listed = (await s.api('GET', '/user/migrations', { token: userOnly })).body.find((m: { id: number }) => m.id === r.body.id);
     expect(names(listed.repositories)).toEqual(['alice/pub']);
-    expect(names((await s.api('GET', `/user/migrations/${r.body.id}/repositories`, { token: full })).body)).toEqual(['alice/priv', 'alice/pub']);
+    expect(names((await s.api('GET', `/user/migrations/${r.body.id}/repositories`, { token: full })).body)).toEqual([
+      'alice/priv',
+      'alice/pub',
+    ]);
   });
 });
 

@@ -120,7 +120,13 @@ export async function repoWithHistory(
 }
 
 /** Polls a migration until it reaches one of `states` (the server's worker runs the export). */
-export async function waitForState(server: TestServer, url: string, token: string, states: string[] = ['exported', 'failed'], timeoutMs = 60_000): Promise<any> {
+export async function waitForState(
+  server: TestServer,
+  url: string,
+  token: string,
+  states: string[] = ['exported', 'failed'],
+  timeoutMs = 60_000,
+): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const r = await server.api('GET', url, { token });
@@ -132,7 +138,12 @@ export async function waitForState(server: TestServer, url: string, token: strin
 }
 
 /** Follows the archive redirect by hand: the 302, then the signed URL without credentials. */
-export async function downloadArchive(server: TestServer, archivePath: string, token: string, dest: string): Promise<{ location: string; bytes: Buffer }> {
+export async function downloadArchive(
+  server: TestServer,
+  archivePath: string,
+  token: string,
+  dest: string,
+): Promise<{ location: string; bytes: Buffer }> {
   const redirect = await fetch(`${server.url}${archivePath}`, { headers: { authorization: `Bearer ${token}` }, redirect: 'manual' });
   if (redirect.status !== 302) throw new Error(`GET ${archivePath}: ${redirect.status} ${await redirect.text()}`);
   const location = redirect.headers.get('location')!;

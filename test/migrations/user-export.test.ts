@@ -28,7 +28,10 @@ describe('POST /user/migrations → archive', () => {
   let id: number;
 
   it('starts (201 pending) with the repositories named by name or owner/name', async () => {
-    const r = await server.api('POST', '/user/migrations', { token: octocat.token, body: { repositories: ['Hello-World', 'octocat/secret'], exclude_attachments: true } });
+    const r = await server.api('POST', '/user/migrations', {
+      token: octocat.token,
+      body: { repositories: ['Hello-World', 'octocat/secret'], exclude_attachments: true },
+    });
     expect(r.status).toBe(201);
     checkSchema(r, 'POST /user/migrations');
     expect(r.body).toMatchObject({ state: 'pending', exclude_attachments: true, owner: { login: 'octocat', type: 'User' } });
@@ -56,7 +59,12 @@ describe('POST /user/migrations → archive', () => {
     fs.mkdirSync(out);
     await tar(['-xzf', file], out);
     const files = listFiles(out);
-    expect(files.filter((f) => !f.startsWith('repositories/'))).toEqual(['repositories_000001.json', 'schema.json', 'urls.json', 'users_000001.json']);
+    expect(files.filter((f) => !f.startsWith('repositories/'))).toEqual([
+      'repositories_000001.json',
+      'schema.json',
+      'urls.json',
+      'users_000001.json',
+    ]);
     expect(readJson(out, 'users_000001.json')).toEqual([
       {
         type: 'user',
@@ -74,12 +82,23 @@ describe('POST /user/migrations → archive', () => {
       },
     ]);
     const repos = readJson(out, 'repositories_000001.json');
-    expect(repos.map((r: { git_url: string }) => r.git_url)).toEqual(['tarball://root/repositories/octocat/Hello-World.git', 'tarball://root/repositories/octocat/secret.git']);
+    expect(repos.map((r: { git_url: string }) => r.git_url)).toEqual([
+      'tarball://root/repositories/octocat/Hello-World.git',
+      'tarball://root/repositories/octocat/secret.git',
+    ]);
     expect(repos.map((r: { owner: string }) => r.owner)).toEqual([`${server.url}/octocat`, `${server.url}/octocat`]);
-    for (const [name, key] of [['Hello-World', 'hello'], ['secret', 'secret']]) {
+    for (const [name, key] of [
+      ['Hello-World', 'hello'],
+      ['secret', 'secret'],
+    ]) {
       const clone = path.join(tmp, `clone-${name}`);
       await git(['clone', '-q', '--mirror', path.join(out, 'repositories', 'octocat', `${name}.git`), clone], tmp);
-      const shown = Object.fromEntries((await git(['show-ref'], clone)).trim().split('\n').map((l) => l.split(' ').reverse()));
+      const shown = Object.fromEntries(
+        (await git(['show-ref'], clone))
+          .trim()
+          .split('\n')
+          .map((l) => l.split(' ').reverse()),
+      );
       expect(shown).toEqual(refs[key]);
     }
   });

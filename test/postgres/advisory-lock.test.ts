@@ -77,7 +77,14 @@ describe('withAdvisoryLock across two connections to one database', () => {
 describe('shared rate-limit counts', () => {
   it('add up the counts of several servers in one window, and start again once it ended', async () => {
     const now = 1_000_000;
-    const a = await addSharedCounts(one, [{ key: 'user:1', resetAt: now + 60, add: 3 }, { key: 'ip:10.0.0.1', resetAt: now + 60, add: 1 }], now);
+    const a = await addSharedCounts(
+      one,
+      [
+        { key: 'user:1', resetAt: now + 60, add: 3 },
+        { key: 'ip:10.0.0.1', resetAt: now + 60, add: 1 },
+      ],
+      now,
+    );
     const b = await addSharedCounts(two, [{ key: 'user:1', resetAt: now + 90, add: 4 }], now + 10);
     expect(a.get('user:1')).toEqual({ resetAt: now + 60, used: 3 });
     expect(b.get('user:1')).toEqual({ resetAt: now + 60, used: 7 });

@@ -9,12 +9,22 @@ export interface CallResult {
 
 /** `call` and `ok` (a call that must answer `status`) to any process, as `adminToken` unless a call names another (null: anonymous). */
 export function callsAs(adminToken: string) {
-  async function call(s: ServeProcess, method: string, url: string, body?: unknown, token: string | null = adminToken): Promise<CallResult> {
+  async function call(
+    s: ServeProcess,
+    method: string,
+    url: string,
+    body?: unknown,
+    token: string | null = adminToken,
+  ): Promise<CallResult> {
     const headers: Record<string, string> = { accept: 'application/vnd.service+json', 'content-type': 'application/json' };
     if (token) headers.authorization = `Bearer ${token}`;
     const res = await fetch(s.url + url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await res.text();
-    return { status: res.status, headers: res.headers, body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
+    return {
+      status: res.status,
+      headers: res.headers,
+      body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text,
+    };
   }
   async function ok(s: ServeProcess, method: string, url: string, body?: unknown, status = 200) {
     const r = await call(s, method, url, body);

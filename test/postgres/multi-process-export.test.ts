@@ -34,9 +34,6 @@ afterAll(async () => {
   await db?.destroy();
 });
 
-
-
-
 /** The migration's state as each process answers it. */
 async function states(id: number, through = servers): Promise<string[]> {
   return Promise.all(through.map(async (s) => (await ok(s, 'GET', `/user/migrations/${id}`)).state as string));
@@ -102,7 +99,9 @@ describe('migration exports across processes', () => {
   it('a migration started through one process is exported once, seen by all, and downloaded through another', async () => {
     const [a, b, c] = servers;
     const m = await ok(a, 'POST', '/user/migrations', { repositories: ['admin/exported'] }, 201);
-    await eventually('exported through every process', async () => ((await states(m.id)).every((s) => s === 'exported') ? true : undefined));
+    await eventually('exported through every process', async () =>
+      (await states(m.id)).every((s) => s === 'exported') ? true : undefined,
+    );
     firstGuid = m.guid;
     expect(fs.readdirSync(path.join(dataDir, 'archives', 'migrations'))).toEqual([`${m.guid}.tar.gz`]);
     expect(await exportAttempts()).toEqual([1]);
@@ -118,7 +117,9 @@ describe('migration exports across processes', () => {
   it('a process killed mid-export loses nothing: after its lease another exports it, and the archive is whole', async () => {
     fs.writeFileSync(path.join(gate, 'hold'), '');
     const m = await ok(servers[0], 'POST', '/user/migrations', { repositories: ['admin/exported'] }, 201);
-    const held = await eventually('an export to start copying', () => (fs.existsSync(path.join(gate, 'held')) ? fs.readFileSync(path.join(gate, 'held'), 'utf8') : undefined));
+    const held = await eventually('an export to start copying', () =>
+      fs.existsSync(path.join(gate, 'held')) ? fs.readFileSync(path.join(gate, 'held'), 'utf8') : undefined,
+    );
     const [hubletPid, wrapperPid] = held.trim().split(' ').map(Number);
     const holder = servers.find((s) => s.child.pid === hubletPid);
     expect(holder).toBeDefined();
@@ -138,7 +139,9 @@ describe('migration exports across processes', () => {
       .executeTakeFirst();
     expect(Number(ended.numUpdatedRows)).toBe(1);
 
-    await eventually('exported by a surviving process', async () => ((await states(m.id, alive)).every((s) => s === 'exported') ? true : undefined));
+    await eventually('exported by a surviving process', async () =>
+      (await states(m.id, alive)).every((s) => s === 'exported') ? true : undefined,
+    );
     await eventually('the log line written', () => (exportedLines(m.id) > 0 ? true : undefined), 5000);
     expect(exportedLines(m.id)).toBe(1);
     // Claimed twice (the dead worker, then the one that finished it); one archive each, no half-written leftovers.

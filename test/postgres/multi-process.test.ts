@@ -59,9 +59,6 @@ const receiver = http.createServer((req, res) => {
   });
 });
 
-
-
-
 async function git(args: string[], cwd?: string) {
   return run('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], {
     cwd,
@@ -86,7 +83,17 @@ beforeAll(async () => {
   servers = await Promise.all([0, 1, 2].map(() => p.serve(args, env, 90_000)));
   const [a] = servers;
   await ok(a, 'POST', '/admin/organizations', { login: ORG, admin: 'admin' }, 201);
-  const hook = await ok(a, 'POST', `/orgs/${ORG}/hooks`, { name: 'web', config: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, content_type: 'json' }, events: ['push'] }, 201);
+  const hook = await ok(
+    a,
+    'POST',
+    `/orgs/${ORG}/hooks`,
+    {
+      name: 'web',
+      config: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, content_type: 'json' },
+      events: ['push'],
+    },
+    201,
+  );
   hookId = hook.id;
 });
 
@@ -124,8 +131,16 @@ describe('a write through one process is in the next read through every other', 
 describe('concurrent writes through different processes serialize', () => {
   it('20 PATCHes of one gist, each changing its own file, spread over three processes: all kept, git and the API agree', async () => {
     const names = Array.from({ length: 20 }, (_, i) => `f${String(i).padStart(2, '0')}.txt`);
-    const gist = await ok(servers[0], 'POST', '/gists', { files: Object.fromEntries(names.map((n) => [n, { content: `${n} before` }])) }, 201);
-    const results = await Promise.all(names.map((n, i) => call(servers[i % 3], 'PATCH', `/gists/${gist.id}`, { files: { [n]: { content: `${n} after` } } })));
+    const gist = await ok(
+      servers[0],
+      'POST',
+      '/gists',
+      { files: Object.fromEntries(names.map((n) => [n, { content: `${n} before` }])) },
+      201,
+    );
+    const results = await Promise.all(
+      names.map((n, i) => call(servers[i % 3], 'PATCH', `/gists/${gist.id}`, { files: { [n]: { content: `${n} after` } } })),
+    );
     expect(results.map((r) => r.status)).toEqual(names.map(() => 200));
     const final = await ok(servers[1], 'GET', `/gists/${gist.id}`);
     for (const n of names) expect(final.files[n].content).toBe(`${n} after`);
@@ -157,7 +172,11 @@ describe('concurrent writes through different processes serialize', () => {
     const pushes = (ref: string) => hits.filter((h) => h.event === 'push' && h.ref === ref);
     await eventually('a push event per branch', () => (branches.every((b) => pushes(`refs/heads/${b}`).length >= 1) ? true : undefined));
     // Every delivery the pushes made is recorded by the time git's answer came: the hook's list is complete.
-    const deliveries: { event: string; guid: string }[] = await ok(servers[2], 'GET', `/orgs/${ORG}/hooks/${hookId}/deliveries?per_page=100`);
+    const deliveries: { event: string; guid: string }[] = await ok(
+      servers[2],
+      'GET',
+      `/orgs/${ORG}/hooks/${hookId}/deliveries?per_page=100`,
+    );
     const pushGuids = new Set(hits.filter((h) => h.event === 'push').map((h) => h.guid));
     expect(deliveries.filter((d) => d.event === 'push').length).toBe(1 + branches.length);
     expect(pushGuids.size).toBe(1 + branches.length);
@@ -166,7 +185,9 @@ describe('concurrent writes through different processes serialize', () => {
 
     const bare = repositoryDir(dataDir, repo.id);
     await git(['--git-dir', bare, 'fsck', '--strict']);
-    const refs = (await git(['--git-dir', bare, 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads'])).stdout.trim().split('\n');
+    const refs = (await git(['--git-dir', bare, 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads'])).stdout
+      .trim()
+      .split('\n');
     const local = (await git(['for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads'], work)).stdout.trim().split('\n');
     expect(refs.sort()).toEqual(local.sort());
     // Each event names the commit its ref now points at, and the branch before the push (main's tip).
@@ -203,7 +224,7 @@ describe('the rate limit, counted once across processes', () => {
 });
 
 describe('GET /rate_limit across processes', () => {
-  it("shows the shared total on every process, also one that has not served the token (read when asked)", async () => {
+  it('shows the shared total on every process, also one that has not served the token (read when asked)', async () => {
     const [a, b, c] = servers;
     await ok(a, 'POST', '/admin/users', { login: 'counted', email: 'counted@example.test' }, 201);
     const { token } = await ok(a, 'POST', '/admin/users/counted/authorizations', { scopes: ['gist'] }, 201);
@@ -227,7 +248,11 @@ describe('deliveries across processes', () => {
     const before = hits.length;
     for (const s of [...servers, ...servers]) await ok(s, 'POST', `/orgs/${ORG}/hooks/${hookId}/pings`, undefined, 204);
     await eventually('six pings', () => (hits.slice(before).filter((h) => h.event === 'ping').length >= 6 ? true : undefined));
-    const deliveries: { event: string; status_code: number }[] = await ok(servers[0], 'GET', `/orgs/${ORG}/hooks/${hookId}/deliveries?per_page=100`);
+    const deliveries: { event: string; status_code: number }[] = await ok(
+      servers[0],
+      'GET',
+      `/orgs/${ORG}/hooks/${hookId}/deliveries?per_page=100`,
+    );
     const pings = hits.filter((h) => h.event === 'ping');
     expect(new Set(pings.map((h) => h.guid)).size).toBe(pings.length);
     expect(deliveries.filter((d) => d.event === 'ping').length).toBe(pings.length);

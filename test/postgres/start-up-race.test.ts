@@ -50,7 +50,7 @@ describe('hublet serve ×3 on one fresh PostgreSQL database, started at the same
   it('without HUBLET_ADMIN_TOKEN exactly one prints a one-time token, and that token is the admin’s only one', async () => {
     for (let round = 0; round < ROUNDS; round++) {
       const { url, stdouts } = await startThree(`oneTime${round}`, {});
-      const printed = stdouts.flatMap((out) => [.../its token \(shown once\): (\S+)/.exec(out)?.slice(1) ?? []]);
+      const printed = stdouts.flatMap((out) => [...(/its token \(shown once\): (\S+)/.exec(out)?.slice(1) ?? [])]);
       expect(printed).toHaveLength(1);
       expect(stdouts.filter((out) => out.includes('already has a token'))).toHaveLength(2);
       expect(await query(url, `select note from tokens`)).toEqual([{ note: 'bootstrap' }]);

@@ -43,7 +43,10 @@ function expectAbsoluteUrls(repo: Record<string, unknown>) {
 describe('POST /user/repos', () => {
   it('creates an empty public repository in the caller’s account, with GitHub’s full Repository object', async () => {
     const before = await lastEventId(s);
-    const r = await s.api('POST', '/user/repos', { token: alice.token, body: { name: 'empty', description: 'Nothing yet', homepage: 'https://example.com' } });
+    const r = await s.api('POST', '/user/repos', {
+      token: alice.token,
+      body: { name: 'empty', description: 'Nothing yet', homepage: 'https://example.com' },
+    });
     expect(r.status).toBe(201);
     const repo = checkSchema(r, 'POST /user/repos');
     expect(r.headers.get('location')).toBe(`${s.url}/repos/alice/empty`);
@@ -86,14 +89,21 @@ describe('POST /user/repos', () => {
     expect(events.map((e) => [e.name, e.action])).toEqual([['repository', 'created']]);
     const [created] = events;
     expect(created).toMatchObject({ repository_id: repo.id, sender_id: alice.id, org_id: null });
-    expect(created.payload).toMatchObject({ action: 'created', repository: { id: repo.id, full_name: 'alice/empty', private: false }, sender: { login: 'alice' } });
+    expect(created.payload).toMatchObject({
+      action: 'created',
+      repository: { id: repo.id, full_name: 'alice/empty', private: false },
+      sender: { login: 'alice' },
+    });
     expect(created.payload.organization).toBeUndefined();
     expectWebhookPayload('repository', created.payload);
   });
 
   it('auto_init writes GitHub’s initial commit (README.md on main) and records created, then create and push', async () => {
     const before = await lastEventId(s);
-    const r = await s.api('POST', '/user/repos', { token: alice.token, body: { name: 'started', description: 'A fine start', auto_init: true } });
+    const r = await s.api('POST', '/user/repos', {
+      token: alice.token,
+      body: { name: 'started', description: 'A fine start', auto_init: true },
+    });
     expect(r.status).toBe(201);
     const repo = checkSchema(r, 'POST /user/repos');
     expect(repo.default_branch).toBe('main');
@@ -113,7 +123,13 @@ describe('POST /user/repos', () => {
       ['create', null],
       ['push', null],
     ]);
-    expect(events[1].payload).toMatchObject({ ref: 'main', ref_type: 'branch', master_branch: 'main', description: 'A fine start', pusher_type: 'user' });
+    expect(events[1].payload).toMatchObject({
+      ref: 'main',
+      ref_type: 'branch',
+      master_branch: 'main',
+      description: 'A fine start',
+      pusher_type: 'user',
+    });
     expectWebhookPayload('create', events[1].payload);
     const push = events[2].payload;
     expectWebhookPayload('push', push);
@@ -128,9 +144,24 @@ describe('POST /user/repos', () => {
       compare: `${s.url}/alice/started/commit/${head}`,
       pusher: { name: 'alice' },
       sender: { login: 'alice' },
-      commits: [{ id: head, message: 'Initial commit', distinct: true, added: ['README.md'], removed: [], modified: [], author: { name: 'alice', username: 'alice' } }],
+      commits: [
+        {
+          id: head,
+          message: 'Initial commit',
+          distinct: true,
+          added: ['README.md'],
+          removed: [],
+          modified: [],
+          author: { name: 'alice', username: 'alice' },
+        },
+      ],
       head_commit: { id: head },
-      repository: { full_name: 'alice/started', url: `${s.url}/alice/started`, master_branch: 'main', owner: { login: 'alice', name: 'alice' } },
+      repository: {
+        full_name: 'alice/started',
+        url: `${s.url}/alice/started`,
+        master_branch: 'main',
+        owner: { login: 'alice', name: 'alice' },
+      },
     });
     expect(typeof push.repository.created_at).toBe('number');
     expect(typeof push.repository.pushed_at).toBe('number');
@@ -185,7 +216,9 @@ describe('POST /user/repos', () => {
   it('refuses a name the account already has, whatever its case; another account may use it', async () => {
     const r = await s.api('POST', '/user/repos', { token: alice.token, body: { name: 'EMPTY' } });
     expect(r.status).toBe(422);
-    expect(r.body.errors).toEqual([{ resource: 'Repository', field: 'name', code: 'custom', message: 'name already exists on this account' }]);
+    expect(r.body.errors).toEqual([
+      { resource: 'Repository', field: 'name', code: 'custom', message: 'name already exists on this account' },
+    ]);
     const other = await s.api('POST', '/user/repos', { token: carol.token, body: { name: 'empty' } });
     expect(other.status).toBe(201);
   });
@@ -229,7 +262,11 @@ describe('POST /user/repos', () => {
   });
 
   it('answers in the 2026-03-10 shape when that version is asked for (no has_downloads)', async () => {
-    const r = await s.api('POST', '/user/repos', { token: carol.token, body: { name: 'versioned' }, headers: { 'x-service-api-version': '2026-03-10' } });
+    const r = await s.api('POST', '/user/repos', {
+      token: carol.token,
+      body: { name: 'versioned' },
+      headers: { 'x-service-api-version': '2026-03-10' },
+    });
     expect(r.status).toBe(201);
     checkSchema(r, 'POST /user/repos');
     expect(r.body).not.toHaveProperty('has_downloads');
@@ -239,9 +276,16 @@ describe('POST /user/repos', () => {
 describe('POST /orgs/{org}/repos', () => {
   it('lets an owner create one through Octokit; the organization is in the object and the event', async () => {
     const before = await lastEventId(s);
-    const { data, status } = await s.octokit(alice.token).rest.repos.createInOrg({ org: 'acme', name: 'Widgets', private: true, has_wiki: false });
+    const { data, status } = await s
+      .octokit(alice.token)
+      .rest.repos.createInOrg({ org: 'acme', name: 'Widgets', private: true, has_wiki: false });
     expect(status).toBe(201);
-    expect(data).toMatchObject({ full_name: 'acme/Widgets', private: true, has_wiki: false, owner: { login: 'acme', type: 'Organization' } });
+    expect(data).toMatchObject({
+      full_name: 'acme/Widgets',
+      private: true,
+      has_wiki: false,
+      owner: { login: 'acme', type: 'Organization' },
+    });
     expect(data.organization).toMatchObject({ login: 'acme', id: org.id, type: 'Organization' });
     expect(data.permissions).toMatchObject({ admin: true, push: true, pull: true });
     const [created] = await eventsSince(s, before);

@@ -174,12 +174,24 @@ describe('push', () => {
       expect.objectContaining({ id: second, tree_id: tree, added: ['src/c.ts'], removed: ['src/b.ts'], modified: ['a.txt'] }),
     ]);
     expect(main.head_commit).toEqual(main.commits[1]);
-    expect(main.repository).toMatchObject({ id, full_name: 'alice/pushed', default_branch: 'main', master_branch: 'main', size: expect.any(Number) });
+    expect(main.repository).toMatchObject({
+      id,
+      full_name: 'alice/pushed',
+      default_branch: 'main',
+      master_branch: 'main',
+      size: expect.any(Number),
+    });
     expect(main.repository.pushed_at).toBeGreaterThanOrEqual(main.repository.created_at);
 
     // The tag points at main's tip: base_ref names main; the annotated tag is peeled for head_commit.
     const tag = events[1].payload;
-    expect(tag).toMatchObject({ after: tagObject, created: true, base_ref: 'refs/heads/main', commits: [], compare: `${s.url}/alice/pushed/compare/v1` });
+    expect(tag).toMatchObject({
+      after: tagObject,
+      created: true,
+      base_ref: 'refs/heads/main',
+      commits: [],
+      compare: `${s.url}/alice/pushed/compare/v1`,
+    });
     expect(tag.head_commit).toMatchObject({ id: second, distinct: false });
 
     // The repository reflects the git data.
@@ -199,7 +211,13 @@ describe('push', () => {
     await gitOk(['remote', 'add', 'origin', as(alice, '/alice/pushed.git')], dir);
     await gitOk(['push', '-q', 'origin', 'main'], dir);
     let [update] = await eventsSince(s, mark, 'push');
-    expect(update.payload).toMatchObject({ before: base, after: c4, created: false, forced: false, compare: `${s.url}/alice/pushed/compare/${base.slice(0, 12)}...${c4.slice(0, 12)}` });
+    expect(update.payload).toMatchObject({
+      before: base,
+      after: c4,
+      created: false,
+      forced: false,
+      compare: `${s.url}/alice/pushed/compare/${base.slice(0, 12)}...${c4.slice(0, 12)}`,
+    });
     expect(update.payload.commits.map((c: { id: string }) => c.id)).toEqual([c3, c4]);
     expectWebhookPayload('push', update.payload);
 
@@ -207,7 +225,14 @@ describe('push', () => {
     mark = await lastEventId(s);
     await gitOk(['push', '-q', 'origin', 'main:feature'], dir);
     const [branch] = await eventsSince(s, mark, 'push');
-    expect(branch.payload).toMatchObject({ ref: 'refs/heads/feature', before: ZERO, after: c4, created: true, commits: [], compare: `${s.url}/alice/pushed/compare/feature` });
+    expect(branch.payload).toMatchObject({
+      ref: 'refs/heads/feature',
+      before: ZERO,
+      after: c4,
+      created: true,
+      commits: [],
+      compare: `${s.url}/alice/pushed/compare/feature`,
+    });
     expect(branch.payload.head_commit).toMatchObject({ id: c4, distinct: false });
 
     // Rewriting history is a forced push.
@@ -227,7 +252,15 @@ describe('push', () => {
     mark = await lastEventId(s);
     await gitOk(['push', '-q', 'origin', ':feature'], dir);
     const [deleted] = await eventsSince(s, mark, 'push');
-    expect(deleted.payload).toMatchObject({ ref: 'refs/heads/feature', before: c4, after: ZERO, created: false, deleted: true, commits: [], head_commit: null });
+    expect(deleted.payload).toMatchObject({
+      ref: 'refs/heads/feature',
+      before: c4,
+      after: ZERO,
+      created: false,
+      deleted: true,
+      commits: [],
+      head_commit: null,
+    });
     expect(deleted.payload.compare).toBe(`${s.url}/alice/pushed/compare/${c4.slice(0, 12)}...000000000000`);
     expectWebhookPayload('push', deleted.payload);
   });

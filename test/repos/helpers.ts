@@ -26,7 +26,10 @@ export async function eventsSince(s: TestServer, afterId: number, name?: string)
 
 /** The id of the newest event (0 when there is none): take it before an action, then read what the action recorded. */
 export async function lastEventId(s: TestServer): Promise<number> {
-  const row = await s.db.selectFrom('events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  const row = await s.db
+    .selectFrom('events')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
   return Number(row?.id ?? 0);
 }
 
@@ -83,7 +86,11 @@ export function authUrl(base: string, login: string, token: string, p: string): 
 }
 
 /** A new local repository with one commit per entry of `commits` (file name → content). */
-export async function workingCopy(dir: string, commits: { message: string; files: Record<string, string | null> }[], branch = 'main'): Promise<string> {
+export async function workingCopy(
+  dir: string,
+  commits: { message: string; files: Record<string, string | null> }[],
+  branch = 'main',
+): Promise<string> {
   fs.mkdirSync(dir, { recursive: true });
   await gitOk(['init', '-q', '-b', branch], dir);
   for (const c of commits) await commitFiles(dir, c.message, c.files);
@@ -91,7 +98,12 @@ export async function workingCopy(dir: string, commits: { message: string; files
 }
 
 /** Writes (or, for null, deletes) files and commits them; returns the new commit id. */
-export async function commitFiles(dir: string, message: string, files: Record<string, string | null>, env: NodeJS.ProcessEnv = {}): Promise<string> {
+export async function commitFiles(
+  dir: string,
+  message: string,
+  files: Record<string, string | null>,
+  env: NodeJS.ProcessEnv = {},
+): Promise<string> {
   for (const [name, content] of Object.entries(files)) {
     const p = path.join(dir, name);
     if (content === null) fs.rmSync(p, { force: true });

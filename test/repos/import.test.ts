@@ -51,7 +51,13 @@ describe('POST /admin/repos/import', () => {
     const r = await importBody({ owner: 'alice', name: 'imported', path: source, description: 'from disk' });
     expect(r.status).toBe(201);
     expect(r.headers.get('location')).toBe(`${s.url}/repos/alice/imported`);
-    expect(r.body).toMatchObject({ full_name: 'alice/imported', default_branch: 'dev', description: 'from disk', private: false, language: 'Go' });
+    expect(r.body).toMatchObject({
+      full_name: 'alice/imported',
+      default_branch: 'dev',
+      description: 'from disk',
+      private: false,
+      language: 'Go',
+    });
     expect(r.body.size).toBeGreaterThan(0);
 
     const dir = path.join(s.dataDir, 'git', 'repos', `${r.body.id}.git`);

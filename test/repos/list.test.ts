@@ -57,7 +57,15 @@ describe('GET /user/repos', () => {
     expect(names(await get('visibility=private&affiliation=owner'))).toEqual(['alice/Alpha']);
     expect(names(await get('affiliation=organization_member'))).toEqual(['acme/org-private', 'acme/org-public']);
     expect(names(await get('affiliation=collaborator'))).toEqual([]);
-    for (const q of ['type=owner&visibility=all', 'type=all&affiliation=owner', 'affiliation=friends', 'type=everything', 'sort=stars', 'direction=up', 'since=yesterday']) {
+    for (const q of [
+      'type=owner&visibility=all',
+      'type=all&affiliation=owner',
+      'affiliation=friends',
+      'type=everything',
+      'sort=stars',
+      'direction=up',
+      'since=yesterday',
+    ]) {
       const r = await get(q);
       expect(r.status, q).toBe(422);
       checkSchema(r, 'GET /user/repos');
@@ -72,8 +80,15 @@ describe('GET /user/repos', () => {
     await s.api('PATCH', '/repos/alice/zeta', { token: alice.token, body: { description: 'touched' } });
     expect(names(await get('sort=updated'))[0]).toBe('alice/zeta');
     const zeta = (await s.api('GET', '/repos/alice/zeta')).body;
-    expect(names(await get(`since=${encodeURIComponent(zeta.created_at)}&sort=updated`))).toEqual(['alice/zeta', 'alice/mid', 'alice/Alpha']);
-    expect(names(await get(`before=${encodeURIComponent(zeta.updated_at)}&sort=created&direction=asc`))).toEqual(['alice/Alpha', 'alice/mid']);
+    expect(names(await get(`since=${encodeURIComponent(zeta.created_at)}&sort=updated`))).toEqual([
+      'alice/zeta',
+      'alice/mid',
+      'alice/Alpha',
+    ]);
+    expect(names(await get(`before=${encodeURIComponent(zeta.updated_at)}&sort=created&direction=asc`))).toEqual([
+      'alice/Alpha',
+      'alice/mid',
+    ]);
   });
 
   it('pages with GitHub’s Link header', async () => {
@@ -110,7 +125,10 @@ describe('GET /orgs/{org}/repos', () => {
 
   it('answers forks, sources and member as hublet has them (no forks), and 404 for an unknown organization', async () => {
     expect(names(await s.api('GET', '/orgs/acme/repos?type=forks', { token: alice.token }))).toEqual([]);
-    expect(names(await s.api('GET', '/orgs/acme/repos?type=sources&sort=full_name', { token: alice.token }))).toEqual(['acme/org-private', 'acme/org-public']);
+    expect(names(await s.api('GET', '/orgs/acme/repos?type=sources&sort=full_name', { token: alice.token }))).toEqual([
+      'acme/org-private',
+      'acme/org-public',
+    ]);
     expect(names(await s.api('GET', '/orgs/acme/repos?type=member', { token: carol.token }))).toEqual([]);
     expect((await s.api('GET', '/orgs/nobody/repos')).status).toBe(404);
     expect((await s.api('GET', '/orgs/alice/repos')).status).toBe(404);

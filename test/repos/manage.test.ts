@@ -53,7 +53,8 @@ describe('GET /repos/{owner}/{repo}', () => {
     const byId = await s.api('GET', `/repositories/${r.body.id}`);
     expect(byId.status).toBe(200);
     expect(byId.body.full_name).toBe('alice/open');
-    for (const bad of ['/repositories/0', '/repositories/abc', '/repositories/99999999999999999999']) expect((await s.api('GET', bad)).status).toBe(404);
+    for (const bad of ['/repositories/0', '/repositories/abc', '/repositories/99999999999999999999'])
+      expect((await s.api('GET', bad)).status).toBe(404);
   });
 
   it('hides private repositories (404) from anyone without access, and from tokens without the repo scope', async () => {
@@ -101,7 +102,13 @@ describe('GET /repos/{owner}/{repo}', () => {
   });
 
   it('answers hostile names with 404', async () => {
-    for (const p of [`/repos/alice/${'x'.repeat(2000)}`, '/repos/alice/a%00b', '/repos/alice/..', `/repos/${'u'.repeat(500)}/x`, '/repos/alice/%2e%2e%2fetc']) {
+    for (const p of [
+      `/repos/alice/${'x'.repeat(2000)}`,
+      '/repos/alice/a%00b',
+      '/repos/alice/..',
+      `/repos/${'u'.repeat(500)}/x`,
+      '/repos/alice/%2e%2e%2fetc',
+    ]) {
       const r = await s.api('GET', p);
       expect(r.status, p.slice(0, 40)).toBe(404);
       expect(r.body.message).toBe('Not Found');
@@ -156,7 +163,9 @@ describe('PATCH /repos/{owner}/{repo}', () => {
 
   it('records edited with the previous values, and nothing for a change that changes nothing', async () => {
     const mark = await lastEventId(s);
-    const r = await s.octokit(alice.token).rest.repos.update({ owner: 'alice', repo: 'open', description: 'Now described', homepage: 'https://h.example', has_issues: false });
+    const r = await s
+      .octokit(alice.token)
+      .rest.repos.update({ owner: 'alice', repo: 'open', description: 'Now described', homepage: 'https://h.example', has_issues: false });
     expect(r.data).toMatchObject({ description: 'Now described', homepage: 'https://h.example', has_issues: false });
     const again = await s.api('PATCH', '/repos/alice/open', { token: alice.token, body: { description: 'Now described' } });
     expect(again.status).toBe(200);

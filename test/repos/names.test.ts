@@ -42,7 +42,12 @@ describe('POST /user/repos and /orgs/{org}/repos', () => {
   });
 
   it('drops every .git suffix, so no stored name ends with .git', async () => {
-    for (const [requested, expected] of [['tools.git.git', 'tools'], ['a.GIT.git', 'a'], ['.github.git', '.github'], ['x.git-y.git', 'x.git-y']]) {
+    for (const [requested, expected] of [
+      ['tools.git.git', 'tools'],
+      ['a.GIT.git', 'a'],
+      ['.github.git', '.github'],
+      ['x.git-y.git', 'x.git-y'],
+    ]) {
       const r = await s.api('POST', '/user/repos', { token: alice.token, body: { name: requested } });
       expect(r.status, requested).toBe(201);
       expect(r.body.name, requested).toBe(expected);
@@ -70,13 +75,19 @@ describe('PATCH /repos/{owner}/{repo} name', () => {
 describe('POST /admin/repos/import name', () => {
   it('refuses an import under a name that normalises to nothing, . or .., or .git', async () => {
     for (const name of ['.git.git', '..', '.git']) {
-      expectRefused(await s.api('POST', '/admin/repos/import', { token: s.adminToken, body: { owner: 'alice', name, path: source } }), name);
+      expectRefused(
+        await s.api('POST', '/admin/repos/import', { token: s.adminToken, body: { owner: 'alice', name, path: source } }),
+        name,
+      );
     }
     expect((await s.api('GET', '/repos/alice/.git', { token: alice.token })).status).toBe(404);
   });
 
   it('imports under the normalised name', async () => {
-    const r = await s.api('POST', '/admin/repos/import', { token: s.adminToken, body: { owner: 'alice', name: 'copy.git.git', path: source } });
+    const r = await s.api('POST', '/admin/repos/import', {
+      token: s.adminToken,
+      body: { owner: 'alice', name: 'copy.git.git', path: source },
+    });
     expect(r.status, r.text).toBe(201);
     expect(r.body.full_name).toBe('alice/copy');
   });

@@ -21,7 +21,12 @@ async function call(method: string, p: string, token?: string, body?: unknown) {
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, text, body: res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
+  return {
+    status: res.status,
+    headers: res.headers,
+    text,
+    body: res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text,
+  };
 }
 
 beforeAll(async () => {

@@ -15,8 +15,22 @@ const urls = makeUrls('http://hublet.test:3000');
 function account(id: number, login: string, type: UserRow['type'] = 'User', extra: Partial<UserRow> = {}): UserRow {
   const at = '2024-01-01T00:00:00.000Z';
   return {
-    id, login, login_lower: login.toLowerCase(), type, name: null, email: null, company: null, blog: null, location: null, bio: null,
-    site_admin: 0, members_can_create_repositories: 1, created_at: at, updated_at: at, suspended_at: null, ...extra,
+    id,
+    login,
+    login_lower: login.toLowerCase(),
+    type,
+    name: null,
+    email: null,
+    company: null,
+    blog: null,
+    location: null,
+    bio: null,
+    site_admin: 0,
+    members_can_create_repositories: 1,
+    created_at: at,
+    updated_at: at,
+    suspended_at: null,
+    ...extra,
   };
 }
 
@@ -31,9 +45,31 @@ const withRepo = actor('classic', ['repo']);
 function repository(extra: Partial<RepositoryRow> = {}): RepositoryRow {
   const at = '2024-02-02T00:00:00.000Z';
   return {
-    id: 7, owner_id: alice.id, name: 'Hello', name_lower: 'hello', description: 'old', homepage: null, visibility: 'private', default_branch: 'main',
-    topics: '[]', has_issues: 1, has_projects: 1, has_wiki: 1, has_downloads: 1, has_discussions: 0, is_template: 0, archived: 0, allow_forking: 1,
-    web_commit_signoff_required: 0, merge_settings: '{}', size_kb: 0, language: 'TypeScript', pushed_at: at, created_at: at, updated_at: at, ...extra,
+    id: 7,
+    owner_id: alice.id,
+    name: 'Hello',
+    name_lower: 'hello',
+    description: 'old',
+    homepage: null,
+    visibility: 'private',
+    default_branch: 'main',
+    topics: '[]',
+    has_issues: 1,
+    has_projects: 1,
+    has_wiki: 1,
+    has_downloads: 1,
+    has_discussions: 0,
+    is_template: 0,
+    archived: 0,
+    allow_forking: 1,
+    web_commit_signoff_required: 0,
+    merge_settings: '{}',
+    size_kb: 0,
+    language: 'TypeScript',
+    pushed_at: at,
+    created_at: at,
+    updated_at: at,
+    ...extra,
   };
 }
 
@@ -54,9 +90,25 @@ describe('planCreate', () => {
   it('gives a new repository GitHub’s defaults: public, main, issues, projects, wiki, downloads and forking on, the rest off, no merge settings', () => {
     const plan = create({ name: 'hello' });
     expect(plan.row).toEqual({
-      owner_id: 1, name: 'hello', name_lower: 'hello', description: null, homepage: null, visibility: 'public', default_branch: 'main',
-      has_issues: 1, has_projects: 1, has_wiki: 1, has_downloads: 1, has_discussions: 0, is_template: 0, allow_forking: 1,
-      web_commit_signoff_required: 0, merge_settings: '{}', pushed_at: NOW.toISOString(), created_at: NOW.toISOString(), updated_at: NOW.toISOString(),
+      owner_id: 1,
+      name: 'hello',
+      name_lower: 'hello',
+      description: null,
+      homepage: null,
+      visibility: 'public',
+      default_branch: 'main',
+      has_issues: 1,
+      has_projects: 1,
+      has_wiki: 1,
+      has_downloads: 1,
+      has_discussions: 0,
+      is_template: 0,
+      allow_forking: 1,
+      web_commit_signoff_required: 0,
+      merge_settings: '{}',
+      pushed_at: NOW.toISOString(),
+      created_at: NOW.toISOString(),
+      updated_at: NOW.toISOString(),
     });
     expect(plan.content).toEqual({ kind: 'empty' });
     expect(plan.changes).toEqual({});
@@ -64,7 +116,19 @@ describe('planCreate', () => {
   });
 
   it('keeps the flags and merge settings the body gives, and only those, for the owner it is given', () => {
-    const plan = create({ name: 'x', has_wiki: false, is_template: true, allow_squash_merge: false, merge_commit_title: 'PR_TITLE', description: 'd', homepage: 'h' }, withRepo, acme);
+    const plan = create(
+      {
+        name: 'x',
+        has_wiki: false,
+        is_template: true,
+        allow_squash_merge: false,
+        merge_commit_title: 'PR_TITLE',
+        description: 'd',
+        homepage: 'h',
+      },
+      withRepo,
+      acme,
+    );
     expect(plan.row).toMatchObject({ owner_id: 2, has_wiki: 0, is_template: 1, has_issues: 1, description: 'd', homepage: 'h' });
     expect(JSON.parse(plan.row.merge_settings as string)).toEqual({ allow_squash_merge: false, merge_commit_title: 'PR_TITLE' });
   });
@@ -76,15 +140,31 @@ describe('planCreate', () => {
   });
 
   it('hides a private create from a classic or OAuth token without `repo` (404); public_repo is enough for public ones, other tokens need no scope', () => {
-    for (const a of [actor('classic', ['public_repo']), actor('oauth', [])]) expect(thrown(() => create({ name: 'x', private: true }, a)).status).toBe(404);
+    for (const a of [actor('classic', ['public_repo']), actor('oauth', [])])
+      expect(thrown(() => create({ name: 'x', private: true }, a)).status).toBe(404);
     expect(create({ name: 'x' }, actor('classic', ['public_repo'])).row.visibility).toBe('public');
     expect(create({ name: 'x', private: true }, actor('fine_grained')).row.visibility).toBe('private');
   });
 
   it('judges the scope first (404), then lists every bad field in one 422 in order, and the name only after them', () => {
-    const err = thrown(() => create({ name: '', description: 'd'.repeat(351), homepage: 'h\0', visibility: 'internal', gitignore_template: 'Node', license_template: 'mit' }));
+    const err = thrown(() =>
+      create({
+        name: '',
+        description: 'd'.repeat(351),
+        homepage: 'h\0',
+        visibility: 'internal',
+        gitignore_template: 'Node',
+        license_template: 'mit',
+      }),
+    );
     expect(err.status).toBe(422);
-    expect((err.extra.errors as { field: string }[]).map((e) => e.field)).toEqual(['description', 'homepage', 'visibility', 'gitignore_template', 'license_template']);
+    expect((err.extra.errors as { field: string }[]).map((e) => e.field)).toEqual([
+      'description',
+      'homepage',
+      'visibility',
+      'gitignore_template',
+      'license_template',
+    ]);
     expect(thrown(() => create({ name: '', description: 'd'.repeat(351), private: true }, actor('classic'))).status).toBe(404);
   });
 
@@ -99,20 +179,43 @@ describe('planCreate', () => {
     const plan = create({ name: 'hello', description: 'hi', auto_init: true });
     expect(plan.content).toEqual({
       kind: 'readme',
-      commit: { name: 'hello', description: 'hi', branch: 'main', author: { name: 'alice', email: '1+alice@users.noreply.hublet.test', timestamp: NOW.getTime() / 1000, timezoneOffset: 0 } },
+      commit: {
+        name: 'hello',
+        description: 'hi',
+        branch: 'main',
+        author: { name: 'alice', email: '1+alice@users.noreply.hublet.test', timestamp: NOW.getTime() / 1000, timezoneOffset: 0 },
+      },
     });
     expect(plan.events).toEqual([{ name: 'created' }, { name: 'push', ref: 'refs/heads/main' }]);
-    const named = planCreate({ name: 'x', auto_init: true }, { actor: { ...withRepo, user: account(1, 'alice', 'User', { name: 'Alice', email: 'a@example.com' }) }, owner: alice, now: NOW, urls });
+    const named = planCreate(
+      { name: 'x', auto_init: true },
+      {
+        actor: { ...withRepo, user: account(1, 'alice', 'User', { name: 'Alice', email: 'a@example.com' }) },
+        owner: alice,
+        now: NOW,
+        urls,
+      },
+    );
     expect(named.content).toMatchObject({ commit: { author: { name: 'Alice', email: 'a@example.com' } } });
   });
 
   it('for an import moves the staged data into place, takes its branch, language, topics and archived flag, and records a create per ref', () => {
-    const imported = { owner: acme, stagingDir: '/tmp/staged', defaultBranch: 'trunk', language: 'Go', topics: ['tools', 'git'], archived: true };
+    const imported = {
+      owner: acme,
+      stagingDir: '/tmp/staged',
+      defaultBranch: 'trunk',
+      language: 'Go',
+      topics: ['tools', 'git'],
+      archived: true,
+    };
     const plan = planCreate({ name: 'x', auto_init: true }, { actor: withRepo, owner: acme, imported, now: NOW, urls });
     expect(plan.content).toEqual({ kind: 'imported', stagingDir: '/tmp/staged' });
     expect(plan.changes).toEqual({ default_branch: 'trunk', language: 'Go', topics: '["tools","git"]', archived: 1 });
     expect(plan.events).toEqual([{ name: 'created' }, { name: 'refs' }]);
-    const plain = planCreate({ name: 'x' }, { actor: withRepo, owner: acme, imported: { ...imported, topics: [], archived: false }, now: NOW, urls });
+    const plain = planCreate(
+      { name: 'x' },
+      { actor: withRepo, owner: acme, imported: { ...imported, topics: [], archived: false }, now: NOW, urls },
+    );
     expect(plain.changes).toEqual({ default_branch: 'trunk', language: 'Go' });
   });
 });
@@ -126,7 +229,17 @@ describe('checkUpdate and planUpdate', () => {
   it('plans nothing when nothing really changes', () => {
     const repo = repository();
     expect(update(repo, {})).toBeUndefined();
-    expect(update(repo, { name: 'Hello', description: 'old', private: true, has_wiki: true, archived: false, allow_squash_merge: true, default_branch: 'main' })).toBeUndefined();
+    expect(
+      update(repo, {
+        name: 'Hello',
+        description: 'old',
+        private: true,
+        has_wiki: true,
+        archived: false,
+        allow_squash_merge: true,
+        default_branch: 'main',
+      }),
+    ).toBeUndefined();
   });
 
   it('refuses changes to an archived repository (403) unless they unarchive it, before anything else is judged', () => {
@@ -140,7 +253,9 @@ describe('checkUpdate and planUpdate', () => {
     const repo = repository();
     expect(thrown(() => checkUpdate(repo, { homepage: 'h'.repeat(256), name: '' }, actor('classic'))).status).toBe(422);
     expect(thrown(() => checkUpdate(repo, { name: '' }, actor('classic'))).status).toBe(404);
-    expect(thrown(() => checkUpdate(repository({ visibility: 'public' }), { name: '' }, actor('classic'))).extra.errors).toEqual([{ resource: 'Repository', field: 'name', code: 'missing_field' }]);
+    expect(thrown(() => checkUpdate(repository({ visibility: 'public' }), { name: '' }, actor('classic'))).extra.errors).toEqual([
+      { resource: 'Repository', field: 'name', code: 'missing_field' },
+    ]);
   });
 
   it('renames: the new name to check and redirect from, and `renamed` with the old name', () => {
@@ -160,7 +275,15 @@ describe('checkUpdate and planUpdate', () => {
   });
 
   it('records the events in GitHub’s order, each for its own change: renamed, edited (with the old values), publicized and public, archived', () => {
-    const plan = update(repository(), { name: 'new', description: 'new text', homepage: null, visibility: 'public', archived: true, has_issues: false, allow_rebase_merge: false });
+    const plan = update(repository(), {
+      name: 'new',
+      description: 'new text',
+      homepage: null,
+      visibility: 'public',
+      archived: true,
+      has_issues: false,
+      allow_rebase_merge: false,
+    });
     expect(plan?.events).toEqual([
       { name: 'repository', action: 'renamed', changes: { repository: { name: { from: 'Hello' } } } },
       { name: 'repository', action: 'edited', changes: { description: { from: 'old' } } },
@@ -170,7 +293,9 @@ describe('checkUpdate and planUpdate', () => {
     ]);
     expect(plan?.changes).toMatchObject({ visibility: 'public', archived: 1, has_issues: 0, description: 'new text' });
     expect(JSON.parse(plan?.changes.merge_settings ?? '')).toMatchObject({ allow_rebase_merge: false, allow_squash_merge: true });
-    expect(update(repository({ visibility: 'public' }), { private: true })?.events).toEqual([{ name: 'repository', action: 'privatized', changes: undefined }]);
+    expect(update(repository({ visibility: 'public' }), { private: true })?.events).toEqual([
+      { name: 'repository', action: 'privatized', changes: undefined },
+    ]);
   });
 
   it('moves the default branch to a branch the repository has: HEAD and the language follow its commit, `edited` names the old one', () => {
@@ -182,8 +307,11 @@ describe('checkUpdate and planUpdate', () => {
   });
 
   it('refuses a default branch in an empty repository, one it does not have, a tag, or a name git refuses (422)', () => {
-    const message = (input: UpdateBody, refs: Record<string, string>) => (thrown(() => update(repository(), input, refs)).extra.errors as { message: string }[])[0].message;
-    expect(message({ default_branch: 'dev' }, {})).toBe('Cannot update default branch for an empty repository. Please init the repository and push first.');
+    const message = (input: UpdateBody, refs: Record<string, string>) =>
+      (thrown(() => update(repository(), input, refs)).extra.errors as { message: string }[])[0].message;
+    expect(message({ default_branch: 'dev' }, {})).toBe(
+      'Cannot update default branch for an empty repository. Please init the repository and push first.',
+    );
     const refs = { 'refs/heads/main': 'a'.repeat(40), 'refs/tags/v1': 'c'.repeat(40), 'refs/heads/a..b': 'd'.repeat(40) };
     expect(message({ default_branch: 'nope' }, refs)).toBe('No branch named nope');
     expect(message({ default_branch: 'v1' }, refs)).toBe('No branch named v1');

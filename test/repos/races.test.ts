@@ -23,7 +23,12 @@ async function createRepo(name: string, body: Record<string, unknown> = {}): Pro
 /** A request that does not follow redirects (a rename's old name answers with one). */
 async function call(method: string, path: string, body?: unknown): Promise<{ status: number; location: string | null; body: any }> {
   const headers: Record<string, string> = { authorization: `Bearer ${alice.token}`, 'content-type': 'application/json' };
-  const res = await fetch(`${s.url}${path}`, { method, redirect: 'manual', headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${s.url}${path}`, {
+    method,
+    redirect: 'manual',
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, location: res.headers.get('location'), body: text ? JSON.parse(text) : undefined };
 }
@@ -45,8 +50,14 @@ describe('PATCH /repos/{owner}/{repo}, at the same moment', () => {
   it('gives a name to either a rename or a create asking for it at the same moment; the other gets 422', async () => {
     for (const i of range(ROUNDS)) {
       await createRepo(`mover${i}`);
-      const [moved, created] = await Promise.all([rename(`mover${i}`, `wanted${i}`), s.api('POST', '/user/repos', { token: alice.token, body: { name: `wanted${i}` } })]);
-      expect([[200, 422], [422, 201]]).toContainEqual([moved.status, created.status]);
+      const [moved, created] = await Promise.all([
+        rename(`mover${i}`, `wanted${i}`),
+        s.api('POST', '/user/repos', { token: alice.token, body: { name: `wanted${i}` } }),
+      ]);
+      expect([
+        [200, 422],
+        [422, 201],
+      ]).toContainEqual([moved.status, created.status]);
       expect((moved.status === 422 ? moved : created).body.errors).toEqual([NAME_TAKEN]);
     }
   });
@@ -68,7 +79,10 @@ describe('PATCH /repos/{owner}/{repo}, at the same moment', () => {
   it('answers a change and a delete of one repository at the same moment without a 500 (the change first, or 404)', async () => {
     for (const i of range(ROUNDS)) {
       await createRepo(`doomed${i}`);
-      const [patch, del] = await Promise.all([call('PATCH', `/repos/alice/doomed${i}`, { description: 'last words' }), call('DELETE', `/repos/alice/doomed${i}`)]);
+      const [patch, del] = await Promise.all([
+        call('PATCH', `/repos/alice/doomed${i}`, { description: 'last words' }),
+        call('DELETE', `/repos/alice/doomed${i}`),
+      ]);
       expect(del.status).toBe(204);
       expect([200, 404]).toContain(patch.status);
       expect((await s.api('GET', `/repos/alice/doomed${i}`, { token: alice.token })).status).toBe(404);
@@ -81,11 +95,16 @@ describe('POST /user/migrations with lock_repositories, at the same moment', () 
     for (const i of range(ROUNDS)) {
       await createRepo(`locked${i}`, { auto_init: true });
       const start = () =>
-        s.api('POST', '/user/migrations', { token: alice.token, body: { repositories: [`locked${i}`], lock_repositories: true, exclude_git_data: true } });
+        s.api('POST', '/user/migrations', {
+          token: alice.token,
+          body: { repositories: [`locked${i}`], lock_repositories: true, exclude_git_data: true },
+        });
       const [a, b] = await Promise.all([start(), start()]);
       expect([a.status, b.status].sort()).toEqual([201, 422]);
       const winner = a.status === 201 ? a : b;
-      expect((a.status === 422 ? a : b).body.message).toBe(`Repository ${winner.body.repositories[0].id} is already locked by migration ${winner.body.id}`);
+      expect((a.status === 422 ? a : b).body.message).toBe(
+        `Repository ${winner.body.repositories[0].id} is already locked by migration ${winner.body.id}`,
+      );
     }
   });
 
@@ -93,7 +112,10 @@ describe('POST /user/migrations with lock_repositories, at the same moment', () 
     for (const i of range(ROUNDS)) {
       await createRepo(`fleeting${i}`, { auto_init: true });
       const [start, del] = await Promise.all([
-        s.api('POST', '/user/migrations', { token: alice.token, body: { repositories: [`fleeting${i}`], lock_repositories: true, exclude_git_data: true } }),
+        s.api('POST', '/user/migrations', {
+          token: alice.token,
+          body: { repositories: [`fleeting${i}`], lock_repositories: true, exclude_git_data: true },
+        }),
         call('DELETE', `/repos/alice/fleeting${i}`),
       ]);
       expect(del.status).toBe(204);

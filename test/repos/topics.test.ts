@@ -14,7 +14,8 @@ let carol: { login: string; id: number; token: string };
 const INVALID = 'Topics must start with a lowercase letter or number, consist of 50 characters or less, and can include hyphens.';
 const TOO_MANY = 'A repository cannot have more than 20 topics.';
 
-const put = (path: string, names: unknown, token: string | undefined = alice.token) => s.api('PUT', `${path}/topics`, { token, body: { names } });
+const put = (path: string, names: unknown, token: string | undefined = alice.token) =>
+  s.api('PUT', `${path}/topics`, { token, body: { names } });
 const topics = async (path: string, token?: string) => (await s.api('GET', `${path}/topics`, { token })).body.names;
 
 beforeAll(async () => {
@@ -85,7 +86,13 @@ describe('PUT /repos/{owner}/{repo}/topics', () => {
     const events = await eventsSince(s, since, 'repository');
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ action: 'edited', org_id: expect.any(Number), sender_id: alice.id });
-    expect(events[0].payload).toMatchObject({ action: 'edited', changes: { topics: { from: ['before'] } }, repository: { full_name: 'acme/tools', topics: ['after', 'more'] }, organization: { login: 'acme' }, sender: { login: 'alice' } });
+    expect(events[0].payload).toMatchObject({
+      action: 'edited',
+      changes: { topics: { from: ['before'] } },
+      repository: { full_name: 'acme/tools', topics: ['after', 'more'] },
+      organization: { login: 'acme' },
+      sender: { login: 'alice' },
+    });
     expectWebhookPayload('repository', events[0].payload);
   });
 
@@ -220,7 +227,20 @@ describe('GET /repositories', () => {
     const now = new Date().toISOString();
     await s.db
       .insertInto('repositories')
-      .values(Array.from({ length: 120 }, (_, i) => ({ owner_id: carol.id, name: `bulk-${i}`, name_lower: `bulk-${i}`, description: null, homepage: null, visibility: 'public' as const, default_branch: 'main', pushed_at: now, created_at: now, updated_at: now })))
+      .values(
+        Array.from({ length: 120 }, (_, i) => ({
+          owner_id: carol.id,
+          name: `bulk-${i}`,
+          name_lower: `bulk-${i}`,
+          description: null,
+          homepage: null,
+          visibility: 'public' as const,
+          default_branch: 'main',
+          pushed_at: now,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
       .execute();
     const page1 = await s.api('GET', '/repositories');
     expect(page1.body).toHaveLength(100);

@@ -33,9 +33,18 @@ beforeAll(async () => {
   s = await startServer();
   alice = await s.userWithToken('alice', ['repo', 'gist', 'admin:org', 'user']);
   // No API sets a user's profile yet (hublet has no PATCH /user): the row gets it directly.
-  await s.db.updateTable('users').set({ name: 'Alice Liddell', bio: 'Down the <rabbit> hole', location: 'Wonderland', blog: 'example.com/alice' }).where('login', '=', 'alice').execute();
+  await s.db
+    .updateTable('users')
+    .set({ name: 'Alice Liddell', bio: 'Down the <rabbit> hole', location: 'Wonderland', blog: 'example.com/alice' })
+    .where('login', '=', 'alice')
+    .execute();
   await s.createOrg('acme', 'alice');
-  const repo = await created('POST', '/user/repos', { name: 'tools', description: 'Useful <tools>', homepage: 'https://example.com/tools', auto_init: true });
+  const repo = await created('POST', '/user/repos', {
+    name: 'tools',
+    description: 'Useful <tools>',
+    homepage: 'https://example.com/tools',
+    auto_init: true,
+  });
   await created('PUT', '/repos/alice/tools/topics', { names: ['cli', 'tooling'] });
   await created('POST', '/user/repos', { name: 'hidden', private: true, auto_init: true });
   await created('POST', '/orgs/acme/repos', { name: 'site', description: 'The website', auto_init: true });
@@ -65,7 +74,11 @@ describe('GET /:login (a browser)', () => {
     const { page } = await cleanVisit(`${s.url}/alice`);
     expect(await seen(page.locator('main > h1'))).toBe('alice Alice Liddell');
     expect(await seen(page.locator('main > .description'))).toBe('Down the <rabbit> hole');
-    expect(await page.locator('.facts li').allInnerTexts()).toEqual(['Wonderland', 'example.com/alice', expect.stringMatching(/^Joined \d{4}-\d\d-\d\d$/)]);
+    expect(await page.locator('.facts li').allInnerTexts()).toEqual([
+      'Wonderland',
+      'example.com/alice',
+      expect.stringMatching(/^Joined \d{4}-\d\d-\d\d$/),
+    ]);
     expect(await page.getByRole('link', { name: 'example.com/alice' }).getAttribute('href')).toBe('https://example.com/alice');
     const text = await seen(page.locator('main'));
     expect(text).toContain('tools');
@@ -121,7 +134,14 @@ describe('GET /:owner/:repo and its tree, blob and raw views (a browser)', () =>
   });
 
   it('answers a private repository, an unknown account, ref or path with the not-found page', async () => {
-    for (const url of [`${s.url}/alice/hidden`, `${s.url}/alice/hidden/blob/main/README.md`, `${s.url}/alice/hidden/raw/main/README.md`, `${s.url}/nobody`, `${s.url}/alice/tools/tree/nope`, `${s.url}/alice/tools/blob/main/nope.txt`]) {
+    for (const url of [
+      `${s.url}/alice/hidden`,
+      `${s.url}/alice/hidden/blob/main/README.md`,
+      `${s.url}/alice/hidden/raw/main/README.md`,
+      `${s.url}/nobody`,
+      `${s.url}/alice/tools/tree/nope`,
+      `${s.url}/alice/tools/blob/main/nope.txt`,
+    ]) {
       const v = await browser.visit(url);
       expect(v.response?.status(), url).toBe(404);
       expect(await seen(v.page.locator('h1')), url).toBe('Page not found');

@@ -18,7 +18,10 @@ export class BrowserSession {
   private constructor(private readonly browser: Browser | Error) {}
 
   static async start(): Promise<BrowserSession> {
-    if (!fs.existsSync(CHROMIUM)) return new BrowserSession(new Error(`Chromium is missing at ${CHROMIUM}: apt-get install -y chromium (.ci/run installs it before the tests)`));
+    if (!fs.existsSync(CHROMIUM))
+      return new BrowserSession(
+        new Error(`Chromium is missing at ${CHROMIUM}: apt-get install -y chromium (.ci/run installs it before the tests)`),
+      );
     try {
       return new BrowserSession(await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] }));
     } catch (err) {
@@ -83,10 +86,21 @@ export interface Visit {
 export async function seriousViolations(page: Page): Promise<string[]> {
   await page.evaluate(axe.source);
   const violations = await page.evaluate(async () => {
-    const run = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: unknown }[] }[] }> } }).axe.run;
-    return (await run()).violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => JSON.stringify(n.target)) }));
+    const run = (
+      window as unknown as {
+        axe: { run(): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: unknown }[] }[] }> };
+      }
+    ).axe.run;
+    return (await run()).violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.map((n) => JSON.stringify(n.target)),
+    }));
   });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.targets.join(', ')}`);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.targets.join(', ')}`);
 }
 
 /** Saves a full-page screenshot as test-artifacts/web/NAME.png and answers its path. */
@@ -101,7 +115,9 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 export async function hostPage(body: string): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>A blog post</title><link rel="icon" href="data:,"></head><body><main><h1>A blog post</h1>${body}</main></body></html>`);
+    res.end(
+      `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>A blog post</title><link rel="icon" href="data:,"></head><body><main><h1>A blog post</h1>${body}</main></body></html>`,
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();

@@ -14,7 +14,11 @@ browserAndServer(async (started) => {
   const alice = await s.userWithToken('alice', ['gist']);
   const r = await s.api('POST', '/gists', {
     token: alice.token,
-    body: { description: 'embedded', public: false, files: { 'hello.rb': { content: 'puts "hello"\n' }, 'notes.md': { content: '# Notes\n\n*emphasis*\n' } } },
+    body: {
+      description: 'embedded',
+      public: false,
+      files: { 'hello.rb': { content: 'puts "hello"\n' }, 'notes.md': { content: '# Notes\n\n*emphasis*\n' } },
+    },
   });
   if (r.status !== 201) throw new Error(`gist: ${r.status} ${r.text}`);
   gist = r.body;
@@ -33,7 +37,12 @@ describe('GET /gist/:id.js', () => {
       expect(await seen(box.locator('.markdown h1'))).toBe('Notes');
       expect(await box.locator('.markdown em').count()).toBe(1);
       // Its stylesheet applies to the box…
-      expect(await box.locator('.file').first().evaluate((el) => getComputedStyle(el).borderTopStyle)).toBe('solid');
+      expect(
+        await box
+          .locator('.file')
+          .first()
+          .evaluate((el) => getComputedStyle(el).borderTopStyle),
+      ).toBe('solid');
       // …and not to the host page around it (still in its default font, unstyled paragraphs).
       expect(await page.locator('#after').evaluate((el) => getComputedStyle(el).fontFamily)).not.toContain('Segoe UI');
       expect(await seen(box.locator('.embed-meta a'))).toBe('alice/hello.rb');

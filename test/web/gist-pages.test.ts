@@ -30,8 +30,10 @@ Some **bold** words, a [link](https://example.com/docs) and a table:
 const sorted = items.sort((a, b) => a - b);
 \`\`\`
 `;
-const PYTHON = 'def quicksort(items):\n    """Sort a list."""\n    if len(items) <= 1:\n        return items\n    pivot, *rest = items\n    return quicksort([x for x in rest if x < pivot]) + [pivot] + quicksort([x for x in rest if x >= pivot])\n';
-const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40" viewBox="0 0 120 40"><rect width="120" height="40" rx="6" fill="#2da44e"/><text x="60" y="26" font-size="16" text-anchor="middle" fill="#fff">sorted</text></svg>\n';
+const PYTHON =
+  'def quicksort(items):\n    """Sort a list."""\n    if len(items) <= 1:\n        return items\n    pivot, *rest = items\n    return quicksort([x for x in rest if x < pivot]) + [pivot] + quicksort([x for x in rest if x >= pivot])\n';
+const SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40" viewBox="0 0 120 40"><rect width="120" height="40" rx="6" fill="#2da44e"/><text x="60" y="26" font-size="16" text-anchor="middle" fill="#fff">sorted</text></svg>\n';
 
 async function ok(r: { status: number; text: string }, status: number, what: string) {
   if (r.status !== status) throw new Error(`${what}: ${r.status} ${r.text}`);
@@ -53,15 +55,29 @@ browserAndServer(async (started) => {
   bob = await s.userWithToken('bob', ['gist']);
   const created = await s.api('POST', '/gists', {
     token: alice.token,
-    body: { description: 'Sorting things out', public: true, files: { 'README.md': { content: README }, 'sort.py': { content: PYTHON.replace('>= pivot', '> pivot') }, 'badge.svg': { content: SVG } } },
+    body: {
+      description: 'Sorting things out',
+      public: true,
+      files: {
+        'README.md': { content: README },
+        'sort.py': { content: PYTHON.replace('>= pivot', '> pivot') },
+        'badge.svg': { content: SVG },
+      },
+    },
   });
   await ok(created, 201, 'gist');
-  const updated = await s.api('PATCH', `/gists/${created.body.id}`, { token: alice.token, body: { files: { 'sort.py': { content: PYTHON } } } });
+  const updated = await s.api('PATCH', `/gists/${created.body.id}`, {
+    token: alice.token,
+    body: { files: { 'sort.py': { content: PYTHON } } },
+  });
   await ok(updated, 200, 'update');
   await ok(await s.api('PUT', `/gists/${created.body.id}/star`, { token: bob.token }), 204, 'star');
   await ok(await s.api('POST', `/gists/${created.body.id}/forks`, { token: bob.token }), 201, 'fork');
   gist = (await s.api('GET', `/gists/${created.body.id}`)).body;
-  const hidden = await s.api('POST', '/gists', { token: alice.token, body: { description: 'not for everyone', public: false, files: { 'secret.txt': { content: 'hush\n' } } } });
+  const hidden = await s.api('POST', '/gists', {
+    token: alice.token,
+    body: { description: 'not for everyone', public: false, files: { 'secret.txt': { content: 'hush\n' } } },
+  });
   await ok(hidden, 201, 'secret gist');
   secret = hidden.body;
 });
@@ -78,8 +94,16 @@ describe('GET /gist/:id (a browser)', () => {
     const md = page.locator('#file-readme-md .markdown');
     expect(await seen(md.locator('h1'))).toBe('Notes on sorting');
     expect(await md.locator('th').allInnerTexts()).toEqual(['algorithm', 'average']);
-    expect(await md.locator('td').nth(1).evaluate((td) => getComputedStyle(td).textAlign)).toBe('right');
-    expect(await md.locator('input[type=checkbox]').evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).checked))).toEqual([true, false]);
+    expect(
+      await md
+        .locator('td')
+        .nth(1)
+        .evaluate((td) => getComputedStyle(td).textAlign),
+    ).toBe('right');
+    expect(await md.locator('input[type=checkbox]').evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).checked))).toEqual([
+      true,
+      false,
+    ]);
     expect(await seen(md.locator('pre code .hljs-keyword').first())).toBe('const');
     expect(await md.locator('a', { hasText: 'link' }).getAttribute('href')).toBe('https://example.com/docs');
     // Code highlighted by its language, with line numbers.
@@ -103,8 +127,12 @@ describe('GET /gist/:id (a browser)', () => {
     expect(await page.getByLabel('Clone with git').inputValue()).toBe(gist.git_pull_url);
     expect(await page.getByLabel('Embed this gist').inputValue()).toBe(`<script src="${s.url}/gist/${gist.id}.js"></script>`);
     const head = gist.history[0].version;
-    expect(await page.getByRole('link', { name: 'Download ZIP' }).getAttribute('href')).toBe(`${s.url}/gist/alice/${gist.id}/archive/${head}.zip`);
-    expect(await page.getByRole('link', { name: 'Download tar.gz' }).getAttribute('href')).toBe(`${s.url}/gist/alice/${gist.id}/archive/${head}.tar.gz`);
+    expect(await page.getByRole('link', { name: 'Download ZIP' }).getAttribute('href')).toBe(
+      `${s.url}/gist/alice/${gist.id}/archive/${head}.zip`,
+    );
+    expect(await page.getByRole('link', { name: 'Download tar.gz' }).getAttribute('href')).toBe(
+      `${s.url}/gist/alice/${gist.id}/archive/${head}.tar.gz`,
+    );
     expect(await page.getByRole('link', { name: 'Revisions', exact: true }).getAttribute('href')).toBe(`${gist.html_url}/revisions`);
     expect(await seen(page.locator('#forks + ul li'))).toContain(`bob / ${gist.forks[0].id}`);
     // Following the raw link gives the file's bytes.
@@ -139,14 +167,22 @@ describe('GET /gist/:id (a browser)', () => {
   });
 
   it('answers a page that does not exist with the not-found page (404)', async () => {
-    const urls = [`${s.url}/gist/0123456789abcdef0123456789abcdef`, `${s.url}/gist/nobody-here`, `${gist.html_url}/${'0'.repeat(40)}`, `${gist.html_url}/revisions?page=9`];
+    const urls = [
+      `${s.url}/gist/0123456789abcdef0123456789abcdef`,
+      `${s.url}/gist/nobody-here`,
+      `${gist.html_url}/${'0'.repeat(40)}`,
+      `${gist.html_url}/revisions?page=9`,
+    ];
     for (const [i, url] of urls.entries()) {
       const v = await browser.visit(url);
       expect(v.response?.status(), url).toBe(404);
       expect(v.response?.headers()['content-type'], url).toBe('text/html; charset=utf-8');
       expect(await seen(v.page.locator('h1')), url).toBe('Page not found');
       // The browser reports the document's own 404 on its console; nothing else may go wrong.
-      expect(v.problems.filter((p) => !p.includes('404 (Not Found)')), url).toEqual([]);
+      expect(
+        v.problems.filter((p) => !p.includes('404 (Not Found)')),
+        url,
+      ).toEqual([]);
       if (i === 0) expect(await seriousViolations(v.page), url).toEqual([]);
     }
   });
@@ -159,8 +195,12 @@ describe('GET /gist/:id/revisions and /gist/:id/:sha (a browser)', () => {
     expect(await revisions.count()).toBe(2);
     const newest = revisions.first();
     expect(await seen(newest.locator('h2'))).toMatch(new RegExp(`^alice revised this gist .* · ${gist.history[0].version.slice(0, 7)}$`));
-    expect(await newest.locator('.diff tr.del td:last-child').allInnerTexts()).toEqual(['-    return quicksort([x for x in rest if x < pivot]) + [pivot] + quicksort([x for x in rest if x > pivot])']);
-    expect(await newest.locator('.diff tr.add td:last-child').allInnerTexts()).toEqual(['+    return quicksort([x for x in rest if x < pivot]) + [pivot] + quicksort([x for x in rest if x >= pivot])']);
+    expect(await newest.locator('.diff tr.del td:last-child').allInnerTexts()).toEqual([
+      '-    return quicksort([x for x in rest if x < pivot]) + [pivot] + quicksort([x for x in rest if x > pivot])',
+    ]);
+    expect(await newest.locator('.diff tr.add td:last-child').allInnerTexts()).toEqual([
+      '+    return quicksort([x for x in rest if x < pivot]) + [pivot] + quicksort([x for x in rest if x >= pivot])',
+    ]);
     const first = revisions.nth(1);
     expect(await first.locator('.file-name').allInnerTexts()).toEqual(['README.md', 'badge.svg', 'sort.py']);
     expect(await first.locator('.file-info').allInnerTexts()).toEqual(['added', 'added', 'added']);
@@ -174,7 +214,10 @@ describe('GET /gist/:id/revisions and /gist/:id/:sha (a browser)', () => {
 describe('GET /gist/:login and /gist/discover (a browser)', () => {
   it("lists a user's public gists and every public gist, newest first, 30 a page", async () => {
     for (let i = 0; i < 31; i++) {
-      const r = await s.api('POST', '/gists', { token: bob.token, body: { public: true, description: `gist number ${i}`, files: { [`n${i}.txt`]: { content: `${i}\n` } } } });
+      const r = await s.api('POST', '/gists', {
+        token: bob.token,
+        body: { public: true, description: `gist number ${i}`, files: { [`n${i}.txt`]: { content: `${i}\n` } } },
+      });
       await ok(r, 201, `gist ${i}`);
     }
     const first = await cleanVisit(`${s.url}/gist/bob`);

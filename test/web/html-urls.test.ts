@@ -29,8 +29,18 @@ browserAndServer(async (started) => {
 /** The value a seeded resource has for a path parameter of this name. */
 function valueFor(name: string): string {
   const values: Record<string, string> = {
-    owner: d.user.login, repo: d.repo, repo_name: d.repo, username: d.user.login, org: d.org, gist_id: d.gistId, sha: d.gistVersion,
-    filename: 'a.txt', comment_id: String(d.commentId), hook_id: String(d.hookId), migration_id: String(d.userMigrationId), id: String(d.repoId),
+    owner: d.user.login,
+    repo: d.repo,
+    repo_name: d.repo,
+    username: d.user.login,
+    org: d.org,
+    gist_id: d.gistId,
+    sha: d.gistVersion,
+    filename: 'a.txt',
+    comment_id: String(d.commentId),
+    hook_id: String(d.hookId),
+    migration_id: String(d.userMigrationId),
+    id: String(d.repoId),
   };
   return values[name] ?? 'x';
 }
@@ -59,7 +69,15 @@ describe('every html_url the API returns', () => {
     expect(answers).toBeGreaterThan(40);
     // Users, organizations, repositories and gists, public and not.
     const urls = [...found.keys()];
-    for (const expected of [`${s.url}/${d.user.login}`, `${s.url}/${d.org}`, `${s.url}/${d.user.login}/${d.repo}`, `${s.url}/${d.org}/${d.repo}`, `${s.url}/gist/${d.gistId}`, `${s.url}/${d.user.login}/private-one`, `${s.url}/hubot`]) {
+    for (const expected of [
+      `${s.url}/${d.user.login}`,
+      `${s.url}/${d.org}`,
+      `${s.url}/${d.user.login}/${d.repo}`,
+      `${s.url}/${d.org}/${d.repo}`,
+      `${s.url}/gist/${d.gistId}`,
+      `${s.url}/${d.user.login}/private-one`,
+      `${s.url}/hubot`,
+    ]) {
       expect(urls).toContain(expected);
     }
     const failures: string[] = [];

@@ -24,7 +24,8 @@ let logoRawUrl: string;
 /** The proxy addresses of the refusal gist's images, by alt text. */
 let proxied: Record<string, string>;
 
-const BADGE_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="90" height="20"><rect width="90" height="20" fill="#4c1"/><text x="45" y="14" font-size="11" text-anchor="middle" fill="#fff">build passing</text></svg>\n';
+const BADGE_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="90" height="20"><rect width="90" height="20" fill="#4c1"/><text x="45" y="14" font-size="11" text-anchor="middle" fill="#fff">build passing</text></svg>\n';
 const OWN_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="32"><rect width="64" height="32" fill="#0969da"/></svg>\n';
 const MiB = 1024 * 1024;
 
@@ -52,7 +53,12 @@ function png(width: number, height: number): Buffer {
   header.writeUInt32BE(height, 4);
   header.set([8, 2, 0, 0, 0], 8);
   const rows = Buffer.concat(Array.from({ length: height }, () => Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0x80)])));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', zlib.deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 interface Upstream {
@@ -138,7 +144,14 @@ async function visitClean(url: string): Promise<Visit> {
 
 /** Each image of the page's Markdown: its alt, address, and the width the browser decoded (0: not shown). */
 function shownImages(v: Visit) {
-  return v.page.locator('.markdown img').evaluateAll((imgs) => imgs.map((i) => ({ alt: i.getAttribute('alt'), src: i.getAttribute('src') ?? '', width: (i as HTMLImageElement).naturalWidth, complete: (i as HTMLImageElement).complete })));
+  return v.page.locator('.markdown img').evaluateAll((imgs) =>
+    imgs.map((i) => ({
+      alt: i.getAttribute('alt'),
+      src: i.getAttribute('src') ?? '',
+      width: (i as HTMLImageElement).naturalWidth,
+      complete: (i as HTMLImageElement).complete,
+    })),
+  );
 }
 
 beforeAll(async () => {
@@ -159,7 +172,10 @@ beforeAll(async () => {
   await git(['push', '-q', 'origin', 'HEAD'], clone);
 
   // A gist whose README shows its own image by the raw_url the API gave it, the repository's image and two badges.
-  const gist = await created('POST', '/gists', { public: true, files: { 'README.md': { content: '# Notes\n' }, 'diagram.svg': { content: OWN_SVG } } });
+  const gist = await created('POST', '/gists', {
+    public: true,
+    files: { 'README.md': { content: '# Notes\n' }, 'diagram.svg': { content: OWN_SVG } },
+  });
   const readme = [
     `![own diagram](${gist.files['diagram.svg'].raw_url})`,
     `![repository logo](${logoRawUrl})`,
@@ -180,7 +196,9 @@ beforeAll(async () => {
     private: 'http://10.0.0.1/x.png',
     headers: `${upstream.url}/headers.svg`,
   };
-  const markdown = Object.entries(refusals).map(([alt, url]) => `![${alt}](${url})`).join('\n\n');
+  const markdown = Object.entries(refusals)
+    .map(([alt, url]) => `![${alt}](${url})`)
+    .join('\n\n');
   const other = await created('POST', '/gists', { public: true, files: { 'README.md': { content: markdown } } });
   proxied = await imagesOf(other.html_url);
 });
@@ -250,7 +268,13 @@ describe('GET /camo/<hmac>/<hex>', () => {
     const flipped = `${digest.slice(0, -1)}${digest.endsWith('0') ? '1' : '0'}`;
     const signedForAnother = new URL(proxied.missing).pathname.split('/')[2];
     const attacker = Buffer.from('http://169.254.169.254/latest/meta-data/').toString('hex');
-    for (const p of [`/camo/${flipped}/${hex}`, `/camo/${signedForAnother}/${hex}`, `/camo/${digest}/${attacker}`, `/camo/${digest}/zz`, `/camo/not-a-digest/${hex}`]) {
+    for (const p of [
+      `/camo/${flipped}/${hex}`,
+      `/camo/${signedForAnother}/${hex}`,
+      `/camo/${digest}/${attacker}`,
+      `/camo/${digest}/zz`,
+      `/camo/not-a-digest/${hex}`,
+    ]) {
       const r = await fetch(`${s.url}${p}`);
       expect([p, r.status, await r.text()]).toEqual([p, 403, 'Bad signature: this address was not signed by this server\n']);
     }
@@ -265,10 +289,20 @@ describe('GET /camo/<hmac>/<hex>', () => {
     ];
     for (const [alt, status, message] of cases) {
       const r = await fetch(proxied[alt]);
-      expect([alt, r.status, r.headers.get('content-type'), r.headers.get('cache-control'), await r.text()]).toEqual([alt, status, 'text/plain; charset=utf-8', 'no-store', message]);
+      expect([alt, r.status, r.headers.get('content-type'), r.headers.get('cache-control'), await r.text()]).toEqual([
+        alt,
+        status,
+        'text/plain; charset=utf-8',
+        'no-store',
+        message,
+      ]);
     }
     // The other host was asked for each of them.
-    for (const p of ['/page.html', '/huge.png', '/streamed.png', '/missing.png']) expect(upstream.seen.some((r) => r.path === p), p).toBe(true);
+    for (const p of ['/page.html', '/huge.png', '/streamed.png', '/missing.png'])
+      expect(
+        upstream.seen.some((r) => r.path === p),
+        p,
+      ).toBe(true);
   });
 
   it('refuses link-local and private addresses (403), also when a redirect leads there', async () => {
@@ -282,7 +316,9 @@ describe('GET /camo/<hmac>/<hex>', () => {
 
   it("sends nothing of the visitor's request upstream: no Cookie, Authorization or Referer", async () => {
     const before = upstream.seen.length;
-    const r = await fetch(proxied.headers, { headers: { cookie: 'session=secret', authorization: `token ${s.adminToken}`, referer: `${s.url}/gist/private-place` } });
+    const r = await fetch(proxied.headers, {
+      headers: { cookie: 'session=secret', authorization: `token ${s.adminToken}`, referer: `${s.url}/gist/private-place` },
+    });
     expect(r.status).toBe(200);
     const asked = upstream.seen.slice(before);
     expect(asked.map((x) => x.path)).toEqual(['/headers.svg']);
@@ -295,19 +331,33 @@ describe('GET /camo/<hmac>/<hex>', () => {
 });
 
 describe('the image rule (markdown.ts)', () => {
-  const links = { base: 'https://git.example.com/hub', proxied: (a: string) => `https://git.example.com/hub/camo/sig/${Buffer.from(a).toString('hex')}` };
+  const links = {
+    base: 'https://git.example.com/hub',
+    proxied: (a: string) => `https://git.example.com/hub/camo/sig/${Buffer.from(a).toString('hex')}`,
+  };
 
   it("keeps hublet's own addresses, sends other hosts through the proxy, and leaves the rest as links", () => {
     expect(imageSource('https://git.example.com/hub/gist/a/1/raw/x.png', { links })).toBe('https://git.example.com/hub/gist/a/1/raw/x.png');
     // Same host outside the base path, or another scheme or port: another site.
-    expect(imageSource('https://git.example.com/other.png', { links })).toBe(`https://git.example.com/hub/camo/sig/${Buffer.from('https://git.example.com/other.png').toString('hex')}`);
+    expect(imageSource('https://git.example.com/other.png', { links })).toBe(
+      `https://git.example.com/hub/camo/sig/${Buffer.from('https://git.example.com/other.png').toString('hex')}`,
+    );
     expect(imageSource('http://git.example.com/hub/x.png', { links })).toMatch(/\/camo\/sig\//);
     expect(imageSource('https://img.shields.io/badge/a-b-green', { links })).toMatch(/\/camo\/sig\//);
-    for (const src of ['pic.png', '/hub/x.png', 'javascript:alert(1)', 'data:image/png;base64,AAAA', 'https://user:pw@img.example/x.png', 'ftp://x/y.png']) {
+    for (const src of [
+      'pic.png',
+      '/hub/x.png',
+      'javascript:alert(1)',
+      'data:image/png;base64,AAAA',
+      'https://user:pw@img.example/x.png',
+      'ftp://x/y.png',
+    ]) {
       expect(imageSource(src, { links }), src).toBeNull();
     }
     // The caller's own images come first; with no links every absolute address is a link.
-    expect(imageSource('pic.png', { links, own: (src) => (src === 'pic.png' ? 'data:image/png;base64,AAAA' : null) })).toBe('data:image/png;base64,AAAA');
+    expect(imageSource('pic.png', { links, own: (src) => (src === 'pic.png' ? 'data:image/png;base64,AAAA' : null) })).toBe(
+      'data:image/png;base64,AAAA',
+    );
     expect(imageSource('https://img.shields.io/x', {})).toBeNull();
   });
 });

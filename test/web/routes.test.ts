@@ -19,7 +19,10 @@ let alice: { login: string; token: string };
 let gist: any;
 let work: string;
 
-async function page(url: string, headers: Record<string, string> = HTML): Promise<{ status: number; type: string; text: string; headers: Headers }> {
+async function page(
+  url: string,
+  headers: Record<string, string> = HTML,
+): Promise<{ status: number; type: string; text: string; headers: Headers }> {
   const r = await fetch(url, { headers });
   return { status: r.status, type: r.headers.get('content-type') ?? '', text: await r.text(), headers: r.headers };
 }
@@ -27,7 +30,10 @@ async function page(url: string, headers: Record<string, string> = HTML): Promis
 beforeAll(async () => {
   s = await startServer({ config: { rateLimitAnonymous: 5 } });
   alice = await s.userWithToken('alice', ['gist']);
-  const r = await s.api('POST', '/gists', { token: alice.token, body: { description: 'v1', public: true, files: { 'a.txt': { content: 'first\n' } } } });
+  const r = await s.api('POST', '/gists', {
+    token: alice.token,
+    body: { description: 'v1', public: true, files: { 'a.txt': { content: 'first\n' } } },
+  });
   if (r.status !== 201) throw new Error(`gist: ${r.status} ${r.text}`);
   gist = r.body;
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'hublet-web-'));
@@ -63,19 +69,37 @@ describe('the pages beside git, raw files and the API', () => {
   });
 
   it('answers what does not exist with the HTML page for browsers and the API 404 for other clients', async () => {
-    for (const url of [`${s.url}/gist/ffffffffffffffffffffffffffffffff`, `${s.url}/gist/nobody`, `${gist.html_url}/revisions?page=2`, `${s.url}/gist/${gist.id}.js?file=x`, `${s.url}/gist/alice/${gist.id}/archive/${'0'.repeat(40)}.zip`]) {
+    for (const url of [
+      `${s.url}/gist/ffffffffffffffffffffffffffffffff`,
+      `${s.url}/gist/nobody`,
+      `${gist.html_url}/revisions?page=2`,
+      `${s.url}/gist/${gist.id}.js?file=x`,
+      `${s.url}/gist/alice/${gist.id}/archive/${'0'.repeat(40)}.zip`,
+    ]) {
       const browser = await page(url);
       expect(browser.status, url).toBe(404);
       expect(browser.type, url).toBe('text/html; charset=utf-8');
       expect(browser.text, url).toContain('<h1>Page not found</h1>');
       const client = await page(url, { accept: 'application/vnd.service+json' });
       expect(client.status, url).toBe(404);
-      expect(JSON.parse(client.text), url).toEqual({ message: 'Not Found', documentation_url: 'https://docs.github.com/rest', status: '404' });
+      expect(JSON.parse(client.text), url).toEqual({
+        message: 'Not Found',
+        documentation_url: 'https://docs.github.com/rest',
+        status: '404',
+      });
     }
   });
 
   it('sends a Content-Security-Policy without inline scripts, and nosniff, with every page, stylesheet, script and 404', async () => {
-    for (const url of [gist.html_url, `${s.url}/gist/discover`, `${s.url}/gist/alice`, `${gist.html_url}/revisions`, `${s.url}/gist/${gist.id}.js`, `${s.url}/-/web.css`, `${s.url}/gist/nobody`]) {
+    for (const url of [
+      gist.html_url,
+      `${s.url}/gist/discover`,
+      `${s.url}/gist/alice`,
+      `${gist.html_url}/revisions`,
+      `${s.url}/gist/${gist.id}.js`,
+      `${s.url}/-/web.css`,
+      `${s.url}/gist/nobody`,
+    ]) {
       const r = await page(url);
       const csp = r.headers.get('content-security-policy') ?? '';
       expect(csp, url).toContain("script-src 'self'");
@@ -92,7 +116,10 @@ describe('the pages beside git, raw files and the API', () => {
 
 describe('pages are the same for everyone', () => {
   it('shows only public gists on a user page, even to the owner with a token; pages are not rate limited', async () => {
-    const secret = await s.api('POST', '/gists', { token: alice.token, body: { public: false, files: { 'hidden.txt': { content: 'x\n' } } } });
+    const secret = await s.api('POST', '/gists', {
+      token: alice.token,
+      body: { public: false, files: { 'hidden.txt': { content: 'x\n' } } },
+    });
     expect(secret.status).toBe(201);
     const own = await page(`${s.url}/gist/alice`, { ...HTML, authorization: `token ${alice.token}` });
     expect(own.status).toBe(200);
@@ -111,7 +138,10 @@ describe('pages are the same for everyone', () => {
     expect(before.text).toContain('<p class="description">v1</p>');
     const again = await page(gist.html_url, { ...HTML, 'if-none-match': before.headers.get('etag')! });
     expect(again.status).toBe(304);
-    const patched = await s.api('PATCH', `/gists/${gist.id}`, { token: alice.token, body: { description: 'v2', files: { 'a.txt': { content: 'second\n' } } } });
+    const patched = await s.api('PATCH', `/gists/${gist.id}`, {
+      token: alice.token,
+      body: { description: 'v2', files: { 'a.txt': { content: 'second\n' } } },
+    });
     expect(patched.status).toBe(200);
     const after = await page(gist.html_url);
     expect(after.text).toContain('<p class="description">v2</p>');
@@ -144,7 +174,11 @@ describe('GET /gist/:owner/:id/archive/:sha.(zip|tar.gz)', () => {
     expect(zipped.status).toBe(200);
     expect(zipped.headers.get('content-type')).toBe('application/zip');
     fs.writeFileSync(path.join(work, 'g.zip'), Buffer.from(await zipped.arrayBuffer()));
-    const listing = await run('python3', ['-c', 'import sys, zipfile, json; z = zipfile.ZipFile(sys.argv[1]); z.testzip(); print(json.dumps({n: z.read(n).decode() for n in z.namelist()}))', path.join(work, 'g.zip')]);
+    const listing = await run('python3', [
+      '-c',
+      'import sys, zipfile, json; z = zipfile.ZipFile(sys.argv[1]); z.testzip(); print(json.dumps({n: z.read(n).decode() for n in z.namelist()}))',
+      path.join(work, 'g.zip'),
+    ]);
     expect(JSON.parse(listing.stdout)).toEqual({ [`${gist.id}-${previous}/`]: '', [`${gist.id}-${previous}/a.txt`]: 'second\n' });
     // Someone else's name in the URL is not this gist.
     expect((await fetch(`${s.url}/gist/bob/${gist.id}/archive/${head}.zip`)).status).toBe(404);
@@ -180,7 +214,13 @@ describe('images in Markdown', () => {
     const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>\n';
     const created = await s.api('POST', '/gists', {
       token: alice.token,
-      body: { public: true, files: { 'README.md': { content: '![the logo](logo.svg) and ![remote](https://example.com/x.png)\n' }, 'logo.svg': { content: svg } } },
+      body: {
+        public: true,
+        files: {
+          'README.md': { content: '![the logo](logo.svg) and ![remote](https://example.com/x.png)\n' },
+          'logo.svg': { content: svg },
+        },
+      },
     });
     expect(created.status).toBe(201);
     const r = await page(created.body.html_url);

@@ -52,10 +52,16 @@ browserAndServer(async (started) => {
     [`"><img src=x onerror="${FLAG('filename')}">.txt`]: { content: 'x\n' },
     '<svg onload=window.__xss=1>.js': { content: `</code></pre><script>${FLAG('code')}</script>\n` },
   };
-  const created = await s.api('POST', '/gists', { token: mallory.token, body: { description: `"><script>${FLAG('description')}</script><img src=x onerror="${FLAG('description-img')}">`, public: true, files } });
+  const created = await s.api('POST', '/gists', {
+    token: mallory.token,
+    body: { description: `"><script>${FLAG('description')}</script><img src=x onerror="${FLAG('description-img')}">`, public: true, files },
+  });
   if (created.status !== 201) throw new Error(`gist: ${created.status} ${created.text}`);
   // A second revision, so the revisions page diffs the payloads too.
-  const updated = await s.api('PATCH', `/gists/${created.body.id}`, { token: mallory.token, body: { files: { 'payloads.md': { content: `${MARKDOWN}\n<img src=y onerror="${FLAG('md-v2')}">\n` } } } });
+  const updated = await s.api('PATCH', `/gists/${created.body.id}`, {
+    token: mallory.token,
+    body: { files: { 'payloads.md': { content: `${MARKDOWN}\n<img src=y onerror="${FLAG('md-v2')}">\n` } } },
+  });
   if (updated.status !== 200) throw new Error(`update: ${updated.status} ${updated.text}`);
   gist = updated.body;
 });
@@ -74,10 +80,16 @@ async function expectNothingRan(v: Visit, allowedScripts = 0): Promise<void> {
     return {
       scripts: document.querySelectorAll('script').length,
       handlers: all.flatMap((el) => [...el.attributes].filter((a) => a.name.startsWith('on')).map((a) => `${el.tagName} ${a.name}`)),
-      javascriptUrls: all.flatMap((el) => [...el.attributes].filter((a) => /^\s*javascript:/i.test(a.value)).map((a) => `${el.tagName} ${a.name}`)),
+      javascriptUrls: all.flatMap((el) =>
+        [...el.attributes].filter((a) => /^\s*javascript:/i.test(a.value)).map((a) => `${el.tagName} ${a.name}`),
+      ),
       styled: all.filter((el) => el.hasAttribute('style')).map((el) => el.tagName),
       frames: document.querySelectorAll('iframe, object, embed, form, base, meta[http-equiv], style').length,
-      fixed: all.filter((el) => ['fixed', 'absolute', 'sticky'].includes(getComputedStyle(el).position) && !el.classList.contains('visually-hidden')).map((el) => el.tagName),
+      fixed: all
+        .filter(
+          (el) => ['fixed', 'absolute', 'sticky'].includes(getComputedStyle(el).position) && !el.classList.contains('visually-hidden'),
+        )
+        .map((el) => el.tagName),
       hidden: getComputedStyle(document.body).display === 'none',
     };
   });
@@ -98,7 +110,12 @@ describe('XSS payloads in a gist', () => {
   });
 
   it('run nowhere on the revisions page, the past revision, the lists and an embedding page', async () => {
-    for (const url of [`${gist.html_url}/revisions`, `${gist.html_url}/${gist.history[1].version}`, `${s.url}/gist/mallory`, `${s.url}/gist/discover`]) {
+    for (const url of [
+      `${gist.html_url}/revisions`,
+      `${gist.html_url}/${gist.history[1].version}`,
+      `${s.url}/gist/mallory`,
+      `${s.url}/gist/discover`,
+    ]) {
       const v = await browser.visit(url);
       expect(v.response?.status(), url).toBe(200);
       await expectNothingRan(v);

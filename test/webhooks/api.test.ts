@@ -65,10 +65,19 @@ describe('POST /orgs/{org}/hooks', () => {
     const url = hookUrl();
     const r = await s.api('POST', '/orgs/ACME/hooks', {
       token: owner.token,
-      body: { name: 'web', active: false, events: ['push', 'repository', 'push'], config: { url, content_type: 'json', insecure_ssl: 1, secret: 'hunter2' } },
+      body: {
+        name: 'web',
+        active: false,
+        events: ['push', 'repository', 'push'],
+        config: { url, content_type: 'json', insecure_ssl: 1, secret: 'hunter2' },
+      },
     });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ active: false, events: ['push', 'repository'], config: { url, content_type: 'json', insecure_ssl: '1', secret: '********' } });
+    expect(r.body).toMatchObject({
+      active: false,
+      events: ['push', 'repository'],
+      config: { url, content_type: 'json', insecure_ssl: '1', secret: '********' },
+    });
     expect(r.body.url).toBe(`${s.url}/orgs/Acme/hooks/${r.body.id}`);
     expect(r.text).not.toContain('hunter2');
     for (const insecure of ['0', '1', 0]) {
@@ -82,28 +91,79 @@ describe('POST /orgs/{org}/hooks', () => {
   it('answers each invalid field with 422 Validation Failed naming it (resource Hook)', async () => {
     const cases: [Record<string, unknown>, Record<string, unknown>][] = [
       [{ config: { url: hookUrl() } }, { field: 'name', code: 'missing_field' }],
-      [{ name: 'json', config: { url: hookUrl() } }, { field: 'name', code: 'invalid' }],
+      [
+        { name: 'json', config: { url: hookUrl() } },
+        { field: 'name', code: 'invalid' },
+      ],
       [{ name: 'web' }, { field: 'config', code: 'missing_field' }],
-      [{ name: 'web', config: 'http://x.test/' }, { field: 'config', code: 'invalid' }],
-      [{ name: 'web', config: {} }, { field: 'url', code: 'custom', message: 'url cannot be blank' }],
-      [{ name: 'web', config: { url: 'ftp://example.com/' } }, { field: 'url', code: 'custom' }],
-      [{ name: 'web', config: { url: 'not a url' } }, { field: 'url', code: 'custom' }],
-      [{ name: 'web', config: { url: `http://x.test/${'a'.repeat(3000)}` } }, { field: 'url', code: 'custom' }],
-      [{ name: 'web', config: { url: 12 } }, { field: 'url', code: 'invalid' }],
-      [{ name: 'web', config: { url: hookUrl(), content_type: 'xml' } }, { field: 'content_type', code: 'invalid' }],
-      [{ name: 'web', config: { url: hookUrl(), insecure_ssl: '2' } }, { field: 'insecure_ssl', code: 'invalid' }],
-      [{ name: 'web', config: { url: hookUrl(), insecure_ssl: true } }, { field: 'insecure_ssl', code: 'invalid' }],
-      [{ name: 'web', config: { url: hookUrl(), secret: 42 } }, { field: 'secret', code: 'invalid' }],
-      [{ name: 'web', config: { url: hookUrl(), secret: 'a\u0000b' } }, { field: 'secret', code: 'invalid' }],
-      [{ name: 'web', config: { url: hookUrl() }, events: 'push' }, { field: 'events', code: 'invalid' }],
-      [{ name: 'web', config: { url: hookUrl() }, events: [] }, { field: 'events', code: 'custom' }],
-      [{ name: 'web', config: { url: hookUrl() }, events: ['push', 'nonsense'] }, { field: 'events', code: 'custom', message: 'Invalid event(s): "nonsense"' }],
-      [{ name: 'web', config: { url: hookUrl() }, events: [1] }, { field: 'events', code: 'invalid' }],
+      [
+        { name: 'web', config: 'http://x.test/' },
+        { field: 'config', code: 'invalid' },
+      ],
+      [
+        { name: 'web', config: {} },
+        { field: 'url', code: 'custom', message: 'url cannot be blank' },
+      ],
+      [
+        { name: 'web', config: { url: 'ftp://example.com/' } },
+        { field: 'url', code: 'custom' },
+      ],
+      [
+        { name: 'web', config: { url: 'not a url' } },
+        { field: 'url', code: 'custom' },
+      ],
+      [
+        { name: 'web', config: { url: `http://x.test/${'a'.repeat(3000)}` } },
+        { field: 'url', code: 'custom' },
+      ],
+      [
+        { name: 'web', config: { url: 12 } },
+        { field: 'url', code: 'invalid' },
+      ],
+      [
+        { name: 'web', config: { url: hookUrl(), content_type: 'xml' } },
+        { field: 'content_type', code: 'invalid' },
+      ],
+      [
+        { name: 'web', config: { url: hookUrl(), insecure_ssl: '2' } },
+        { field: 'insecure_ssl', code: 'invalid' },
+      ],
+      [
+        { name: 'web', config: { url: hookUrl(), insecure_ssl: true } },
+        { field: 'insecure_ssl', code: 'invalid' },
+      ],
+      [
+        { name: 'web', config: { url: hookUrl(), secret: 42 } },
+        { field: 'secret', code: 'invalid' },
+      ],
+      [
+        { name: 'web', config: { url: hookUrl(), secret: 'a\u0000b' } },
+        { field: 'secret', code: 'invalid' },
+      ],
+      [
+        { name: 'web', config: { url: hookUrl() }, events: 'push' },
+        { field: 'events', code: 'invalid' },
+      ],
+      [
+        { name: 'web', config: { url: hookUrl() }, events: [] },
+        { field: 'events', code: 'custom' },
+      ],
+      [
+        { name: 'web', config: { url: hookUrl() }, events: ['push', 'nonsense'] },
+        { field: 'events', code: 'custom', message: 'Invalid event(s): "nonsense"' },
+      ],
+      [
+        { name: 'web', config: { url: hookUrl() }, events: [1] },
+        { field: 'events', code: 'invalid' },
+      ],
       [
         { name: 'web', config: { url: hookUrl() }, events: Array.from({ length: 5000 }, (_, i) => `bogus-${i}`) },
         { field: 'events', code: 'custom', message: expect.stringMatching(/^Invalid event\(s\): "bogus-0", .* and 4990 more$/) },
       ],
-      [{ name: 'web', config: { url: hookUrl() }, active: 'yes' }, { field: 'active', code: 'invalid' }],
+      [
+        { name: 'web', config: { url: hookUrl() }, active: 'yes' },
+        { field: 'active', code: 'invalid' },
+      ],
     ];
     for (const [body, error] of cases) {
       const r = await s.api('POST', '/orgs/acme/hooks', { token: owner.token, body });
@@ -113,7 +173,10 @@ describe('POST /orgs/{org}/hooks', () => {
       expect(r.body.errors).toEqual([expect.objectContaining({ resource: 'Hook', ...error })]);
     }
     // Several problems at once are all reported.
-    const many = await s.api('POST', '/orgs/acme/hooks', { token: owner.token, body: { name: 'x', config: { url: 'ftp://x', content_type: 'xml' }, active: 1 } });
+    const many = await s.api('POST', '/orgs/acme/hooks', {
+      token: owner.token,
+      body: { name: 'x', config: { url: 'ftp://x', content_type: 'xml' }, active: 1 },
+    });
     expect(many.status).toBe(422);
     expect(many.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['active', 'content_type', 'name', 'url']);
     // Not JSON, or no body at all.
@@ -126,7 +189,10 @@ describe('POST /orgs/{org}/hooks', () => {
   it('refuses a second hook for the same URL', async () => {
     const url = hookUrl();
     await createHook({ config: { url } });
-    const r = await s.api('POST', '/orgs/acme/hooks', { token: owner.token, body: { name: 'web', config: { url }, events: ['repository'] } });
+    const r = await s.api('POST', '/orgs/acme/hooks', {
+      token: owner.token,
+      body: { name: 'web', config: { url }, events: ['repository'] },
+    });
     expect(r.status).toBe(422);
     expect(r.body.errors).toEqual([{ resource: 'Hook', code: 'custom', message: 'Hook already exists on this organization' }]);
   });
@@ -137,7 +203,10 @@ describe('POST /orgs/{org}/hooks', () => {
       const o = await small.userWithToken('lim');
       await small.createOrg('limited', 'lim');
       const create = (events: string[], i: number) =>
-        small.api('POST', '/orgs/limited/hooks', { token: o.token, body: { name: 'web', events, config: { url: `${rcv.url}/limit/${i}` } } });
+        small.api('POST', '/orgs/limited/hooks', {
+          token: o.token,
+          body: { name: 'web', events, config: { url: `${rcv.url}/limit/${i}` } },
+        });
       expect((await create(['push'], 1)).status).toBe(201);
       expect((await create(['*'], 2)).status).toBe(201);
       const third = await create(['push', 'repository'], 3);
@@ -173,17 +242,26 @@ describe('GET /orgs/{org}/hooks and GET /orgs/{org}/hooks/{hook_id}', () => {
     expect(data.map((h) => h.id)).toEqual(ids);
   });
 
-  it('reads one hook; unknown, malformed and other organizations\' ids are 404', async () => {
+  it("reads one hook; unknown, malformed and other organizations' ids are 404", async () => {
     const h = await createHook({ config: { url: hookUrl(), secret: 'sekrit' } });
     // Creating it sent a ping; once that is answered, last_response says so.
     await s.app.hublet.jobs.idle();
     const r = await s.api('GET', `/orgs/acme/hooks/${h.id}`, { token: owner.token });
     expect(r.status).toBe(200);
-    expect(checkSchema(r, 'GET /orgs/{org}/hooks/{hook_id}')).toEqual({ ...h, last_response: { code: 200, status: 'active', message: 'OK' } });
+    expect(checkSchema(r, 'GET /orgs/{org}/hooks/{hook_id}')).toEqual({
+      ...h,
+      last_response: { code: 200, status: 'active', message: 'OK' },
+    });
     expect(r.text).not.toContain('sekrit');
     const foreign = await s.userWithToken('foreigner');
     await s.createOrg('Elsewhere', 'foreigner');
-    for (const path of [`/orgs/acme/hooks/999999`, '/orgs/acme/hooks/abc', '/orgs/acme/hooks/99999999999999', '/orgs/acme/hooks/-1', '/orgs/nope/hooks/1']) {
+    for (const path of [
+      `/orgs/acme/hooks/999999`,
+      '/orgs/acme/hooks/abc',
+      '/orgs/acme/hooks/99999999999999',
+      '/orgs/acme/hooks/-1',
+      '/orgs/nope/hooks/1',
+    ]) {
       const miss = await s.api('GET', path, { token: owner.token });
       expect(miss.status, path).toBe(404);
       expect(miss.body).toMatchObject({ message: 'Not Found', status: '404' });
@@ -196,7 +274,10 @@ describe('PATCH /orgs/{org}/hooks/{hook_id}', () => {
   it('replaces the config (without a secret the secret is removed), and changes events and active', async () => {
     const h = await createHook({ config: { url: hookUrl(), secret: 'old', content_type: 'json' } });
     const url = hookUrl();
-    const r = await s.api('PATCH', `/orgs/acme/hooks/${h.id}`, { token: owner.token, body: { config: { url }, events: ['repository'], active: false } });
+    const r = await s.api('PATCH', `/orgs/acme/hooks/${h.id}`, {
+      token: owner.token,
+      body: { config: { url }, events: ['repository'], active: false },
+    });
     expect(r.status).toBe(200);
     expect(checkSchema(r, 'PATCH /orgs/{org}/hooks/{hook_id}')).toMatchObject({
       id: h.id,
@@ -213,7 +294,10 @@ describe('PATCH /orgs/{org}/hooks/{hook_id}', () => {
     const h = await createHook({ config: { url: hookUrl(), secret: 'old' } });
     const r = await s.api('PATCH', `/orgs/acme/hooks/${h.id}`, { token: owner.token, body: { events: ['push', 'repository'] } });
     expect(r.body.config).toEqual({ ...h.config, secret: '********' });
-    const again = await s.api('PATCH', `/orgs/acme/hooks/${h.id}`, { token: owner.token, body: { name: 'web', config: { url: h.config.url, secret: 'new' } } });
+    const again = await s.api('PATCH', `/orgs/acme/hooks/${h.id}`, {
+      token: owner.token,
+      body: { name: 'web', config: { url: h.config.url, secret: 'new' } },
+    });
     expect(again.body.config.secret).toBe('********');
     expect(again.text).not.toContain('new"');
   });
@@ -221,7 +305,10 @@ describe('PATCH /orgs/{org}/hooks/{hook_id}', () => {
   it('answers bad fields, a taken URL and unknown hooks', async () => {
     const a = await createHook();
     const b = await createHook();
-    const bad = await s.api('PATCH', `/orgs/acme/hooks/${a.id}`, { token: owner.token, body: { name: 'email', config: { content_type: 'json' }, active: 'no' } });
+    const bad = await s.api('PATCH', `/orgs/acme/hooks/${a.id}`, {
+      token: owner.token,
+      body: { name: 'email', config: { content_type: 'json' }, active: 'no' },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['active', 'name', 'url']);
     const taken = await s.api('PATCH', `/orgs/acme/hooks/${a.id}`, { token: owner.token, body: { config: { url: b.config.url } } });
@@ -247,16 +334,29 @@ describe('GET and PATCH /orgs/{org}/hooks/{hook_id}/config', () => {
     const h = await createHook({ config: { url: hookUrl(), secret: 'shh', content_type: 'json' } });
     const r = await s.api('GET', `/orgs/acme/hooks/${h.id}/config`, { token: owner.token });
     expect(r.status).toBe(200);
-    expect(checkSchema(r, 'GET /orgs/{org}/hooks/{hook_id}/config')).toEqual({ content_type: 'json', insecure_ssl: '0', url: h.config.url, secret: '********' });
+    expect(checkSchema(r, 'GET /orgs/{org}/hooks/{hook_id}/config')).toEqual({
+      content_type: 'json',
+      insecure_ssl: '0',
+      url: h.config.url,
+      secret: '********',
+    });
     const { data } = await s.octokit(owner.token).rest.orgs.getWebhookConfigForOrg({ org: 'acme', hook_id: h.id });
     expect(data).toEqual(r.body);
   });
 
   it('changes only the properties named (the secret stays unless named)', async () => {
     const h = await createHook({ config: { url: hookUrl(), secret: 'shh' }, events: ['repository'] });
-    const r = await s.api('PATCH', `/orgs/acme/hooks/${h.id}/config`, { token: owner.token, body: { content_type: 'json', insecure_ssl: '1' } });
+    const r = await s.api('PATCH', `/orgs/acme/hooks/${h.id}/config`, {
+      token: owner.token,
+      body: { content_type: 'json', insecure_ssl: '1' },
+    });
     expect(r.status).toBe(200);
-    expect(checkSchema(r, 'PATCH /orgs/{org}/hooks/{hook_id}/config')).toEqual({ content_type: 'json', insecure_ssl: '1', url: h.config.url, secret: '********' });
+    expect(checkSchema(r, 'PATCH /orgs/{org}/hooks/{hook_id}/config')).toEqual({
+      content_type: 'json',
+      insecure_ssl: '1',
+      url: h.config.url,
+      secret: '********',
+    });
     const url = hookUrl();
     const moved = await s.api('PATCH', `/orgs/acme/hooks/${h.id}/config`, { token: owner.token, body: { url } });
     expect(moved.body).toEqual({ content_type: 'json', insecure_ssl: '1', url, secret: '********' });
@@ -265,7 +365,10 @@ describe('GET and PATCH /orgs/{org}/hooks/{hook_id}/config', () => {
     // The hook itself is otherwise untouched.
     const hookNow = await s.api('GET', `/orgs/acme/hooks/${h.id}`, { token: owner.token });
     expect(hookNow.body).toMatchObject({ events: ['repository'], active: true });
-    const bad = await s.api('PATCH', `/orgs/acme/hooks/${h.id}/config`, { token: owner.token, body: { url: 'gopher://x', content_type: 'yaml', insecure_ssl: 3 } });
+    const bad = await s.api('PATCH', `/orgs/acme/hooks/${h.id}/config`, {
+      token: owner.token,
+      body: { url: 'gopher://x', content_type: 'yaml', insecure_ssl: 3 },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['content_type', 'insecure_ssl', 'url']);
   });
@@ -284,7 +387,10 @@ describe('who may manage hooks', () => {
         ['POST', `/orgs/acme/hooks/${h.id}/pings`],
         ['GET', `/orgs/acme/hooks/${h.id}/deliveries`],
       ]) {
-        const r = await s.api(method, path, { token: who.token, body: method === 'GET' || method === 'DELETE' ? undefined : { name: 'web', config: { url: hookUrl() } } });
+        const r = await s.api(method, path, {
+          token: who.token,
+          body: method === 'GET' || method === 'DELETE' ? undefined : { name: 'web', config: { url: hookUrl() } },
+        });
         expect(r.status, `${who.login} ${method} ${path}`).toBe(404);
       }
     }
@@ -306,7 +412,12 @@ describe('who may manage hooks', () => {
     const reader = await s.createToken('octo', { kind: 'fine_grained', permissions: { organization_hooks: 'read' } });
     const writer = await s.createToken('octo', { kind: 'fine_grained', permissions: { organization_hooks: 'write' } });
     const none = await s.createToken('octo', { kind: 'fine_grained', permissions: { gists: 'write' } });
-    for (const path of ['/orgs/acme/hooks', `/orgs/acme/hooks/${h.id}`, `/orgs/acme/hooks/${h.id}/config`, `/orgs/acme/hooks/${h.id}/deliveries`]) {
+    for (const path of [
+      '/orgs/acme/hooks',
+      `/orgs/acme/hooks/${h.id}`,
+      `/orgs/acme/hooks/${h.id}/config`,
+      `/orgs/acme/hooks/${h.id}/deliveries`,
+    ]) {
       const r = await s.api('GET', path, { token: reader });
       expect(r.status, path).toBe(200);
       expect(r.headers.get('x-accepted-service-permissions')).toBe('organization_hooks=read');
@@ -335,7 +446,8 @@ describe('who may manage hooks', () => {
     const app7NoScope = await s.createToken('octo', { kind: 'oauth', app_id: 7, scopes: ['repo'] });
     const viaApp = await createHook({}, app7);
     const byPerson = await createHook();
-    const ids = async (token: string) => (await s.api('GET', '/orgs/acme/hooks?per_page=100', { token })).body.map((h: { id: number }) => h.id);
+    const ids = async (token: string) =>
+      (await s.api('GET', '/orgs/acme/hooks?per_page=100', { token })).body.map((h: { id: number }) => h.id);
     expect(await ids(app7)).toEqual([viaApp.id]);
     expect(await ids(app8)).toEqual([]);
     const personal = await ids(owner.token);

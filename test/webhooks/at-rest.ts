@@ -35,7 +35,8 @@ async function storedBytes(s: { dataDir: string; databaseUrl: string }): Promise
 /** Which of `needles` appear in which stored file (expected: none). */
 export async function foundAtRest(s: { dataDir: string; databaseUrl: string }, needles: string[]): Promise<string[]> {
   const found: string[] = [];
-  for (const { name, bytes } of await storedBytes(s)) for (const n of needles) if (bytes.includes(Buffer.from(n, 'utf8'))) found.push(`${n} in ${name}`);
+  for (const { name, bytes } of await storedBytes(s))
+    for (const n of needles) if (bytes.includes(Buffer.from(n, 'utf8'))) found.push(`${n} in ${name}`);
   return found;
 }
 

@@ -65,7 +65,12 @@ describe('wrong types in several fields: one 422 naming each, in the order the b
   it('schema problems and the checks a schema cannot say (URL, secret, event names) come in the same 422', async () => {
     const r = await s.api('POST', '/orgs/shapes/hooks', {
       token: owner.token,
-      body: { name: null, config: { url: 'gopher://x.test/', secret: 'a\nb', content_type: 'xml' }, events: ['push', 'pushed'], active: null },
+      body: {
+        name: null,
+        config: { url: 'gopher://x.test/', secret: 'a\nb', content_type: 'xml' },
+        events: ['push', 'pushed'],
+        active: null,
+      },
     });
     expect(r.status).toBe(422);
     expect(r.body.errors).toEqual([
@@ -80,7 +85,10 @@ describe('wrong types in several fields: one 422 naming each, in the order the b
 
   it('PATCH /orgs/{org}/hooks/{hook_id} and PATCH …/config', async () => {
     const h = await newHook();
-    const patch = await s.api('PATCH', `/orgs/shapes/hooks/${h.id}`, { token: owner.token, body: { name: 'email', config: null, events: [], active: 0 } });
+    const patch = await s.api('PATCH', `/orgs/shapes/hooks/${h.id}`, {
+      token: owner.token,
+      body: { name: 'email', config: null, events: [], active: 0 },
+    });
     expect(patch.status).toBe(422);
     checkSchema(patch, 'PATCH /orgs/{org}/hooks/{hook_id}');
     expect(patch.body.errors).toEqual([
@@ -89,7 +97,10 @@ describe('wrong types in several fields: one 422 naming each, in the order the b
       { resource: 'Hook', code: 'custom', field: 'events', message: 'events must name at least one event' },
       { resource: 'Hook', code: 'invalid', field: 'active', message: 'active must be true or false' },
     ]);
-    const config = await s.api('PATCH', `/orgs/shapes/hooks/${h.id}/config`, { token: owner.token, body: { url: null, content_type: 1, insecure_ssl: '2', secret: 5 } });
+    const config = await s.api('PATCH', `/orgs/shapes/hooks/${h.id}/config`, {
+      token: owner.token,
+      body: { url: null, content_type: 1, insecure_ssl: '2', secret: 5 },
+    });
     expect(config.status).toBe(422);
     checkSchema(config, 'PATCH /orgs/{org}/hooks/{hook_id}/config');
     expect(config.body.errors).toEqual([
@@ -99,7 +110,11 @@ describe('wrong types in several fields: one 422 naming each, in the order the b
       { resource: 'Hook', code: 'invalid', field: 'secret', message: 'secret must be a string of at most 1024 characters' },
     ]);
     // Nothing changed.
-    expect((await s.api('GET', `/orgs/shapes/hooks/${h.id}/config`, { token: owner.token })).body).toEqual({ url: h.config.url, content_type: 'form', insecure_ssl: '0' });
+    expect((await s.api('GET', `/orgs/shapes/hooks/${h.id}/config`, { token: owner.token })).body).toEqual({
+      url: h.config.url,
+      content_type: 'form',
+      insecure_ssl: '0',
+    });
   });
 
   it('a caller who does not own the organization learns nothing about the body: 404 before any 422', async () => {
@@ -124,31 +139,66 @@ describe('bodies GitHub accepts are taken', () => {
     const url = hookUrl();
     const created = await s.api('POST', '/orgs/shapes/hooks', {
       token: owner.token,
-      body: { name: 'web', config: { url, content_type: 'json', insecure_ssl: '0', secret: 'tf-secret' }, events: ['push', 'pull_request'], active: true },
+      body: {
+        name: 'web',
+        config: { url, content_type: 'json', insecure_ssl: '0', secret: 'tf-secret' },
+        events: ['push', 'pull_request'],
+        active: true,
+      },
     });
     expect(created.status, created.text).toBe(201);
-    expect(created.body).toMatchObject({ name: 'web', active: true, events: ['push', 'pull_request'], config: { url, content_type: 'json', insecure_ssl: '0', secret: '********' } });
+    expect(created.body).toMatchObject({
+      name: 'web',
+      active: true,
+      events: ['push', 'pull_request'],
+      config: { url, content_type: 'json', insecure_ssl: '0', secret: '********' },
+    });
     const updated = await s.api('PATCH', `/orgs/shapes/hooks/${created.body.id}`, {
       token: owner.token,
       body: { name: 'web', config: { url, content_type: 'form', insecure_ssl: '1', secret: 'tf-secret' }, events: ['push'], active: false },
     });
     expect(updated.status, updated.text).toBe(200);
-    expect(updated.body).toMatchObject({ active: false, events: ['push'], config: { url, content_type: 'form', insecure_ssl: '1', secret: '********' } });
+    expect(updated.body).toMatchObject({
+      active: false,
+      events: ['push'],
+      config: { url, content_type: 'form', insecure_ssl: '1', secret: '********' },
+    });
   });
 
   it('Octokit: insecure_ssl as a number or a string, the config endpoint, properties hublet does not know', async () => {
     const octokit = s.octokit(owner.token);
-    const { data: hook, status } = await octokit.rest.orgs.createWebhook({ org: 'shapes', name: 'web', config: { url: hookUrl(), insecure_ssl: 1, content_type: 'json' }, events: ['*'] });
+    const { data: hook, status } = await octokit.rest.orgs.createWebhook({
+      org: 'shapes',
+      name: 'web',
+      config: { url: hookUrl(), insecure_ssl: 1, content_type: 'json' },
+      events: ['*'],
+    });
     expect(status).toBe(201);
     expect(hook.config).toMatchObject({ insecure_ssl: '1', content_type: 'json' });
-    const { data: config } = await octokit.rest.orgs.updateWebhookConfigForOrg({ org: 'shapes', hook_id: hook.id, insecure_ssl: '0', secret: 'new' });
+    const { data: config } = await octokit.rest.orgs.updateWebhookConfigForOrg({
+      org: 'shapes',
+      hook_id: hook.id,
+      insecure_ssl: '0',
+      secret: 'new',
+    });
     expect(config).toMatchObject({ insecure_ssl: '0', secret: '********' });
-    const { data: patched } = await octokit.rest.orgs.updateWebhook({ org: 'shapes', hook_id: hook.id, config: { url: hookUrl(), insecure_ssl: 0 }, active: true, add_events: ['meta'] } as never);
+    const { data: patched } = await octokit.rest.orgs.updateWebhook({
+      org: 'shapes',
+      hook_id: hook.id,
+      config: { url: hookUrl(), insecure_ssl: 0 },
+      active: true,
+      add_events: ['meta'],
+    } as never);
     expect(patched.config).toMatchObject({ insecure_ssl: '0', content_type: 'form' });
     // Unknown properties anywhere are ignored, as GitHub does; null reads as "not given" where GitHub reads it so.
     const r = await s.api('POST', '/orgs/shapes/hooks', {
       token: owner.token,
-      body: { name: 'web', config: { url: hookUrl(), content_type: null, insecure_ssl: null, secret: null, extra: 1 }, events: ['push', 'push'], flavour: 'x' },
+      body: {
+        name: 'web',
+        config: { url: hookUrl(), content_type: null, insecure_ssl: null, secret: null, extra: 1 },
+        events: ['push', 'push'],
+        flavour: 'x',
+      },
     });
     expect(r.status, r.text).toBe(201);
     expect(r.body).toMatchObject({ events: ['push'], active: true, config: { content_type: 'form', insecure_ssl: '0' } });

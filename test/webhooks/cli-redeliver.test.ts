@@ -83,7 +83,9 @@ describe('hublet hook redeliver --failed', { timeout: 120_000 }, () => {
 
     // The receiver is back: the first event is sent again by hand, and succeeds.
     rcv.answer({ status: 200 });
-    expect(ok(await remote(['hook', 'redeliver', '--org', 'acme', String(id), String(first.id)]))).toMatch(/^delivery \d+ \(ping, redelivery\): 200 OK/);
+    expect(ok(await remote(['hook', 'redeliver', '--org', 'acme', String(id), String(first.id)]))).toMatch(
+      /^delivery \d+ \(ping, redelivery\): 200 OK/,
+    );
 
     const out = ok(await remote(['hook', 'redeliver', '--org', 'acme', String(id), '--failed']));
     expect(out.split('\n')).toEqual([
@@ -98,7 +100,9 @@ describe('hublet hook redeliver --failed', { timeout: 120_000 }, () => {
     expect(rcv.received.filter((r) => r.path === '/bulk' && r.headers['x-service-delivery'] === second.guid)).toHaveLength(2);
 
     // Nothing failed is left undelivered: a second run sends nothing.
-    expect(ok(await remote(['hook', 'redeliver', '--org', 'acme', String(id), '--failed']))).toBe(`0 failed deliveries of hook ${id} redelivered (3 delivered successfully since, skipped)\n`);
+    expect(ok(await remote(['hook', 'redeliver', '--org', 'acme', String(id), '--failed']))).toBe(
+      `0 failed deliveries of hook ${id} redelivered (3 delivered successfully since, skipped)\n`,
+    );
   });
 
   it('stops at --since (a duration or a time) and prints JSON with --json', async () => {
@@ -108,15 +112,31 @@ describe('hublet hook redeliver --failed', { timeout: 120_000 }, () => {
     await ping(org, id, 2);
     const [recent, old] = await deliveries(org, id);
     // The creation ping made two days ago.
-    await s.db.updateTable('hook_deliveries').set({ delivered_at: new Date(Date.now() - 2 * 86_400_000).toISOString() }).where('id', '=', old.id).execute();
+    await s.db
+      .updateTable('hook_deliveries')
+      .set({ delivered_at: new Date(Date.now() - 2 * 86_400_000).toISOString() })
+      .where('id', '=', old.id)
+      .execute();
     rcv.answer({ status: 200 });
 
-    const none = JSON.parse(ok(await remote(['--json', 'hook', 'redeliver', '--org', 'acme', String(id), '--failed', '--since', '2999-01-01'])));
+    const none = JSON.parse(
+      ok(await remote(['--json', 'hook', 'redeliver', '--org', 'acme', String(id), '--failed', '--since', '2999-01-01'])),
+    );
     expect(none).toEqual({ redelivered: [], failed: [], skipped_delivered_since: 0 });
 
     const json = JSON.parse(ok(await remote(['--json', 'hook', 'redeliver', '--org', 'acme', String(id), '--failed', '--since', '1d'])));
     expect(json).toEqual({
-      redelivered: [{ id: recent.id, guid: recent.guid, event: 'ping', action: null, status: 'Invalid HTTP Response: 404', status_code: 404, delivered_at: recent.delivered_at }],
+      redelivered: [
+        {
+          id: recent.id,
+          guid: recent.guid,
+          event: 'ping',
+          action: null,
+          status: 'Invalid HTTP Response: 404',
+          status_code: 404,
+          delivered_at: recent.delivered_at,
+        },
+      ],
       failed: [],
       skipped_delivered_since: 0,
     });
@@ -164,13 +184,18 @@ describe('hublet hook --repo OWNER/REPO', { timeout: 120_000 }, () => {
   it("creates, lists, pings and redelivers a repository's webhooks at GitHub's /repos/{owner}/{repo}/hooks paths", async () => {
     expect((await s.api('POST', '/user/repos', { token, body: { name: 'app' } })).status).toBe(201);
     rcv.answer((r) => (r.path === '/repo' ? { status: 500 } : { status: 200 }));
-    const created = JSON.parse(ok(await remote(['--json', 'hook', 'create', '--repo', 'octo/app', '--url', `${rcv.url}/repo`, '--content-type', 'json'])));
+    const created = JSON.parse(
+      ok(await remote(['--json', 'hook', 'create', '--repo', 'octo/app', '--url', `${rcv.url}/repo`, '--content-type', 'json'])),
+    );
     const [failed] = await recorded(repo, created.id, 1);
     expect(failed.status_code).toBe(500);
 
     const list = ok(await remote(['hook', 'list', '--repo', 'octo/app']));
     expect(list).toMatch(new RegExp(`^${created.id}\\s+${rcv.url}/repo\\s+push\\s+yes\\s`, 'm'));
-    expect(JSON.parse(ok(await remote(['--json', 'hook', 'view', '--repo', 'octo/app', String(created.id)])))).toMatchObject({ id: created.id, config: { url: `${rcv.url}/repo` } });
+    expect(JSON.parse(ok(await remote(['--json', 'hook', 'view', '--repo', 'octo/app', String(created.id)])))).toMatchObject({
+      id: created.id,
+      config: { url: `${rcv.url}/repo` },
+    });
 
     rcv.answer({ status: 200 });
     expect(ok(await remote(['hook', 'ping', '--repo', 'octo/app', String(created.id)]))).toMatch(/^delivery \d+ \(ping\): 200 OK/);

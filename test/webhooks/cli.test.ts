@@ -43,7 +43,24 @@ describe('hublet hook, local mode', { timeout: 120_000 }, () => {
   let id: number;
 
   it('creates a hook and pings it before returning; lists and shows it', async () => {
-    const out = ok(await local(['--as', 'octo', 'hook', 'create', '--org', 'acme', '--url', `${rcv.url}/cli`, '--secret', 'cli-secret', '--content-type', 'json', '--events', 'push,repository']));
+    const out = ok(
+      await local([
+        '--as',
+        'octo',
+        'hook',
+        'create',
+        '--org',
+        'acme',
+        '--url',
+        `${rcv.url}/cli`,
+        '--secret',
+        'cli-secret',
+        '--content-type',
+        'json',
+        '--events',
+        'push,repository',
+      ]),
+    );
     const m = /^created hook (\d+) on acme for push, repository → (\S+)\n$/.exec(out);
     expect(m?.[2]).toBe(`${rcv.url}/cli`);
     id = Number(m![1]);
@@ -57,14 +74,21 @@ describe('hublet hook, local mode', { timeout: 120_000 }, () => {
     expect(list.split('\n')[0]).toMatch(/^ID\s+URL\s+EVENTS\s+ACTIVE\s+LAST$/);
     expect(list).toMatch(new RegExp(`^${id}\\s+${rcv.url}/cli\\s+push,repository\\s+yes\\s+OK$`, 'm'));
     const json = JSON.parse(ok(await local(['--as', 'octo', '--json', 'hook', 'view', '--org', 'acme', String(id)])));
-    expect(json).toMatchObject({ id, events: ['push', 'repository'], config: { url: `${rcv.url}/cli`, content_type: 'json', secret: '********' }, last_response: { code: 200 } });
+    expect(json).toMatchObject({
+      id,
+      events: ['push', 'repository'],
+      config: { url: `${rcv.url}/cli`, content_type: 'json', secret: '********' },
+      last_response: { code: 200 },
+    });
     const view = ok(await local(['--as', 'octo', 'hook', 'view', '--org', 'acme', String(id)]));
     expect(view).toContain('secret        set');
     expect(view).not.toContain('cli-secret');
   });
 
   it('edits only what it is told (the secret survives an events change)', async () => {
-    const edited = JSON.parse(ok(await local(['--as', 'octo', '--json', 'hook', 'edit', '--org', 'acme', String(id), '--events', '*', '--content-type', 'form'])));
+    const edited = JSON.parse(
+      ok(await local(['--as', 'octo', '--json', 'hook', 'edit', '--org', 'acme', String(id), '--events', '*', '--content-type', 'form'])),
+    );
     expect(edited).toMatchObject({ events: ['*'], config: { content_type: 'form', secret: '********', url: `${rcv.url}/cli` } });
   });
 
@@ -81,15 +105,22 @@ describe('hublet hook, local mode', { timeout: 120_000 }, () => {
     expect(rows[0]).toMatch(/^ID\s+GUID\s+EVENT\s+CODE\s+STATUS\s+REDELIVERY\s+DELIVERED$/);
     expect(rows).toHaveLength(3);
     const list = JSON.parse(ok(await local(['--as', 'octo', '--json', 'hook', 'deliveries', '--org', 'acme', String(id)])));
-    expect(list.map((d: { event: string; status: string }) => [d.event, d.status])).toEqual([['ping', 'OK'], ['ping', 'OK']]);
-    expect(JSON.parse(ok(await local(['--as', 'octo', '--json', 'hook', 'deliveries', '--org', 'acme', String(id), '--status', 'failure'])))).toEqual([]);
+    expect(list.map((d: { event: string; status: string }) => [d.event, d.status])).toEqual([
+      ['ping', 'OK'],
+      ['ping', 'OK'],
+    ]);
+    expect(
+      JSON.parse(ok(await local(['--as', 'octo', '--json', 'hook', 'deliveries', '--org', 'acme', String(id), '--status', 'failure']))),
+    ).toEqual([]);
 
     const detail = ok(await local(['--as', 'octo', 'hook', 'delivery', '--org', 'acme', String(id), String(list[1].id)]));
     expect(detail).toContain(`guid ${list[1].guid}`);
     expect(detail).toContain(`X-Service-Delivery: ${list[1].guid}`);
     expect(detail).toContain('"zen"');
 
-    const again = JSON.parse(ok(await local(['--as', 'octo', '--json', 'hook', 'redeliver', '--org', 'acme', String(id), String(list[1].id)])));
+    const again = JSON.parse(
+      ok(await local(['--as', 'octo', '--json', 'hook', 'redeliver', '--org', 'acme', String(id), String(list[1].id)])),
+    );
     expect(again).toMatchObject({ guid: list[1].guid, redelivery: true, status: 'OK' });
     const last = rcv.received.filter((r) => r.path === '/cli').at(-1)!;
     expect(last.headers['x-service-delivery']).toBe(list[1].guid);
@@ -122,12 +153,16 @@ describe('hublet hook, local mode', { timeout: 120_000 }, () => {
 
   it('reports a failed ping with exit 1', async () => {
     rcv.answer((r) => (r.path === '/cli-broken' ? { status: 503, body: 'down' } : { status: 200 }));
-    const created = JSON.parse(ok(await local(['--as', 'octo', '--json', 'hook', 'create', '--org', 'acme', '--url', `${rcv.url}/cli-broken`])));
+    const created = JSON.parse(
+      ok(await local(['--as', 'octo', '--json', 'hook', 'create', '--org', 'acme', '--url', `${rcv.url}/cli-broken`])),
+    );
     const r = await local(['--as', 'octo', 'hook', 'ping', '--org', 'acme', String(created.id)]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^delivery \d+ \(ping\): 503 Invalid HTTP Response: 503/);
     expect(r.stderr).toMatch(/delivery \d+ failed: Invalid HTTP Response: 503/);
-    const failures = JSON.parse(ok(await local(['--as', 'octo', '--json', 'hook', 'deliveries', '--org', 'acme', String(created.id), '--status', 'failure'])));
+    const failures = JSON.parse(
+      ok(await local(['--as', 'octo', '--json', 'hook', 'deliveries', '--org', 'acme', String(created.id), '--status', 'failure'])),
+    );
     expect(failures).toHaveLength(2);
     rcv.answer({ status: 200 });
   });

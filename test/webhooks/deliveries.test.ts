@@ -133,7 +133,10 @@ describe('ping on creation', () => {
     const hook = await createHook({ url: rcv.url + path, secret: 'first' });
     const [signed] = await rcv.waitFor(1, onPath(path));
     expect(signaturesValid(signed, 'first')).toBe(true);
-    const patched = await s.api('PATCH', `/orgs/acme/hooks/${hook.id}`, { token: owner.token, body: { config: { url: rcv.url + path, content_type: 'json' } } });
+    const patched = await s.api('PATCH', `/orgs/acme/hooks/${hook.id}`, {
+      token: owner.token,
+      body: { config: { url: rcv.url + path, content_type: 'json' } },
+    });
     expect(patched.status).toBe(200);
     expect((await s.api('POST', `/orgs/acme/hooks/${hook.id}/pings`, { token: owner.token })).status).toBe(204);
     const [, unsigned] = await rcv.waitFor(2, onPath(path));
@@ -166,7 +169,9 @@ describe('pings sent at the same moment', () => {
     const path = nextPath();
     const hook = await createHook({ url: rcv.url + path, content_type: 'json' });
     await rcv.waitFor(1, onPath(path)); // the creation ping
-    const answers = await Promise.all(Array.from({ length: 40 }, () => s.api('POST', `/orgs/acme/hooks/${hook.id}/pings`, { token: owner.token })));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () => s.api('POST', `/orgs/acme/hooks/${hook.id}/pings`, { token: owner.token })),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(40).fill(204));
     const got = await rcv.waitFor(41, onPath(path));
     const guids = new Set(got.map((r) => r.headers['x-service-delivery']));
@@ -190,7 +195,12 @@ describe('meta on deletion', () => {
     expect(meta.payload).toEqual({
       action: 'deleted',
       hook_id: hook.id,
-      hook: expect.objectContaining({ id: hook.id, type: 'Organization', events: ['push'], config: { url: rcv.url + path, content_type: 'json', insecure_ssl: '0', secret: '********' } }),
+      hook: expect.objectContaining({
+        id: hook.id,
+        type: 'Organization',
+        events: ['push'],
+        config: { url: rcv.url + path, content_type: 'json', insecure_ssl: '0', secret: '********' },
+      }),
       organization: expect.objectContaining({ login: 'Acme' }),
       sender: expect.objectContaining({ login: 'octo' }),
     });
@@ -255,7 +265,9 @@ describe('GET /orgs/{org}/hooks/{hook_id}/deliveries', () => {
     expect(next).toContain('status=failure');
     expect((await get(next)).body.map((d: { status_code: number }) => d.status_code)).toEqual([500]);
     // Octokit's own paging follows the cursors.
-    const all = await s.octokit(owner.token).paginate(s.octokit(owner.token).rest.orgs.listWebhookDeliveries, { org: 'acme', hook_id: hook.id, per_page: 2 });
+    const all = await s
+      .octokit(owner.token)
+      .paginate(s.octokit(owner.token).rest.orgs.listWebhookDeliveries, { org: 'acme', hook_id: hook.id, per_page: 2 });
     expect(all.map((d) => d.id)).toEqual(ids);
   });
 
@@ -274,7 +286,9 @@ describe('GET /orgs/{org}/hooks/{hook_id}/deliveries', () => {
     const original = await deliveryOf(hook.id, failed.id);
     expect((await deliveryOf(hook.id, latest.id)).request.payload).toEqual(original.request.payload);
     // Octokit's call for it, too.
-    const again = await s.octokit(owner.token).rest.orgs.redeliverWebhookDelivery({ org: 'acme', hook_id: hook.id, delivery_id: latest.id });
+    const again = await s
+      .octokit(owner.token)
+      .rest.orgs.redeliverWebhookDelivery({ org: 'acme', hook_id: hook.id, delivery_id: latest.id });
     expect(again.status).toBe(202);
     expect((await deliveriesOf(hook.id))[0]).toMatchObject({ guid: failed.guid, redelivery: true });
   });
@@ -345,9 +359,15 @@ describe('failed deliveries', () => {
     const path = nextPath();
     const hook = await createHook({ url: rcv.url + path, content_type: 'json' }, { events: ['push'] });
     await rcv.waitFor(1, onPath(path));
-    await s.db.transaction().execute((trx) =>
-      s.app.hublet.events.emit(trx, { name: 'push', orgId: org.id, senderId: owner.id, payload: { ref: 'refs/heads/main', blob: 'x'.repeat(25 * 1024 * 1024 + 1) } }, new Date()),
-    );
+    await s.db
+      .transaction()
+      .execute((trx) =>
+        s.app.hublet.events.emit(
+          trx,
+          { name: 'push', orgId: org.id, senderId: owner.id, payload: { ref: 'refs/heads/main', blob: 'x'.repeat(25 * 1024 * 1024 + 1) } },
+          new Date(),
+        ),
+      );
     const [big] = await deliveriesOf(hook.id);
     expect(big).toMatchObject({ event: 'push', status_code: 0, status: expect.stringMatching(/^Payload too large: \d+ bytes/) });
     expect(rcv.received.filter(onPath(path))).toHaveLength(1);
@@ -362,16 +382,24 @@ describe('events hooks subscribe to', () => {
     const other = await createHook({ url: rcv.url + paths[2], content_type: 'json' }, { events: ['repository'] });
     const inactive = await createHook({ url: rcv.url + paths[3], content_type: 'json' }, { events: ['push'], active: false });
     await s.app.hublet.jobs.idle();
-    const event = await s.db.transaction().execute((trx) =>
-      s.app.hublet.events.emit(trx, { name: 'push', orgId: org.id, repositoryId: 77, senderId: owner.id, payload: { ref: 'refs/heads/main', after: 'abc' } }, new Date()),
-    );
+    const event = await s.db
+      .transaction()
+      .execute((trx) =>
+        s.app.hublet.events.emit(
+          trx,
+          { name: 'push', orgId: org.id, repositoryId: 77, senderId: owner.id, payload: { ref: 'refs/heads/main', after: 'abc' } },
+          new Date(),
+        ),
+      );
     const [a] = await rcv.waitFor(1, (r) => r.path === paths[0] && r.headers['x-service-event'] === 'push');
     const [b] = await rcv.waitFor(1, (r) => r.path === paths[1] && r.headers['x-service-event'] === 'push');
     expect(a.headers['x-service-delivery']).toBe(event.guid);
     expect(b.headers['x-service-delivery']).toBe(event.guid);
     expect(a.payload).toEqual({ ref: 'refs/heads/main', after: 'abc' });
     await s.app.hublet.jobs.idle();
-    expect(rcv.received.filter((r) => (r.path === paths[2] || r.path === paths[3]) && r.headers['x-service-event'] === 'push')).toHaveLength(0);
+    expect(
+      rcv.received.filter((r) => (r.path === paths[2] || r.path === paths[3]) && r.headers['x-service-event'] === 'push'),
+    ).toHaveLength(0);
     const [d] = await deliveriesOf(push.id);
     expect(d).toMatchObject({ event: 'push', repository_id: 77, guid: event.guid });
     expect((await deliveriesOf(star.id))[0].guid).toBe(event.guid);

@@ -48,7 +48,13 @@ describe('membership events', () => {
     const [added] = await receivedSince(from);
     expect(added.payload).toMatchObject({
       action: 'member_added',
-      membership: { state: 'active', role: 'member', user: { login: 'mona' }, url: `${s.url}/orgs/Acme/memberships/mona`, organization_url: `${s.url}/orgs/Acme` },
+      membership: {
+        state: 'active',
+        role: 'member',
+        user: { login: 'mona' },
+        url: `${s.url}/orgs/Acme/memberships/mona`,
+        organization_url: `${s.url}/orgs/Acme`,
+      },
       organization: { login: 'Acme', id: org.id },
       sender: { login: 'octo' },
     });
@@ -65,7 +71,11 @@ describe('membership events', () => {
     let from = await mark();
     expect((await s.api('DELETE', '/orgs/acme/memberships/mona', { token: owner.token })).status).toBe(204);
     const [removed] = await receivedSince(from);
-    expect(removed.payload).toMatchObject({ action: 'member_removed', membership: { role: 'admin', user: { login: 'mona' } }, organization: { login: 'Acme' } });
+    expect(removed.payload).toMatchObject({
+      action: 'member_removed',
+      membership: { role: 'admin', user: { login: 'mona' } },
+      organization: { login: 'Acme' },
+    });
     expectWebhookPayload('organization', removed.payload);
 
     await s.addMember('acme', 'mona');
@@ -87,10 +97,19 @@ describe('membership events', () => {
     const from = await mark();
     expect((await s.api('DELETE', '/admin/users/hubot', { token: s.adminToken })).status).toBe(204);
     const [removed] = await receivedSince(from);
-    expect(removed.payload).toMatchObject({ action: 'member_removed', membership: { role: 'member', user: { login: 'hubot' } }, sender: { login: 'admin' } });
+    expect(removed.payload).toMatchObject({
+      action: 'member_removed',
+      membership: { role: 'member', user: { login: 'hubot' } },
+      sender: { login: 'admin' },
+    });
     expectWebhookPayload('organization', removed.payload);
     const user = (await eventsSince(s, lastEvent, 'user'))[0];
-    expect(user).toMatchObject({ action: 'deleted', org_id: null, repository_id: null, payload: { action: 'deleted', user: { login: 'hubot' }, sender: { login: 'admin' } } });
+    expect(user).toMatchObject({
+      action: 'deleted',
+      org_id: null,
+      repository_id: null,
+      payload: { action: 'deleted', user: { login: 'hubot' }, sender: { login: 'admin' } },
+    });
     expectWebhookPayload('user', user.payload); // GitHub Enterprise Server's schema (global hooks)
   });
 });
@@ -101,7 +120,12 @@ describe('organization changes', () => {
     const r = await s.api('PATCH', '/admin/organizations/acme', { token: s.adminToken, body: { login: 'Acme-Corp' } });
     expect(r.status).toBe(202);
     const [renamed] = await receivedSince(from);
-    expect(renamed.payload).toMatchObject({ action: 'renamed', changes: { login: { from: 'Acme' } }, organization: { login: 'Acme-Corp', id: org.id }, sender: { login: 'admin' } });
+    expect(renamed.payload).toMatchObject({
+      action: 'renamed',
+      changes: { login: { from: 'Acme' } },
+      organization: { login: 'Acme-Corp', id: org.id },
+      sender: { login: 'admin' },
+    });
     expectWebhookPayload('organization', renamed.payload);
   });
 
@@ -127,7 +151,8 @@ describe('organization changes', () => {
 
     await s.app.hublet.jobs.idle();
     const site = rcv.received.slice(from).filter((r) => r.path === '/site');
-    const got = (event: string, action: string) => site.find((r) => r.headers['x-service-event'] === event && r.payload.action === action)?.payload;
+    const got = (event: string, action: string) =>
+      site.find((r) => r.headers['x-service-event'] === event && r.payload.action === action)?.payload;
     expect(site).toHaveLength(4);
     expect(site.every((r) => signaturesValid(r, SECRET))).toBe(true);
     expect(got('user', 'created')).toMatchObject({ user: { login: 'newbie', type: 'User' }, sender: { login: 'admin' } });

@@ -45,7 +45,10 @@ async function receivedFor(repo: string, from: number): Promise<Received[]> {
 const summary = (got: Received[]) => got.map((r) => `${r.headers['x-service-event']} ${r.payload.ref}`).sort();
 
 async function newRepository(name: string, autoInit: boolean): Promise<string> {
-  const r = await s.api('POST', '/orgs/acme/repos', { token: owner.token, body: { name, auto_init: autoInit, description: `the ${name}` } });
+  const r = await s.api('POST', '/orgs/acme/repos', {
+    token: owner.token,
+    body: { name, auto_init: autoInit, description: `the ${name}` },
+  });
   expect(r.status).toBe(201);
   return authUrl(s.url, 'octo', owner.token, `/Acme/${name}.git`);
 }
@@ -92,7 +95,12 @@ describe('create and delete from pushes', () => {
       ]),
     );
     for (const r of created) {
-      expect(r.payload).toMatchObject({ master_branch: 'main', description: 'the widgets', pusher_type: 'user', organization: { login: 'Acme' } });
+      expect(r.payload).toMatchObject({
+        master_branch: 'main',
+        description: 'the widgets',
+        pusher_type: 'user',
+        organization: { login: 'Acme' },
+      });
       expectWebhookPayload('create', r.payload);
     }
     expect(got.find((r) => r.payload.ref === 'refs/heads/feature')!.payload).toMatchObject({ created: true, after: sha });
@@ -133,7 +141,14 @@ describe('GitHub’s three-tags rule', () => {
     for (const t of ['a1', 'a2', 'a3']) await gitOk(['tag', t], dir);
     const from = await mark();
     await gitOk(['push', '-q', 'origin', '--tags'], dir);
-    expect(summary(await receivedFor('three', from))).toEqual(['create a1', 'create a2', 'create a3', 'push refs/tags/a1', 'push refs/tags/a2', 'push refs/tags/a3']);
+    expect(summary(await receivedFor('three', from))).toEqual([
+      'create a1',
+      'create a2',
+      'create a3',
+      'push refs/tags/a1',
+      'push refs/tags/a2',
+      'push refs/tags/a3',
+    ]);
   });
 
   it('four tags pushed at once get no create and no push, while a branch in the same push still does', async () => {
@@ -170,7 +185,13 @@ describe('create from an import', () => {
     const got = await receivedFor('imported', from);
     expect(summary(got)).toEqual(['create dev', 'create main']);
     for (const c of got) {
-      expect(c.payload).toMatchObject({ ref_type: 'branch', master_branch: 'main', pusher_type: 'user', sender: { login: 'admin' }, organization: { login: 'Acme' } });
+      expect(c.payload).toMatchObject({
+        ref_type: 'branch',
+        master_branch: 'main',
+        pusher_type: 'user',
+        sender: { login: 'admin' },
+        organization: { login: 'Acme' },
+      });
       expectWebhookPayload('create', c.payload);
     }
   });

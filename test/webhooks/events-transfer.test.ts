@@ -26,7 +26,10 @@ beforeAll(async () => {
   await s.createOrg('Closed', 'mona');
   await s.addMember('closed', 'octo');
   expect((await s.api('PATCH', '/orgs/closed', { token: mona.token, body: { members_can_create_repositories: false } })).status).toBe(200);
-  const hook = await s.api('POST', '/orgs/acme/hooks', { token: octo.token, body: { name: 'web', events: ['repository', 'public'], config: { url: `${rcv.url}/acme`, content_type: 'json' } } });
+  const hook = await s.api('POST', '/orgs/acme/hooks', {
+    token: octo.token,
+    body: { name: 'web', events: ['repository', 'public'], config: { url: `${rcv.url}/acme`, content_type: 'json' } },
+  });
   expect(hook.status).toBe(201);
   await s.app.hublet.jobs.idle();
 });
@@ -51,7 +54,11 @@ describe('public', () => {
     let from = await mark();
     expect((await s.api('PATCH', '/repos/acme/secret', { token: octo.token, body: { private: false } })).status).toBe(200);
     const [pub] = await receivedSince(from, 'public');
-    expect(pub.payload).toMatchObject({ repository: { full_name: 'Acme/secret', private: false }, organization: { login: 'Acme' }, sender: { login: 'octo' } });
+    expect(pub.payload).toMatchObject({
+      repository: { full_name: 'Acme/secret', private: false },
+      organization: { login: 'Acme' },
+      sender: { login: 'octo' },
+    });
     expect(pub.payload).not.toHaveProperty('action');
     expectWebhookPayload('public', pub.payload);
     expect((await receivedSince(from, 'repository')).map((r) => r.payload.action)).toEqual(['publicized']);
@@ -73,7 +80,13 @@ describe('POST /repos/{owner}/{repo}/transfer', () => {
     const r = await transfer(octo.token, 'octo/tool', { new_owner: 'acme', new_name: 'tools' });
     expect(r.status).toBe(202);
     checkSchema(r, 'POST /repos/{owner}/{repo}/transfer');
-    expect(r.body).toMatchObject({ id, name: 'tools', full_name: 'Acme/tools', owner: { login: 'Acme', type: 'Organization' }, permissions: { admin: true } });
+    expect(r.body).toMatchObject({
+      id,
+      name: 'tools',
+      full_name: 'Acme/tools',
+      owner: { login: 'Acme', type: 'Organization' },
+      permissions: { admin: true },
+    });
 
     const [moved] = await receivedSince(from, 'repository');
     expect(moved.payload).toMatchObject({
@@ -134,9 +147,14 @@ describe('POST /repos/{owner}/{repo}/transfer', () => {
     }
     const taken = await transfer(octo.token, 'octo/kept', { new_owner: 'acme' });
     expect(taken.body.errors).toEqual([expect.objectContaining({ resource: 'Repository', field: 'name', code: 'custom' })]);
-    expect((await transfer(octo.token, 'octo/kept', {})).body.errors).toEqual([expect.objectContaining({ field: 'new_owner', code: 'missing_field' })]);
+    expect((await transfer(octo.token, 'octo/kept', {})).body.errors).toEqual([
+      expect.objectContaining({ field: 'new_owner', code: 'missing_field' }),
+    ]);
     const closed = await transfer(octo.token, 'octo/kept', { new_owner: 'closed' });
-    expect(closed.body.errors[0]).toMatchObject({ field: 'new_owner', message: "You don't have the permission to create repositories on Closed" });
+    expect(closed.body.errors[0]).toMatchObject({
+      field: 'new_owner',
+      message: "You don't have the permission to create repositories on Closed",
+    });
     expect((await s.api('GET', '/repos/octo/kept')).body.full_name).toBe('octo/kept');
     expect(await eventsSince(s, lastEvent)).toEqual([]);
   });

@@ -24,7 +24,10 @@ beforeAll(async () => {
   owner = await s.userWithToken('octo');
   org = await s.createOrg('Acme', 'octo');
   const create = async (p: string, events: string[]) => {
-    const r = await s.api('POST', '/orgs/acme/hooks', { token: owner.token, body: { name: 'web', events, config: { url: rcv.url + p, content_type: 'json', secret: 'repo-secret' } } });
+    const r = await s.api('POST', '/orgs/acme/hooks', {
+      token: owner.token,
+      body: { name: 'web', events, config: { url: rcv.url + p, content_type: 'json', secret: 'repo-secret' } },
+    });
     expect(r.status).toBe(201);
     return r.body as { id: number };
   };
@@ -41,7 +44,14 @@ afterAll(async () => {
 async function deliveries(hookId: number) {
   await s.app.hublet.jobs.idle();
   const r = await s.api('GET', `/orgs/acme/hooks/${hookId}/deliveries?per_page=100`, { token: owner.token });
-  return checkSchema(r, 'GET /orgs/{org}/hooks/{hook_id}/deliveries') as { id: number; guid: string; event: string; action: string | null; repository_id: number | null; status: string }[];
+  return checkSchema(r, 'GET /orgs/{org}/hooks/{hook_id}/deliveries') as {
+    id: number;
+    guid: string;
+    event: string;
+    action: string | null;
+    repository_id: number | null;
+    status: string;
+  }[];
 }
 
 describe('repository events', () => {
@@ -50,7 +60,11 @@ describe('repository events', () => {
     expect(created.status).toBe(201);
     const [got] = await rcv.waitFor(1, received('/all', 'repository'));
     expect(got.payload.action).toBe('created');
-    expect(got.payload).toMatchObject({ repository: { id: created.body.id, full_name: 'Acme/widgets' }, organization: { login: 'Acme' }, sender: { login: 'octo' } });
+    expect(got.payload).toMatchObject({
+      repository: { id: created.body.id, full_name: 'Acme/widgets' },
+      organization: { login: 'Acme' },
+      sender: { login: 'octo' },
+    });
     expectWebhookPayload('repository', got.payload);
     expect(signaturesValid(got, 'repo-secret')).toBe(true);
 
@@ -105,10 +119,19 @@ describe('push events', () => {
     expect(toPush.payload.commits.map((c: { id: string }) => c.id)).toEqual([sha]);
     expectWebhookPayload('push', toPush.payload);
     expect(signaturesValid(toPush, 'repo-secret')).toBe(true);
-    expect(toPush.headers).toMatchObject({ 'x-service-hook-id': String(pushOnly.id), 'x-service-hook-installation-target-id': String(org.id) });
+    expect(toPush.headers).toMatchObject({
+      'x-service-hook-id': String(pushOnly.id),
+      'x-service-hook-installation-target-id': String(org.id),
+    });
 
     const [latest] = await deliveries(pushOnly.id);
-    expect(latest).toMatchObject({ event: 'push', action: null, repository_id: repo.body.id, status: 'OK', guid: toPush.headers['x-service-delivery'] });
+    expect(latest).toMatchObject({
+      event: 'push',
+      action: null,
+      repository_id: repo.body.id,
+      status: 'OK',
+      guid: toPush.headers['x-service-delivery'],
+    });
     const detail = await s.api('GET', `/orgs/acme/hooks/${pushOnly.id}/deliveries/${latest.id}`, { token: owner.token });
     expect(checkSchema(detail, 'GET /orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id}').request.payload).toEqual(toPush.payload);
   });

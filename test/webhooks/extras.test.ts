@@ -64,7 +64,10 @@ describe('automatic retries (HUBLET_HOOK_RETRIES)', () => {
     try {
       rcv.answer((r) => (r.path === '/always-down' ? { status: 503 } : { status: 200 }));
       const down = await x.hook('/always-down');
-      const list = await eventually(() => x.deliveries(down), (l) => l.length >= 3);
+      const list = await eventually(
+        () => x.deliveries(down),
+        (l) => l.length >= 3,
+      );
       expect(list.map((d) => d.status_code)).toEqual([503, 503, 503]);
       expect(new Set(list.map((d) => d.guid)).size).toBe(1);
       expect(list.map((d) => d.redelivery)).toEqual([true, true, false]);
@@ -74,7 +77,10 @@ describe('automatic retries (HUBLET_HOOK_RETRIES)', () => {
       let calls = 0;
       rcv.answer((r) => (r.path === '/flaky' ? { status: ++calls === 1 ? 500 : 200 } : { status: 200 }));
       const flaky = await x.hook('/flaky');
-      const healed = await eventually(() => x.deliveries(flaky), (l) => l.length >= 2);
+      const healed = await eventually(
+        () => x.deliveries(flaky),
+        (l) => l.length >= 2,
+      );
       expect(healed.map((d) => d.status_code)).toEqual([200, 500]);
       await new Promise((r) => setTimeout(r, 300));
       expect(await x.deliveries(flaky)).toHaveLength(2);
@@ -104,7 +110,10 @@ describe('throttling (HUBLET_HOOK_THROTTLE_PER_MINUTE)', () => {
       expect(sent).toBe(2);
       // A minute later they go, carrying when they were first held back.
       offset = 61_000;
-      const all = await eventually(() => x.deliveries(id), (l) => l.length >= 4);
+      const all = await eventually(
+        () => x.deliveries(id),
+        (l) => l.length >= 4,
+      );
       expect(all).toHaveLength(4);
       const late = all.slice(0, 2);
       expect(late.every((d) => typeof d.throttled_at === 'string' && d.status_code === 200)).toBe(true);

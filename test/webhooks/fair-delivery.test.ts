@@ -43,7 +43,12 @@ async function deliveriesOf(hookId: number): Promise<{ status_code: number; stat
 
 /** Pending delivery jobs waiting in a destination's holding queue (`hooks.deliver@<origin>`). */
 async function heldJobs(): Promise<{ queue: string; n: number }[]> {
-  const rows = await s.db.selectFrom('jobs').select('queue').where('state', '=', 'pending').where('queue', 'like', 'hooks.deliver@%').execute();
+  const rows = await s.db
+    .selectFrom('jobs')
+    .select('queue')
+    .where('state', '=', 'pending')
+    .where('queue', 'like', 'hooks.deliver@%')
+    .execute();
   const counts = new Map<string, number>();
   for (const r of rows) counts.set(r.queue, (counts.get(r.queue) ?? 0) + 1);
   return [...counts].map(([queue, n]) => ({ queue, n }));

@@ -58,7 +58,10 @@ const tmp = tempDir('hublet-github-headers-');
 async function setUp(s: TestServer, name: string) {
   const octo = await s.userWithToken('octo');
   const org = await s.createOrg('Acme', 'octo');
-  const hook = await s.api('POST', '/orgs/acme/hooks', { token: octo.token, body: { name: 'web', events: ['push'], config: { url: receiver.url, content_type: 'json', secret: SECRET } } });
+  const hook = await s.api('POST', '/orgs/acme/hooks', {
+    token: octo.token,
+    body: { name: 'web', events: ['push'], config: { url: receiver.url, content_type: 'json', secret: SECRET } },
+  });
   expect(hook.status).toBe(201);
   expect((await s.api('POST', '/orgs/acme/repos', { token: octo.token, body: { name, auto_init: true } })).status).toBe(201);
   const dir = path.join(tmp.dir, name);
@@ -69,7 +72,11 @@ async function setUp(s: TestServer, name: string) {
 
 async function latestDelivery(s: TestServer, token: string, hookId: number) {
   await s.app.hublet.jobs.idle();
-  const [latest] = (await s.api('GET', `/orgs/acme/hooks/${hookId}/deliveries`, { token })).body as { id: number; event: string; status_code: number }[];
+  const [latest] = (await s.api('GET', `/orgs/acme/hooks/${hookId}/deliveries`, { token })).body as {
+    id: number;
+    event: string;
+    status_code: number;
+  }[];
   return (await s.api('GET', `/orgs/acme/hooks/${hookId}/deliveries/${latest.id}`, { token })).body;
 }
 
@@ -107,12 +114,18 @@ describe('hookGithubHeaders', () => {
       'x-service-delivery': delivery.guid,
       'x-service-hook-id': String(hookId),
     });
-    expect(delivery.request.headers).toMatchObject({ 'X-GitHub-Event': 'push', 'X-GitHub-Delivery': delivery.guid, 'X-Service-Event': 'push' });
+    expect(delivery.request.headers).toMatchObject({
+      'X-GitHub-Event': 'push',
+      'X-GitHub-Delivery': delivery.guid,
+      'X-Service-Event': 'push',
+    });
   });
 
   it('a wrong secret is refused by the middleware even with GitHub’s names (the signature is what it checks)', async () => {
     const { octo, hookId, dir } = named;
-    expect((await withNames.api('PATCH', `/orgs/acme/hooks/${hookId}/config`, { token: octo.token, body: { secret: 'not-the-secret' } })).status).toBe(200);
+    expect(
+      (await withNames.api('PATCH', `/orgs/acme/hooks/${hookId}/config`, { token: octo.token, body: { secret: 'not-the-secret' } })).status,
+    ).toBe(200);
     await commitFiles(dir, 'forged?', { 'f.txt': 'f\n' });
     const before = receiver.dispatched.length;
     await gitOk(['push', '-q', 'origin', 'main'], dir);
@@ -139,6 +152,8 @@ describe('hookGithubHeaders', () => {
     expect(loadConfig({}, { HUBLET_HOOK_GITHUB_HEADERS: 'true' }).hookGithubHeaders).toBe(true);
     expect(loadConfig({}, { HUBLET_HOOK_GITHUB_HEADERS: '0' }).hookGithubHeaders).toBe(false);
     expect(() => loadConfig({}, { HUBLET_HOOK_GITHUB_HEADERS: 'yes please' })).toThrow(ConfigError);
-    expect(() => loadConfig({}, { HUBLET_HOOK_GITHUB_HEADERS: 'yes please' })).toThrow(/hookGithubHeaders \(HUBLET_HOOK_GITHUB_HEADERS\): expected 1 or 0/);
+    expect(() => loadConfig({}, { HUBLET_HOOK_GITHUB_HEADERS: 'yes please' })).toThrow(
+      /hookGithubHeaders \(HUBLET_HOOK_GITHUB_HEADERS\): expected 1 or 0/,
+    );
   });
 });

@@ -31,7 +31,10 @@ describe('/admin/hooks', () => {
   it("creates, reads, updates, pings and deletes a global hook in GitHub Enterprise's shapes; deliveries are logged", async () => {
     const url = rcv.url + fresh();
     const where = new URL(url).pathname;
-    const created = await s.api('POST', '/admin/hooks', { token: s.adminToken, body: { name: 'web', config: { url, content_type: 'json', secret: 'site-secret' } } });
+    const created = await s.api('POST', '/admin/hooks', {
+      token: s.adminToken,
+      body: { name: 'web', config: { url, content_type: 'json', secret: 'site-secret' } },
+    });
     expect(created.status).toBe(201);
     const hook = checkSchema(created, 'POST /admin/hooks');
     const self = `${s.url}/admin/hooks/${hook.id}`;
@@ -52,7 +55,11 @@ describe('/admin/hooks', () => {
 
     const [ping] = await rcv.waitFor(1, at(where, 'ping'));
     expect(signaturesValid(ping, 'site-secret')).toBe(true);
-    expect(ping.headers).toMatchObject({ 'x-service-hook-id': String(hook.id), 'x-service-hook-installation-target-type': 'business', 'x-service-hook-installation-target-id': '1' });
+    expect(ping.headers).toMatchObject({
+      'x-service-hook-id': String(hook.id),
+      'x-service-hook-installation-target-type': 'business',
+      'x-service-hook-installation-target-id': '1',
+    });
     expect(ping.payload).toMatchObject({ hook_id: hook.id, hook: { type: 'Global', url: self }, sender: { login: expect.any(String) } });
     expect(ping.payload.organization).toBeUndefined();
     expectWebhookPayload('ping', ping.payload);
@@ -61,8 +68,14 @@ describe('/admin/hooks', () => {
     expect(checkSchema(list, 'GET /admin/hooks').map((h: { id: number }) => h.id)).toEqual([hook.id]);
     expect(checkSchema(await s.api('GET', `/admin/hooks/${hook.id}`, { token: s.adminToken }), 'GET /admin/hooks/{hook_id}')).toEqual(hook);
 
-    const patched = await s.api('PATCH', `/admin/hooks/${hook.id}`, { token: s.adminToken, body: { events: ['repository', 'user'], config: { url, content_type: 'form' } } });
-    expect(checkSchema(patched, 'PATCH /admin/hooks/{hook_id}')).toMatchObject({ events: ['repository', 'user'], config: { content_type: 'form', url } });
+    const patched = await s.api('PATCH', `/admin/hooks/${hook.id}`, {
+      token: s.adminToken,
+      body: { events: ['repository', 'user'], config: { url, content_type: 'form' } },
+    });
+    expect(checkSchema(patched, 'PATCH /admin/hooks/{hook_id}')).toMatchObject({
+      events: ['repository', 'user'],
+      config: { content_type: 'form', url },
+    });
     // A config given replaces the whole config: the secret went with it.
     expect(patched.body.config.secret).toBeUndefined();
 
@@ -70,7 +83,12 @@ describe('/admin/hooks', () => {
     const second = (await rcv.waitFor(2, at(where, 'ping')))[1];
     expect(second.headers['content-type']).toBe('application/x-www-form-urlencoded');
     await s.app.hublet.jobs.idle();
-    const logged = await s.db.selectFrom('hook_deliveries').select(['event', 'guid', 'status_code']).where('hook_id', '=', hook.id).orderBy('id').execute();
+    const logged = await s.db
+      .selectFrom('hook_deliveries')
+      .select(['event', 'guid', 'status_code'])
+      .where('hook_id', '=', hook.id)
+      .orderBy('id')
+      .execute();
     expect(logged).toEqual([
       { event: 'ping', guid: ping.headers['x-service-delivery'], status_code: 200 },
       { event: 'ping', guid: second.headers['x-service-delivery'], status_code: 200 },
@@ -82,10 +100,21 @@ describe('/admin/hooks', () => {
   });
 
   it('takes the event names global hooks have, and refuses others with a 422', async () => {
-    const bad = await s.api('POST', '/admin/hooks', { token: s.adminToken, body: { name: 'web', events: ['push', 'user'], config: { url: rcv.url + fresh() } } });
+    const bad = await s.api('POST', '/admin/hooks', {
+      token: s.adminToken,
+      body: { name: 'web', events: ['push', 'user'], config: { url: rcv.url + fresh() } },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toEqual([{ resource: 'Hook', code: 'custom', field: 'events', message: 'Invalid event(s): "push"' }]);
-    const ok = await s.api('POST', '/admin/hooks', { token: s.adminToken, body: { name: 'web', active: false, events: ['organization', 'repository', 'team', 'member', 'membership', 'fork'], config: { url: rcv.url + fresh() } } });
+    const ok = await s.api('POST', '/admin/hooks', {
+      token: s.adminToken,
+      body: {
+        name: 'web',
+        active: false,
+        events: ['organization', 'repository', 'team', 'member', 'membership', 'fork'],
+        config: { url: rcv.url + fresh() },
+      },
+    });
     expect(ok.status).toBe(201);
     const dup = await s.api('POST', '/admin/hooks', { token: s.adminToken, body: { name: 'web', config: { url: ok.body.config.url } } });
     expect(dup.status).toBe(422);
@@ -94,7 +123,10 @@ describe('/admin/hooks', () => {
   });
 
   it('site admins only: 404 for other users, 403 for a site admin token without site_admin, 401 anonymous', async () => {
-    const made = await s.api('POST', '/admin/hooks', { token: s.adminToken, body: { name: 'web', active: false, config: { url: rcv.url + fresh() } } });
+    const made = await s.api('POST', '/admin/hooks', {
+      token: s.adminToken,
+      body: { name: 'web', active: false, config: { url: rcv.url + fresh() } },
+    });
     expect(made.status).toBe(201);
     await s.createUser('boss', { siteAdmin: true });
     const unscoped = await s.createToken('boss', { scopes: ['repo'] });
@@ -105,12 +137,17 @@ describe('/admin/hooks', () => {
     ] as const) {
       expect((await s.api('GET', '/admin/hooks', { token })).status).toBe(status);
       expect((await s.api('GET', `/admin/hooks/${made.body.id}`, { token })).status).toBe(status);
-      expect((await s.api('POST', '/admin/hooks', { token, body: { name: 'web', config: { url: rcv.url + fresh() } } })).status).toBe(status);
+      expect((await s.api('POST', '/admin/hooks', { token, body: { name: 'web', config: { url: rcv.url + fresh() } } })).status).toBe(
+        status,
+      );
       expect((await s.api('POST', `/admin/hooks/${made.body.id}/pings`, { token })).status).toBe(status);
       expect((await s.api('DELETE', `/admin/hooks/${made.body.id}`, { token })).status).toBe(status);
     }
     // An organization's hooks are not the site's, nor the other way round.
-    const orgHook = await s.api('POST', '/orgs/acme/hooks', { token: octo.token, body: { name: 'web', active: false, config: { url: rcv.url + fresh() } } });
+    const orgHook = await s.api('POST', '/orgs/acme/hooks', {
+      token: octo.token,
+      body: { name: 'web', active: false, config: { url: rcv.url + fresh() } },
+    });
     expect((await s.api('GET', `/admin/hooks/${orgHook.body.id}`, { token: s.adminToken })).status).toBe(404);
     expect((await s.api('GET', `/orgs/acme/hooks/${made.body.id}`, { token: octo.token })).status).toBe(404);
     expect((await s.api('DELETE', `/admin/hooks/${made.body.id}`, { token: s.adminToken })).status).toBe(204);
@@ -121,7 +158,10 @@ describe('site-wide events', () => {
   it("a global hook subscribed to repository hears every repository's, a user's and an organization's, and no push", async () => {
     const url = rcv.url + fresh();
     const where = new URL(url).pathname;
-    const hook = await s.api('POST', '/admin/hooks', { token: s.adminToken, body: { name: 'web', events: ['repository'], config: { url, content_type: 'json' } } });
+    const hook = await s.api('POST', '/admin/hooks', {
+      token: s.adminToken,
+      body: { name: 'web', events: ['repository'], config: { url, content_type: 'json' } },
+    });
     expect(hook.status).toBe(201);
     await rcv.waitFor(1, at(where, 'ping'));
     const mine = await s.api('POST', '/user/repos', { token: octo.token, body: { name: 'mine', auto_init: true } });
@@ -133,7 +173,10 @@ describe('site-wide events', () => {
       ['created', 'octo/mine'],
       ['created', 'Acme/theirs'],
     ]);
-    expect(got[0].headers).toMatchObject({ 'x-service-hook-installation-target-type': 'business', 'x-service-hook-installation-target-id': '1' });
+    expect(got[0].headers).toMatchObject({
+      'x-service-hook-installation-target-type': 'business',
+      'x-service-hook-installation-target-id': '1',
+    });
     expectWebhookPayload('repository', got[0].payload);
     await s.app.hublet.jobs.idle();
     // auto_init's push went to no global hook.

@@ -50,7 +50,11 @@ describe("a repository hook's own events name its repository", () => {
     ['an organization’s repository', '/orgs/widgetco/repos', 'WidgetCo/widgets', 'WidgetCo'],
   ])('ping (on create and on request) and meta deleted carry the repository of %s', async (_what, createPath, fullName, orgLogin) => {
     if (orgLogin) await s.createOrg(orgLogin, 'octo');
-    const repo = (await created(createPath, { name: fullName.split('/')[1], description: 'things' })) as { id: number; full_name: string; node_id: string };
+    const repo = (await created(createPath, { name: fullName.split('/')[1], description: 'things' })) as {
+      id: number;
+      full_name: string;
+      node_id: string;
+    };
     const where = `/repo/${repo.id}`;
     const hook = await created(`/repos/${fullName}/hooks`, hookBody(where, 'repo-secret'));
 
@@ -59,7 +63,14 @@ describe("a repository hook's own events name its repository", () => {
     expect(ping.payload).toMatchObject({
       hook_id: hook.id,
       hook: { type: 'Repository', id: hook.id },
-      repository: { id: repo.id, node_id: repo.node_id, full_name: repo.full_name, description: 'things', private: false, owner: { login: fullName.split('/')[0] } },
+      repository: {
+        id: repo.id,
+        node_id: repo.node_id,
+        full_name: repo.full_name,
+        description: 'things',
+        private: false,
+        owner: { login: fullName.split('/')[0] },
+      },
       sender: { login: 'octo' },
     });
     if (orgLogin) expect(ping.payload.organization).toMatchObject({ login: orgLogin });

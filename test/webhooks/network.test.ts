@@ -64,7 +64,10 @@ describe('the fixed refusals (no setting)', () => {
       ['http://[fd00:ec2::254]/', /^Destination refused: fd00:ec2::254 is a cloud metadata address$/],
       ['http://100.100.100.200/', /^Destination refused: 100\.100\.100\.200 is a cloud metadata address$/],
       ['http://[::ffff:169.254.169.254]/', /^Destination refused: .*cloud metadata address$/],
-      ['http://metadata.google.internal/computeMetadata/v1/', /^Destination refused: metadata\.google\.internal is a cloud metadata service$/],
+      [
+        'http://metadata.google.internal/computeMetadata/v1/',
+        /^Destination refused: metadata\.google\.internal is a cloud metadata service$/,
+      ],
       [`http://0.0.0.0:${rcv.port}/zero`, /^Destination refused: 0\.0\.0\.0 is an unspecified address$/],
     ];
     for (const [url, status] of cases) {
@@ -83,8 +86,12 @@ describe('--hook-allowed-hosts', () => {
     try {
       const a = fresh();
       const b = fresh();
-      expect((await x.firstDelivery(`${rcv.url}${a}`)).status).toBe('Destination refused: 127.0.0.1 (loopback) is not in the allowed hosts (external)');
-      expect((await x.firstDelivery(`http://localhost:${rcv.port}${b}`)).status).toMatch(/^Destination refused: (127\.0\.0\.1|::1) \(loopback\) is not in the allowed hosts \(external\)$/);
+      expect((await x.firstDelivery(`${rcv.url}${a}`)).status).toBe(
+        'Destination refused: 127.0.0.1 (loopback) is not in the allowed hosts (external)',
+      );
+      expect((await x.firstDelivery(`http://localhost:${rcv.port}${b}`)).status).toMatch(
+        /^Destination refused: (127\.0\.0\.1|::1) \(loopback\) is not in the allowed hosts \(external\)$/,
+      );
       expect(hits(a) + hits(b)).toBe(0);
     } finally {
       await x.s.close();
@@ -102,7 +109,9 @@ describe('--hook-allowed-hosts', () => {
         expect(hits(p)).toBe(1);
         if (viaName) {
           // The name is allowed, not the address it stands for.
-          expect((await x.firstDelivery(`${rcv.url}${fresh()}`)).status).toMatch(/^Destination refused: 127\.0\.0\.1 \(loopback\) is not in the allowed hosts/);
+          expect((await x.firstDelivery(`${rcv.url}${fresh()}`)).status).toMatch(
+            /^Destination refused: 127\.0\.0\.1 \(loopback\) is not in the allowed hosts/,
+          );
         }
         expect((await x.firstDelivery('http://169.254.169.254/')).status).toMatch(/^Destination refused: /);
       } finally {
@@ -113,8 +122,12 @@ describe('--hook-allowed-hosts', () => {
 
   it('a setting that does not parse stops the configuration with the problem named', () => {
     expect(() => loadConfig({ hookAllowedHosts: 'external, 10.0.0.0/99' }, {})).toThrow(ConfigError);
-    expect(() => loadConfig({}, { HUBLET_HOOK_ALLOWED_HOSTS: 'intranet!' })).toThrow(/hookAllowedHosts \(HUBLET_HOOK_ALLOWED_HOSTS\): "intranet!" is not/);
-    expect(loadConfig({ hookAllowedHosts: 'private loopback 10.0.0.0/8 ::1 hooks.example.com *.corp.example' }, {}).hookAllowedHosts).toContain('private');
+    expect(() => loadConfig({}, { HUBLET_HOOK_ALLOWED_HOSTS: 'intranet!' })).toThrow(
+      /hookAllowedHosts \(HUBLET_HOOK_ALLOWED_HOSTS\): "intranet!" is not/,
+    );
+    expect(
+      loadConfig({ hookAllowedHosts: 'private loopback 10.0.0.0/8 ::1 hooks.example.com *.corp.example' }, {}).hookAllowedHosts,
+    ).toContain('private');
   });
 });
 
@@ -124,12 +137,32 @@ describe('insecure_ssl', () => {
   let x: Site;
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hublet-tls-'));
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-      '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
-    ], { stdio: 'ignore' });
-    tls = await startReceiver({ tls: { key: fs.readFileSync(path.join(dir, 'key.pem'), 'utf8'), cert: fs.readFileSync(path.join(dir, 'cert.pem'), 'utf8') } });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    tls = await startReceiver({
+      tls: { key: fs.readFileSync(path.join(dir, 'key.pem'), 'utf8'), cert: fs.readFileSync(path.join(dir, 'cert.pem'), 'utf8') },
+    });
     x = await site();
   });
   afterAll(async () => {
@@ -139,9 +172,14 @@ describe('insecure_ssl', () => {
   });
 
   it('verifies certificates unless the hook says insecure_ssl 1, and only for that hook', async () => {
-    expect(await x.firstDelivery(`${tls.url}/verified`)).toMatchObject({ status: 'Peer certificate cannot be authenticated with given CA certificates', status_code: 0 });
+    expect(await x.firstDelivery(`${tls.url}/verified`)).toMatchObject({
+      status: 'Peer certificate cannot be authenticated with given CA certificates',
+      status_code: 0,
+    });
     expect(await x.firstDelivery(`${tls.url}/insecure`, { insecure_ssl: '1' })).toMatchObject({ status: 'OK', status_code: 200 });
-    expect(await x.firstDelivery(`${tls.url}/verified-again`, { insecure_ssl: 0 })).toMatchObject({ status: 'Peer certificate cannot be authenticated with given CA certificates' });
+    expect(await x.firstDelivery(`${tls.url}/verified-again`, { insecure_ssl: 0 })).toMatchObject({
+      status: 'Peer certificate cannot be authenticated with given CA certificates',
+    });
     expect(tls.received.map((r) => r.path)).toEqual(['/insecure']);
   });
 });

@@ -31,7 +31,8 @@ export interface Receiver {
 function parsePayload(headers: http.IncomingHttpHeaders, body: Buffer): unknown {
   const text = body.toString('utf8');
   try {
-    if (String(headers['content-type']).startsWith('application/x-www-form-urlencoded')) return JSON.parse(new URLSearchParams(text).get('payload') ?? 'null');
+    if (String(headers['content-type']).startsWith('application/x-www-form-urlencoded'))
+      return JSON.parse(new URLSearchParams(text).get('payload') ?? 'null');
     return JSON.parse(text);
   } catch {
     return undefined;
@@ -48,7 +49,13 @@ export async function startReceiver(opts: { tls?: { key: string; cert: string } 
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const r: Received = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, payload: parsePayload(req.headers, body) };
+      const r: Received = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body,
+        payload: parsePayload(req.headers, body),
+      };
       received.push(r);
       for (const w of waiters) w();
       const respond = () => {

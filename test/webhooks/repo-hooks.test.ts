@@ -49,7 +49,10 @@ afterAll(async () => {
 
 /** GitHub's short form: a repository hook's `name` is optional ("Default: `web`"), so these hooks leave it out. */
 async function createHook(repo: string, body: Record<string, unknown> = {}, token = octo.token) {
-  const r = await s.api('POST', `/repos/${repo}/hooks`, { token, body: { config: { url: rcv.url + fresh('h'), content_type: 'json' }, ...body } });
+  const r = await s.api('POST', `/repos/${repo}/hooks`, {
+    token,
+    body: { config: { url: rcv.url + fresh('h'), content_type: 'json' }, ...body },
+  });
   if (r.status !== 201) throw new Error(`create hook: ${r.status} ${r.text}`);
   return r.body as { id: number; url: string; config: { url: string } };
 }
@@ -68,7 +71,10 @@ describe('the twelve operations', () => {
   it("create, read, update, config, ping, deliveries, redelivery and delete on a user's repository, in GitHub's shapes", async () => {
     const url = rcv.url + fresh('ops');
     const where = new URL(url).pathname;
-    const created = await s.api('POST', '/repos/octo/personal/hooks', { token: octo.token, body: { name: 'web', events: ['push', 'repository'], config: { url, content_type: 'json', secret: 'sekrit' } } });
+    const created = await s.api('POST', '/repos/octo/personal/hooks', {
+      token: octo.token,
+      body: { name: 'web', events: ['push', 'repository'], config: { url, content_type: 'json', secret: 'sekrit' } },
+    });
     expect(created.status).toBe(201);
     const hook = checkSchema(created, 'POST /repos/{owner}/{repo}/hooks');
     const self = `${s.url}/repos/octo/personal/hooks/${hook.id}`;
@@ -98,21 +104,43 @@ describe('the twelve operations', () => {
       'x-service-hook-installation-target-type': 'repository',
       'x-service-hook-installation-target-id': String(repos.personal.id),
     });
-    expect(ping.payload).toMatchObject({ hook_id: hook.id, hook: { type: 'Repository', id: hook.id, url: self }, sender: { login: 'octo' } });
+    expect(ping.payload).toMatchObject({
+      hook_id: hook.id,
+      hook: { type: 'Repository', id: hook.id, url: self },
+      sender: { login: 'octo' },
+    });
     expectWebhookPayload('ping', ping.payload);
 
     await s.app.hublet.jobs.idle();
     const list = await s.api('GET', '/repos/octo/personal/hooks', { token: octo.token });
     expect(checkSchema(list, 'GET /repos/{owner}/{repo}/hooks').map((h: { id: number }) => h.id)).toContain(hook.id);
     const one = await s.api('GET', `/repos/OCTO/Personal/hooks/${hook.id}`, { token: octo.token });
-    expect(checkSchema(one, 'GET /repos/{owner}/{repo}/hooks/{hook_id}')).toMatchObject({ id: hook.id, last_response: { code: 200, status: 'active' } });
+    expect(checkSchema(one, 'GET /repos/{owner}/{repo}/hooks/{hook_id}')).toMatchObject({
+      id: hook.id,
+      last_response: { code: 200, status: 'active' },
+    });
 
-    const patched = await s.api('PATCH', `/repos/octo/personal/hooks/${hook.id}`, { token: octo.token, body: { events: ['*'], active: false } });
-    expect(checkSchema(patched, 'PATCH /repos/{owner}/{repo}/hooks/{hook_id}')).toMatchObject({ events: ['*'], active: false, config: { secret: '********' } });
+    const patched = await s.api('PATCH', `/repos/octo/personal/hooks/${hook.id}`, {
+      token: octo.token,
+      body: { events: ['*'], active: false },
+    });
+    expect(checkSchema(patched, 'PATCH /repos/{owner}/{repo}/hooks/{hook_id}')).toMatchObject({
+      events: ['*'],
+      active: false,
+      config: { secret: '********' },
+    });
 
     const config = await s.api('GET', `/repos/octo/personal/hooks/${hook.id}/config`, { token: octo.token });
-    expect(checkSchema(config, 'GET /repos/{owner}/{repo}/hooks/{hook_id}/config')).toEqual({ content_type: 'json', insecure_ssl: '0', url, secret: '********' });
-    const config2 = await s.api('PATCH', `/repos/octo/personal/hooks/${hook.id}/config`, { token: octo.token, body: { content_type: 'form' } });
+    expect(checkSchema(config, 'GET /repos/{owner}/{repo}/hooks/{hook_id}/config')).toEqual({
+      content_type: 'json',
+      insecure_ssl: '0',
+      url,
+      secret: '********',
+    });
+    const config2 = await s.api('PATCH', `/repos/octo/personal/hooks/${hook.id}/config`, {
+      token: octo.token,
+      body: { content_type: 'form' },
+    });
     expect(checkSchema(config2, 'PATCH /repos/{owner}/{repo}/hooks/{hook_id}/config')).toMatchObject({ content_type: 'form', url });
 
     // An inactive hook is still pinged on request; the ping is recorded in its delivery log.
@@ -122,7 +150,12 @@ describe('the twelve operations', () => {
     expect(pings[1].headers['content-type']).toBe('application/x-www-form-urlencoded');
     await s.app.hublet.jobs.idle();
     const deliveries = await s.api('GET', `/repos/octo/personal/hooks/${hook.id}/deliveries`, { token: octo.token });
-    const items = checkSchema(deliveries, 'GET /repos/{owner}/{repo}/hooks/{hook_id}/deliveries') as { id: number; guid: string; event: string; repository_id: number | null }[];
+    const items = checkSchema(deliveries, 'GET /repos/{owner}/{repo}/hooks/{hook_id}/deliveries') as {
+      id: number;
+      guid: string;
+      event: string;
+      repository_id: number | null;
+    }[];
     expect(items.map((d) => d.event)).toEqual(['ping', 'ping']);
     expect(items[1]).toMatchObject({ guid: ping.headers['x-service-delivery'], repository_id: repos.personal.id });
     const detail = await s.api('GET', `/repos/octo/personal/hooks/${hook.id}/deliveries/${items[1].id}`, { token: octo.token });
@@ -149,15 +182,28 @@ describe('the twelve operations', () => {
   });
 
   it("answers GitHub's 422s: a bad body, a URL the repository has already (another repository may use it)", async () => {
-    const bad = await s.api('POST', '/repos/octo/personal/hooks', { token: octo.token, body: { name: 'web', config: { url: 'ftp://x.test/' }, events: ['nonsense'] } });
+    const bad = await s.api('POST', '/repos/octo/personal/hooks', {
+      token: octo.token,
+      body: { name: 'web', config: { url: 'ftp://x.test/' }, events: ['nonsense'] },
+    });
     expect(bad.status).toBe(422);
     checkSchema(bad, 'POST /repos/{owner}/{repo}/hooks');
     expect(bad.body.errors.map((e: { field: string }) => e.field)).toEqual(['url', 'events']);
     const first = await createHook('octo/personal');
-    const dup = await s.api('POST', '/repos/octo/personal/hooks', { token: octo.token, body: { name: 'web', config: { url: first.config.url } } });
+    const dup = await s.api('POST', '/repos/octo/personal/hooks', {
+      token: octo.token,
+      body: { name: 'web', config: { url: first.config.url } },
+    });
     expect(dup.status).toBe(422);
     expect(dup.body.errors).toEqual([{ resource: 'Hook', code: 'custom', message: 'Hook already exists on this repository' }]);
-    expect((await s.api('POST', '/repos/octo/quiet/hooks', { token: octo.token, body: { name: 'web', active: false, config: { url: first.config.url } } })).status).toBe(201);
+    expect(
+      (
+        await s.api('POST', '/repos/octo/quiet/hooks', {
+          token: octo.token,
+          body: { name: 'web', active: false, config: { url: first.config.url } },
+        })
+      ).status,
+    ).toBe(201);
   });
 });
 
@@ -166,8 +212,16 @@ describe("GitHub's short forms for repository hooks", () => {
     const url = rcv.url + fresh('short');
     const created = await s.api('POST', '/repos/acme/widgets/hooks', { token: octo.token, body: { config: { url } } });
     expect(created.status).toBe(201);
-    expect(checkSchema(created, 'POST /repos/{owner}/{repo}/hooks')).toMatchObject({ name: 'web', events: ['push'], active: true, config: { url } });
-    const wrongName = await s.api('POST', '/repos/acme/widgets/hooks', { token: octo.token, body: { name: 'email', config: { url: `${url}x` } } });
+    expect(checkSchema(created, 'POST /repos/{owner}/{repo}/hooks')).toMatchObject({
+      name: 'web',
+      events: ['push'],
+      active: true,
+      config: { url },
+    });
+    const wrongName = await s.api('POST', '/repos/acme/widgets/hooks', {
+      token: octo.token,
+      body: { name: 'email', config: { url: `${url}x` } },
+    });
     expect(wrongName.status).toBe(422);
     expect(wrongName.body.errors).toEqual([{ resource: 'Hook', code: 'invalid', field: 'name', message: 'name must be "web"' }]);
     const org = await s.api('POST', '/orgs/acme/hooks', { token: octo.token, body: { config: { url: `${url}org` } } });
@@ -182,7 +236,10 @@ describe("GitHub's short forms for repository hooks", () => {
     expect(patched.status).toBe(200);
     expect([...checkSchema(patched, 'PATCH /repos/{owner}/{repo}/hooks/{hook_id}').events].sort()).toEqual(['delete', 'push']);
     expect([...(await s.api('GET', path, { token: octo.token })).body.events].sort()).toEqual(['delete', 'push']);
-    const both = await s.api('PATCH', path, { token: octo.token, body: { events: ['issues', 'fork'], add_events: ['push', 'fork'], remove_events: ['issues'] } });
+    const both = await s.api('PATCH', path, {
+      token: octo.token,
+      body: { events: ['issues', 'fork'], add_events: ['push', 'fork'], remove_events: ['issues'] },
+    });
     expect([...both.body.events].sort()).toEqual(['fork', 'push']);
     const unknown = await s.api('PATCH', path, { token: octo.token, body: { add_events: ['nonsense'], remove_events: 'push' } });
     expect(unknown.status).toBe(422);
@@ -195,15 +252,26 @@ describe("GitHub's short forms for repository hooks", () => {
 
 describe('events reaching repository hooks', () => {
   it("a real git push to a user's repository reaches its hook; tests re-sends the latest push", async () => {
-    const hook = await createHook('octo/personal', { events: ['push'], config: { url: rcv.url + fresh('push'), content_type: 'json', secret: 'pushed' } });
+    const hook = await createHook('octo/personal', {
+      events: ['push'],
+      config: { url: rcv.url + fresh('push'), content_type: 'json', secret: 'pushed' },
+    });
     const p = new URL(hook.config.url).pathname;
     const sha = await push('octo/personal', 'a.txt');
     const [got] = await rcv.waitFor(1, at(p, 'push'));
-    expect(got.payload).toMatchObject({ ref: 'refs/heads/main', after: sha, repository: { id: repos.personal.id, full_name: 'octo/personal' }, pusher: { name: 'octo' } });
+    expect(got.payload).toMatchObject({
+      ref: 'refs/heads/main',
+      after: sha,
+      repository: { id: repos.personal.id, full_name: 'octo/personal' },
+      pusher: { name: 'octo' },
+    });
     expect(got.payload.organization).toBeUndefined();
     expectWebhookPayload('push', got.payload);
     expect(signaturesValid(got, 'pushed')).toBe(true);
-    expect(got.headers).toMatchObject({ 'x-service-hook-installation-target-type': 'repository', 'x-service-hook-installation-target-id': String(repos.personal.id) });
+    expect(got.headers).toMatchObject({
+      'x-service-hook-installation-target-type': 'repository',
+      'x-service-hook-installation-target-id': String(repos.personal.id),
+    });
 
     const tested = await s.api('POST', `/repos/octo/personal/hooks/${hook.id}/tests`, { token: octo.token });
     expect(tested.status).toBe(204);
@@ -225,7 +293,10 @@ describe('events reaching repository hooks', () => {
 
   it("an organization repository's push reaches both its hook and the organization's, one guid", async () => {
     const repoHook = await createHook('acme/widgets', { events: ['push'] });
-    const orgHook = await s.api('POST', '/orgs/acme/hooks', { token: octo.token, body: { name: 'web', events: ['push'], config: { url: rcv.url + fresh('org'), content_type: 'json' } } });
+    const orgHook = await s.api('POST', '/orgs/acme/hooks', {
+      token: octo.token,
+      body: { name: 'web', events: ['push'], config: { url: rcv.url + fresh('org'), content_type: 'json' } },
+    });
     expect(orgHook.status).toBe(201);
     await s.app.hublet.jobs.idle();
     const sha = await push('Acme/widgets', 'b.txt');
@@ -233,8 +304,14 @@ describe('events reaching repository hooks', () => {
     const [toOrg] = await rcv.waitFor(1, at(new URL(orgHook.body.config.url).pathname, 'push'));
     expect(toRepo.payload.after).toBe(sha);
     expect(toRepo.headers['x-service-delivery']).toBe(toOrg.headers['x-service-delivery']);
-    expect(toRepo.headers).toMatchObject({ 'x-service-hook-installation-target-type': 'repository', 'x-service-hook-installation-target-id': String(repos.widgets.id) });
-    expect(toOrg.headers).toMatchObject({ 'x-service-hook-installation-target-type': 'organization', 'x-service-hook-installation-target-id': String(org.id) });
+    expect(toRepo.headers).toMatchObject({
+      'x-service-hook-installation-target-type': 'repository',
+      'x-service-hook-installation-target-id': String(repos.widgets.id),
+    });
+    expect(toOrg.headers).toMatchObject({
+      'x-service-hook-installation-target-type': 'organization',
+      'x-service-hook-installation-target-id': String(org.id),
+    });
     expect(toRepo.payload.organization).toMatchObject({ login: 'Acme' });
   });
 
@@ -243,7 +320,11 @@ describe('events reaching repository hooks', () => {
     await s.app.hublet.jobs.idle();
     const r = await s.api('GET', `/repos/octo/quiet/hooks/${hook.id}/deliveries`, { token: octo.token });
     expect(r.status).toBe(200);
-    expect(r.body[0]).toMatchObject({ event: 'ping', status_code: 0, status: expect.stringMatching(/^Destination refused: 169\.254\.10\.20 is a link-local address$/) });
+    expect(r.body[0]).toMatchObject({
+      event: 'ping',
+      status_code: 0,
+      status: expect.stringMatching(/^Destination refused: 169\.254\.10\.20 is a link-local address$/),
+    });
   });
 });
 
@@ -251,10 +332,16 @@ describe('who may manage them', () => {
   it('repository admins only: a member with write access, another user and anonymous callers get 404 (401)', async () => {
     const hook = await createHook('acme/widgets');
     for (const token of [mona.token, eve.token]) {
-      for (const p of ['/repos/acme/widgets/hooks', `/repos/acme/widgets/hooks/${hook.id}`, `/repos/acme/widgets/hooks/${hook.id}/config`]) {
+      for (const p of [
+        '/repos/acme/widgets/hooks',
+        `/repos/acme/widgets/hooks/${hook.id}`,
+        `/repos/acme/widgets/hooks/${hook.id}/config`,
+      ]) {
         expect((await s.api('GET', p, { token })).status, p).toBe(404);
       }
-      expect((await s.api('POST', '/repos/acme/widgets/hooks', { token, body: { name: 'web', config: { url: rcv.url + fresh('x') } } })).status).toBe(404);
+      expect(
+        (await s.api('POST', '/repos/acme/widgets/hooks', { token, body: { name: 'web', config: { url: rcv.url + fresh('x') } } })).status,
+      ).toBe(404);
       expect((await s.api('DELETE', `/repos/acme/widgets/hooks/${hook.id}`, { token })).status).toBe(404);
       expect((await s.api('GET', '/repos/octo/hidden/hooks', { token })).status).toBe(404);
     }
@@ -277,9 +364,15 @@ describe('who may manage them', () => {
     expect((await s.api('GET', '/repos/octo/hidden/hooks', { token: publicOnly })).status).toBe(404);
     expect((await s.api('GET', '/repos/octo/personal/hooks', { token: none })).status).toBe(404);
     // read:repo_hook does not write; write:repo_hook does not delete.
-    expect((await s.api('POST', '/repos/octo/hidden/hooks', { token: hookReader, body: { name: 'web', config: { url: rcv.url + fresh('r') } } })).status).toBe(404);
+    expect(
+      (await s.api('POST', '/repos/octo/hidden/hooks', { token: hookReader, body: { name: 'web', config: { url: rcv.url + fresh('r') } } }))
+        .status,
+    ).toBe(404);
     const writer = await tok(['write:repo_hook']);
-    const made = await s.api('POST', '/repos/octo/hidden/hooks', { token: writer, body: { name: 'web', active: false, config: { url: rcv.url + fresh('w') } } });
+    const made = await s.api('POST', '/repos/octo/hidden/hooks', {
+      token: writer,
+      body: { name: 'web', active: false, config: { url: rcv.url + fresh('w') } },
+    });
     expect(made.status).toBe(201);
     expect((await s.api('DELETE', `/repos/octo/hidden/hooks/${made.body.id}`, { token: writer })).status).toBe(404);
     expect((await s.api('DELETE', `/repos/octo/hidden/hooks/${made.body.id}`, { token: await tok(['repo']) })).status).toBe(204);
@@ -287,7 +380,10 @@ describe('who may manage them', () => {
     const fgRead = await s.createToken('octo', { kind: 'fine_grained', permissions: { repository_hooks: 'read' } });
     const fgNone = await s.createToken('octo', { kind: 'fine_grained', permissions: { contents: 'write' } });
     expect((await s.api('GET', '/repos/octo/personal/hooks', { token: fgRead })).status).toBe(200);
-    const refused = await s.api('POST', '/repos/octo/personal/hooks', { token: fgRead, body: { name: 'web', config: { url: rcv.url + fresh('f') } } });
+    const refused = await s.api('POST', '/repos/octo/personal/hooks', {
+      token: fgRead,
+      body: { name: 'web', config: { url: rcv.url + fresh('f') } },
+    });
     expect(refused.status).toBe(403);
     expect((await s.api('GET', '/repos/octo/personal/hooks', { token: fgNone })).status).toBe(403);
   });

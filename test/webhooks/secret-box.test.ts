@@ -53,7 +53,9 @@ describe('SecretBox', () => {
     expect(rotated.seal('s', 'hook.secret').startsWith(`hsb1:${keyIdOf(next)}:`)).toBe(true);
     expect(rotated.knows(keyIdOf(key))).toBe(true);
     const stranger = new SecretBox(crypto.randomBytes(32));
-    expect(() => stranger.open(sealedOld, 'hook.secret')).toThrow(new RegExp(`sealed with secret key ${keyIdOf(key)}, which this server does not have`));
+    expect(() => stranger.open(sealedOld, 'hook.secret')).toThrow(
+      new RegExp(`sealed with secret key ${keyIdOf(key)}, which this server does not have`),
+    );
     try {
       stranger.open(sealedOld, 'hook.secret');
     } catch (err) {
@@ -93,18 +95,34 @@ describe('OpenedCache', () => {
 describe('parseKey', () => {
   const key = crypto.randomBytes(32);
   it('reads 32 bytes as hex, base64 or base64url, padded or not, with whitespace around', () => {
-    for (const text of [key.toString('hex'), key.toString('hex').toUpperCase(), key.toString('base64'), key.toString('base64url'), ` ${key.toString('base64')}\n`]) {
+    for (const text of [
+      key.toString('hex'),
+      key.toString('hex').toUpperCase(),
+      key.toString('base64'),
+      key.toString('base64url'),
+      ` ${key.toString('base64')}\n`,
+    ]) {
       expect(parseKey(text)?.equals(key), text).toBe(true);
     }
   });
   it('refuses other lengths and other text', () => {
-    for (const text of ['', 'secret', crypto.randomBytes(31).toString('base64'), crypto.randomBytes(33).toString('base64'), crypto.randomBytes(16).toString('hex'), `${key.toString('hex')}00`]) {
+    for (const text of [
+      '',
+      'secret',
+      crypto.randomBytes(31).toString('base64'),
+      crypto.randomBytes(33).toString('base64'),
+      crypto.randomBytes(16).toString('hex'),
+      `${key.toString('hex')}00`,
+    ]) {
       expect(parseKey(text), text).toBeUndefined();
     }
   });
   it('reads a comma-separated list, all or nothing', () => {
     const other = crypto.randomBytes(32);
-    expect(parseKeyList(`${key.toString('base64')}, ${other.toString('hex')}`)?.map((k) => k.toString('hex'))).toEqual([key.toString('hex'), other.toString('hex')]);
+    expect(parseKeyList(`${key.toString('base64')}, ${other.toString('hex')}`)?.map((k) => k.toString('hex'))).toEqual([
+      key.toString('hex'),
+      other.toString('hex'),
+    ]);
     expect(parseKeyList(`${key.toString('base64')},nope`)).toBeUndefined();
   });
 });
@@ -145,7 +163,9 @@ describe('the key file', () => {
     fs.writeFileSync(path.join(dir, 'not-a-dir'), '');
     const file = keyFilePath(path.join(dir, 'not-a-dir'));
     expect(() => readOrCreateKeyFile(file)).toThrow(ConfigError);
-    expect(() => readOrCreateKeyFile(file)).toThrow(/secret key file .*: cannot be created or read \(E[A-Z]+\); set HUBLET_SECRET_KEY instead, or make the data dir writable/);
+    expect(() => readOrCreateKeyFile(file)).toThrow(
+      /secret key file .*: cannot be created or read \(E[A-Z]+\); set HUBLET_SECRET_KEY instead, or make the data dir writable/,
+    );
   });
 
   it('is not needed when HUBLET_SECRET_KEY is set (nothing is written)', () => {
@@ -162,7 +182,10 @@ describe('loadConfig', () => {
     const bad = 'not-a-key-but-a-credential';
     let error: unknown;
     try {
-      loadConfig({}, { HUBLET_SECRET_KEY: bad, HUBLET_SECRET_KEY_PREVIOUS: `${crypto.randomBytes(32).toString('base64')},${bad}`, HUBLET_PORT: 'x' });
+      loadConfig(
+        {},
+        { HUBLET_SECRET_KEY: bad, HUBLET_SECRET_KEY_PREVIOUS: `${crypto.randomBytes(32).toString('base64')},${bad}`, HUBLET_PORT: 'x' },
+      );
     } catch (err) {
       error = err;
     }

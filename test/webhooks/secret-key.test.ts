@@ -35,7 +35,10 @@ describe('hublet serve and its secret key', () => {
     expect(signaturesValid(ping, secret)).toBe(true);
     expect((await call(first, 'DELETE', `/orgs/keyed/hooks/${hook.body.id}`)).status).toBe(204);
     await fx.rcv.waitFor(2, (r) => r.path === '/keyed');
-    expect((await call(first, 'POST', '/orgs/keyed/hooks', { name: 'web', active: false, config: { url: `${fx.rcv.url}/kept`, secret } })).status).toBe(201);
+    expect(
+      (await call(first, 'POST', '/orgs/keyed/hooks', { name: 'web', active: false, config: { url: `${fx.rcv.url}/kept`, secret } }))
+        .status,
+    ).toBe(201);
     await first.stop();
   });
 
@@ -56,7 +59,9 @@ describe('hublet serve and its secret key', () => {
     const other = crypto.randomBytes(32).toString('base64');
     const refused = await runServe(data.args, { env: fx.sb.env, extraEnv: { HUBLET_SECRET_KEY: other } });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`hook secrets in the database were sealed with secret key ${keyIdOf(key)}, which this server does not have`);
+    expect(refused.stderr).toContain(
+      `hook secrets in the database were sealed with secret key ${keyIdOf(key)}, which this server does not have`,
+    );
     expect(refused.stderr).not.toContain(other);
   });
 

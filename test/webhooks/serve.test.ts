@@ -30,7 +30,10 @@ describe('a server killed mid-delivery', () => {
     const first = await serve(data, env);
     expect((await call(first, 'POST', '/admin/organizations', { login: 'crashy', admin: 'admin' })).status).toBe(201);
     fx.rcv.answer((r) => (r.path === '/crash' ? 'hang' : { status: 200 }));
-    const hook = await call(first, 'POST', '/orgs/crashy/hooks', { name: 'web', config: { url: `${fx.rcv.url}/crash`, content_type: 'json', secret: SECRET } });
+    const hook = await call(first, 'POST', '/orgs/crashy/hooks', {
+      name: 'web',
+      config: { url: `${fx.rcv.url}/crash`, content_type: 'json', secret: SECRET },
+    });
     expect(hook.status).toBe(201);
     for (let i = 0; i < 11; i++) expect((await call(first, 'POST', `/orgs/crashy/hooks/${hook.body.id}/pings`)).status).toBe(204);
     // Four requests are held open by the receiver; eight more wait in the queue. Now the process dies.
@@ -43,7 +46,11 @@ describe('a server killed mid-delivery', () => {
     fx.rcv.answer({ status: 200 });
     const second = await serve(data, env);
     const deliveries = await eventually(
-      async () => (await call(second, 'GET', `/orgs/crashy/hooks/${hook.body.id}/deliveries?per_page=100`)).body as { guid: string; status: string }[],
+      async () =>
+        (await call(second, 'GET', `/orgs/crashy/hooks/${hook.body.id}/deliveries?per_page=100`)).body as {
+          guid: string;
+          status: string;
+        }[],
       (list) => list.length >= 12,
     );
     expect(deliveries).toHaveLength(12);
@@ -71,7 +78,8 @@ describe('serve --hook-allowed-hosts', () => {
     expect((await call(refusing, 'POST', '/admin/organizations', { login: 'ext', admin: 'admin' })).status).toBe(201);
     const hook = await call(refusing, 'POST', '/orgs/ext/hooks', { name: 'web', config: { url: `${fx.rcv.url}/external-only` } });
     const [d] = await eventually(
-      async () => (await call(refusing, 'GET', `/orgs/ext/hooks/${hook.body.id}/deliveries`)).body as { status: string; status_code: number }[],
+      async () =>
+        (await call(refusing, 'GET', `/orgs/ext/hooks/${hook.body.id}/deliveries`)).body as { status: string; status_code: number }[],
       (list) => list.length > 0,
     );
     expect(d).toMatchObject({ status: 'Destination refused: 127.0.0.1 (loopback) is not in the allowed hosts (external)', status_code: 0 });
@@ -86,7 +94,9 @@ describe('serve --hook-allowed-hosts', () => {
   });
 
   it('refuses to start with a setting that does not parse (exit 2, the problem named)', async () => {
-    const r = await runServe(['--port', '0', ...(await freshDataDir('bad')), '--hook-allowed-hosts', 'external,300.1.1.1/8'], { env: fx.sb.env });
+    const r = await runServe(['--port', '0', ...(await freshDataDir('bad')), '--hook-allowed-hosts', 'external,300.1.1.1/8'], {
+      env: fx.sb.env,
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('hookAllowedHosts (HUBLET_HOOK_ALLOWED_HOSTS): "300.1.1.1/8" is not a valid CIDR range');
   });

@@ -16,7 +16,11 @@ import type { BenchCase } from '../types.js';
 
 const SLOW_HOOKS = 50;
 const TIMEOUT_MS = 2000;
-const GOALS = [atMost('p99', 100, ' ms', 'fast receiver event-to-receipt p99 '), atLeast('slowTimedOut', 1, ' slow deliveries timed out'), atMost('slowAnswered', 0, ' slow deliveries not timed out')];
+const GOALS = [
+  atMost('p99', 100, ' ms', 'fast receiver event-to-receipt p99 '),
+  atLeast('slowTimedOut', 1, ' slow deliveries timed out'),
+  atMost('slowAnswered', 0, ' slow deliveries not timed out'),
+];
 const TARGET = describeGoals(GOALS);
 
 /** A receiver that reads each request and never answers (the server's timeout ends it); counts what arrived. */
@@ -53,7 +57,12 @@ export const fairHookCases: BenchCase[] = [
         await ctx.api('POST', '/orgs/fairorg/repos', { name: 'app' });
         // Created turned off (no creation pings), then turned on: every delivery measured is a wave's event.
         const createHook = async (url: string) => {
-          const { id } = await ctx.api('POST', '/orgs/fairorg/hooks', { name: 'web', active: false, config: { url, content_type: 'json' }, events: ['repository'] });
+          const { id } = await ctx.api('POST', '/orgs/fairorg/hooks', {
+            name: 'web',
+            active: false,
+            config: { url, content_type: 'json' },
+            events: ['repository'],
+          });
           await ctx.api('PATCH', `/orgs/fairorg/hooks/${id}`, { active: true });
           return id as number;
         };
@@ -71,19 +80,38 @@ export const fairHookCases: BenchCase[] = [
             }
             // Until every fast delivery arrived and the first slow ones have timed out.
             const deadline = Date.now() + 30_000;
-            const fastPings = async () => Number((await sql<{ n: number }>`select count(*) as n from hook_deliveries where hook_id = ${fastId} and delivered_at >= ${new Date(started).toISOString()}`.execute(db)).rows[0].n);
+            const fastPings = async () =>
+              Number(
+                (
+                  await sql<{
+                    n: number;
+                  }>`select count(*) as n from hook_deliveries where hook_id = ${fastId} and delivered_at >= ${new Date(started).toISOString()}`.execute(
+                    db,
+                  )
+                ).rows[0].n,
+              );
             while ((await fastPings()) < waves || Date.now() < started + waves * waveGapMs + TIMEOUT_MS + 500) {
               if (Date.now() > deadline) throw new Error('the fast receiver did not get every event in 30 s');
               await new Promise((res) => setTimeout(res, 50));
             }
             const { arrivals } = await fast.stats();
-            const events = await sql<{ guid: string; created_at: string }>`select guid, created_at from events where name = 'repository' and created_at >= ${new Date(started).toISOString()}`.execute(db);
+            const events = await sql<{
+              guid: string;
+              created_at: string;
+            }>`select guid, created_at from events where name = 'repository' and created_at >= ${new Date(started).toISOString()}`.execute(
+              db,
+            );
             const createdAt = new Map(events.rows.map((e) => [e.guid, Date.parse(e.created_at)]));
             const latencies = arrivals
               .map((a) => createdAt.get(a.guid) !== undefined && a.at - createdAt.get(a.guid)!)
               .filter((x): x is number => x !== false)
               .sort((a, b) => a - b);
-            const slowRows = await sql<{ status: string; n: number }>`select status, count(*) as n from hook_deliveries where hook_id <> ${fastId} and delivered_at >= ${new Date(started).toISOString()} group by status`.execute(db);
+            const slowRows = await sql<{
+              status: string;
+              n: number;
+            }>`select status, count(*) as n from hook_deliveries where hook_id <> ${fastId} and delivered_at >= ${new Date(started).toISOString()} group by status`.execute(
+              db,
+            );
             const timedOut = Number(slowRows.rows.find((x) => x.status === 'timed out')?.n ?? 0);
             const answered = slowRows.rows.reduce((n, x) => n + Number(x.n), 0) - timedOut;
             const round = (v: number) => Math.round(v * 10) / 10;
@@ -99,7 +127,9 @@ export const fairHookCases: BenchCase[] = [
           }
           const last = rounds[rounds.length - 1];
           return rowOf({
-            case: ctx.quick ? `fair delivery: 50 hanging hooks + 1 fast, ${waves} events (QUICK)` : 'fair delivery: 50 hooks to a hanging receiver + 1 to a fast one, sent each event together',
+            case: ctx.quick
+              ? `fair delivery: 50 hanging hooks + 1 fast, ${waves} events (QUICK)`
+              : 'fair delivery: 50 hooks to a hanging receiver + 1 to a fast one, sent each event together',
             unit: 'fast deliveries',
             rounds,
             peakRssMiB: peakRssMiB(ctx.server.pid),

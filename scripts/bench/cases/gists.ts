@@ -30,7 +30,11 @@ async function threeFileGist(api: BenchContext['api']): Promise<string> {
 async function seededServer(ctx: BenchContext, server: HubletServer, count: number): Promise<{ gistId: string; seedSeconds: number }> {
   const api = (method: string, p: string, body?: unknown) => ctx.apiOn(server, method, p, body);
   const owners = await createUsers(api, 'seed', 10);
-  const template = await api('POST', '/gists', { description: 'template', public: true, files: { 'notes.md': { content: `# Seeded\n\n${'A line of a seeded gist.\n'.repeat(4)}` } } });
+  const template = await api('POST', '/gists', {
+    description: 'template',
+    public: true,
+    files: { 'notes.md': { content: `# Seeded\n\n${'A line of a seeded gist.\n'.repeat(4)}` } },
+  });
   const gistId = await threeFileGist(api);
   const t0 = performance.now();
   await withDb(server.databaseUrl, (db) => seedGists(db, { count: count - 2, templateGistId: template.id as string, ownerIds: owners }));
@@ -50,7 +54,8 @@ const getGist = httpCase({
 
 const publicList = httpCase({
   name: 'GET /gists/public?per_page=100 on 100,000 gists',
-  rowName: (ctx) => (ctx.quick ? 'GET /gists/public?per_page=100 on 10,000 gists (QUICK)' : 'GET /gists/public?per_page=100 on 100,000 gists'),
+  rowName: (ctx) =>
+    ctx.quick ? 'GET /gists/public?per_page=100 on 10,000 gists (QUICK)' : 'GET /gists/public?per_page=100 on 100,000 gists',
   goals: [atLeast('ratio', 0.3, '× baseline')],
   freshServer: true,
   async setup(ctx) {
@@ -68,7 +73,11 @@ const createGists = httpCase({
   durationSec: { full: 10, quick: 1 },
   sustained: true,
   async setup(ctx) {
-    const body = JSON.stringify({ description: 'created under load', public: true, files: { 'a.txt': { content: 'first file\n' }, 'b.md': { content: '# second\n' } } });
+    const body = JSON.stringify({
+      description: 'created under load',
+      public: true,
+      files: { 'a.txt': { content: 'first file\n' }, 'b.md': { content: '# second\n' } },
+    });
     return [{ method: 'POST', path: '/gists', headers: jsonAuth(ctx.server.adminToken), body }];
   },
 });
@@ -79,12 +88,18 @@ const updateGists = httpCase({
   unit: 'updates/s',
   async setup(ctx) {
     // One gist per connection, so the per-gist write lock measures writes, not a queue on one gist.
-    const create = async () => (await ctx.api('POST', '/gists', { public: true, files: { 'a.txt': { content: 'v0\n' }, 'b.txt': { content: 'stays\n' } } })).id as string;
+    const create = async () =>
+      (await ctx.api('POST', '/gists', { public: true, files: { 'a.txt': { content: 'v0\n' }, 'b.txt': { content: 'stays\n' } } }))
+        .id as string;
     const ids = await Promise.all(Array.from({ length: ctx.settings.connections }, create));
     let n = 0;
     const setupRequest = (req: RawRequest): RawRequest => {
       n++;
-      return { ...req, path: `/gists/${ids[n % ids.length]}`, body: JSON.stringify({ files: { 'a.txt': { content: `revision ${n}\n` } } }) };
+      return {
+        ...req,
+        path: `/gists/${ids[n % ids.length]}`,
+        body: JSON.stringify({ files: { 'a.txt': { content: `revision ${n}\n` } } }),
+      };
     };
     return [{ method: 'PATCH', path: `/gists/${ids[0]}`, headers: jsonAuth(ctx.server.adminToken), body: '{}', setupRequest }];
   },
@@ -120,7 +135,16 @@ const scale: BenchCase = {
     for (let i = 0; i < ctx.rounds; i++) {
       const s = await probeLatency(smallServer.url, request(smallServer, little.gistId), settings);
       const b = await probeLatency(bigServer.url, request(bigServer, big.gistId), settings);
-      rounds.push({ value: b.rps, p50: b.p50, p99: b.p99, ratio: significant(b.p50 / s.p50), smallRps: s.rps, smallP50: s.p50, smallP99: s.p99, problems: b.errors + b.non2xx + s.errors + s.non2xx });
+      rounds.push({
+        value: b.rps,
+        p50: b.p50,
+        p99: b.p99,
+        ratio: significant(b.p50 / s.p50),
+        smallRps: s.rps,
+        smallP50: s.p50,
+        smallP99: s.p99,
+        problems: b.errors + b.non2xx + s.errors + s.non2xx,
+      });
     }
     const problems = rounds.reduce((n, r) => n + r.problems, 0);
     const smallP50 = median(rounds.map((r) => r.smallP50));

@@ -38,7 +38,13 @@ export const hookCases: BenchCase[] = [
       try {
         await ctx.api('POST', '/admin/organizations', { login: 'benchorg', admin: 'admin' });
         const createHook = async (i: number) =>
-          (await ctx.api('POST', '/orgs/benchorg/hooks', { name: 'web', config: { url: `${receiver.url}/h/${i}`, content_type: 'json' }, events: ['push'] })).id as number;
+          (
+            await ctx.api('POST', '/orgs/benchorg/hooks', {
+              name: 'web',
+              config: { url: `${receiver.url}/h/${i}`, content_type: 'json' },
+              events: ['push'],
+            })
+          ).id as number;
         const ids = await Promise.all(Array.from({ length: HOOKS }, (_, i) => createHook(i)));
         return await withDb(ctx.server.databaseUrl, async (db) => {
           const count = async (failedOnly: boolean) => {
@@ -58,10 +64,21 @@ export const hookCases: BenchCase[] = [
             const started = Date.now();
             // Watched while the pings run: autocannon ends an `amount` run on its once-a-second tick, which would count
             // up to a second of idling as delivery time.
-            const allRecorded = waitUntil(async () => (await recorded()) >= expected, ctx.quick ? 30_000 : 300_000, `${count} deliveries recorded`).then(() => Date.now());
+            const allRecorded = waitUntil(
+              async () => (await recorded()) >= expected,
+              ctx.quick ? 30_000 : 300_000,
+              `${count} deliveries recorded`,
+            ).then(() => Date.now());
             const pings = await measureSpread(
               ctx.server.urls,
-              [{ method: 'POST', path: `/orgs/benchorg/hooks/${ids[0]}/pings`, headers: { authorization: `Bearer ${ctx.server.adminToken}` }, setupRequest }],
+              [
+                {
+                  method: 'POST',
+                  path: `/orgs/benchorg/hooks/${ids[0]}/pings`,
+                  headers: { authorization: `Bearer ${ctx.server.adminToken}` },
+                  setupRequest,
+                },
+              ],
               { connections: 20, durationSec: 600, warmupSec: 0 },
               count,
             );
@@ -79,7 +96,9 @@ export const hookCases: BenchCase[] = [
 
             // This round's events only: earlier rounds' arrivals stay in the receiver's list.
             const { arrivals } = await receiver.stats();
-            const events = await sql<{ guid: string; created_at: string }>`select guid, created_at from events where name = 'ping'`.execute(db);
+            const events = await sql<{ guid: string; created_at: string }>`select guid, created_at from events where name = 'ping'`.execute(
+              db,
+            );
             const createdAt = new Map(events.rows.map((e) => [e.guid, Date.parse(e.created_at)]));
             const latencies = arrivals
               .map((a) => ({ a, t: createdAt.get(a.guid) }))
@@ -101,7 +120,9 @@ export const hookCases: BenchCase[] = [
           const failed = await count(true);
           const pace = rounds.map((r) => `${r.value}/s in ${r.seconds} s (pings ${r.pingsPerSec}/s, ping p99 ${r.pingP99} ms)`).join('; ');
           return rowOf({
-            case: ctx.quick ? `webhook deliveries: 100 hooks × ${pingsPerHook} pings (QUICK)` : 'webhook deliveries: 100 hooks × 100 pings, one keep-alive receiver',
+            case: ctx.quick
+              ? `webhook deliveries: 100 hooks × ${pingsPerHook} pings (QUICK)`
+              : 'webhook deliveries: 100 hooks × 100 pings, one keep-alive receiver',
             unit: 'deliveries/s',
             rounds,
             peakRssMiB: peakRssMiB(ctx.server.pid),

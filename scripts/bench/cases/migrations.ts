@@ -17,7 +17,11 @@ const MB = 1024 * 1024;
 const GOALS = [atMost('ratio', 1.5, '× the time of git clone --mirror + tar czf'), atMost('rssGrowthMiB', 100, ' MiB', 'RSS growth ')];
 const TARGET = describeGoals(GOALS);
 
-function run(cmd: string, args: string[], opts: { cwd?: string; input?: NodeJS.ReadableStream | (() => AsyncIterable<Buffer>) } = {}): Promise<void> {
+function run(
+  cmd: string,
+  args: string[],
+  opts: { cwd?: string; input?: NodeJS.ReadableStream | (() => AsyncIterable<Buffer>) } = {},
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, stdio: [opts.input ? 'pipe' : 'ignore', 'ignore', 'pipe'] });
     let err = '';
@@ -64,7 +68,10 @@ const rssMiB = (pid: number) => statusMiB(pid);
 
 /** Downloads a migration's archive (the 302 to its signed URL, then the bytes) into `file`, streamed. */
 async function downloadArchive(server: { url: string; adminToken: string }, archivePath: string, file: string): Promise<void> {
-  const redirect = await fetch(`${server.url}${archivePath}`, { headers: { authorization: `Bearer ${server.adminToken}` }, redirect: 'manual' });
+  const redirect = await fetch(`${server.url}${archivePath}`, {
+    headers: { authorization: `Bearer ${server.adminToken}` },
+    redirect: 'manual',
+  });
   const location = redirect.headers.get('location');
   if (redirect.status !== 302 || !location) throw new Error(`GET ${archivePath}: ${redirect.status}`);
   const res = await fetch(location);
@@ -123,7 +130,11 @@ const migrationImportCase: BenchCase = {
         const t0 = performance.now();
         const res = await request(`${ctx.server.url}/admin/migrations/import`, {
           method: 'POST',
-          headers: { authorization: `Bearer ${ctx.server.adminToken}`, 'content-type': 'application/gzip', accept: 'application/vnd.service+json' },
+          headers: {
+            authorization: `Bearer ${ctx.server.adminToken}`,
+            'content-type': 'application/gzip',
+            accept: 'application/vnd.service+json',
+          },
           body: fs.createReadStream(archive, { highWaterMark: 256 * 1024 }),
         });
         const answer = (await res.body.json()) as { counts?: { model_name: string; imported: number }[] };
@@ -138,7 +149,13 @@ const migrationImportCase: BenchCase = {
         const t1 = performance.now();
         for (const name of names) {
           const repo = await ctx.api('GET', `/repos/admin/${name}`);
-          await run('git', ['clone', '--quiet', '--mirror', repositoryDir(ctx.server.dataDir, repo.id as number), path.join(staging, `${name}.git`)]);
+          await run('git', [
+            'clone',
+            '--quiet',
+            '--mirror',
+            repositoryDir(ctx.server.dataDir, repo.id as number),
+            path.join(staging, `${name}.git`),
+          ]);
         }
         const baselineSeconds = (performance.now() - t1) / 1000;
         fs.rmSync(staging, { recursive: true, force: true });
@@ -154,7 +171,9 @@ const migrationImportCase: BenchCase = {
         });
         lastPeak = peakAfter;
       }
-      const each = rounds.map((r) => `import ${r.hubletSeconds} s vs ${r.baselineSeconds} s, RSS ${r.rssBefore} → ${r.peakAfter} MiB`).join('; ');
+      const each = rounds
+        .map((r) => `import ${r.hubletSeconds} s vs ${r.baselineSeconds} s, RSS ${r.rssBefore} → ${r.peakAfter} MiB`)
+        .join('; ');
       return rowOf({
         case: `migration import: 10 repositories, ${total / MB} MB of git data${ctx.quick ? ' (QUICK)' : ''}`,
         unit: 'MB/s',
@@ -205,7 +224,16 @@ export const migrationCases: BenchCase[] = [
 
           // The server's RSS through the export, for the record (when memory grows: copying git data, or packing).
           const timeline: [number, number, number, number][] = [];
-          const sampler = setInterval(() => timeline.push([Math.round(performance.now() - t0), rssMiB(ctx.server.pid), statusMiB(ctx.server.pid, 'RssAnon'), statusMiB(ctx.server.pid, 'RssFile')]), 250);
+          const sampler = setInterval(
+            () =>
+              timeline.push([
+                Math.round(performance.now() - t0),
+                rssMiB(ctx.server.pid),
+                statusMiB(ctx.server.pid, 'RssAnon'),
+                statusMiB(ctx.server.pid, 'RssFile'),
+              ]),
+            250,
+          );
           const t0 = performance.now();
           let m = await ctx.api('POST', '/user/migrations', { repositories: names });
           while (m.state !== 'exported') {
@@ -224,7 +252,13 @@ export const migrationCases: BenchCase[] = [
           const tarball = path.join(work, 'baseline.tar.gz');
           const t1 = performance.now();
           for (let i = 0; i < REPOS; i++) {
-            await run('git', ['clone', '--quiet', '--mirror', repositoryDir(ctx.server.dataDir, ids[i]), path.join(staging, 'repositories', 'admin', `${names[i]}.git`)]);
+            await run('git', [
+              'clone',
+              '--quiet',
+              '--mirror',
+              repositoryDir(ctx.server.dataDir, ids[i]),
+              path.join(staging, 'repositories', 'admin', `${names[i]}.git`),
+            ]);
           }
           await run('tar', ['czf', tarball, '-C', staging, '.']);
           const baselineSeconds = (performance.now() - t1) / 1000;
@@ -245,7 +279,9 @@ export const migrationCases: BenchCase[] = [
           timelines.push(timeline);
           lastPeak = peakAfter;
         }
-        const each = rounds.map((r) => `export ${r.hubletSeconds} s vs ${r.baselineSeconds} s, RSS ${r.rssBefore} → ${r.peakAfter} MiB`).join('; ');
+        const each = rounds
+          .map((r) => `export ${r.hubletSeconds} s vs ${r.baselineSeconds} s, RSS ${r.rssBefore} → ${r.peakAfter} MiB`)
+          .join('; ');
         return rowOf({
           case: `migration export: 10 repositories, ${total / MB} MB of git data${ctx.quick ? ' (QUICK)' : ''}`,
           unit: 'MB/s',

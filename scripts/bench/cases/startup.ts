@@ -41,7 +41,9 @@ async function startupCase(ctx: BenchContext, what: 'version' | 'serve'): Promis
   const env = { ...process.env, XDG_CACHE_HOME: path.join(root, 'cache'), HUBLET_LOG_LEVEL: 'warn' };
   try {
     const once = (i: number) =>
-      what === 'version' ? timeRun(['--version'], env) : timeRun(['--data', path.join(root, `data-${i}`), 'serve', '--port', '0'], env, /hublet listening on/);
+      what === 'version'
+        ? timeRun(['--version'], env)
+        : timeRun(['--data', path.join(root, `data-${i}`), 'serve', '--port', '0'], env, /hublet listening on/);
     await once(-1);
     const times: number[] = [];
     for (let i = 0; i < runs; i++) times.push(await once(i));
@@ -60,6 +62,18 @@ async function startupCase(ctx: BenchContext, what: 'version' | 'serve'): Promis
 }
 
 export const startupCases: BenchCase[] = [
-  { name: 'hublet --version', target: describeGoals(GOALS.version), goals: GOALS.version, noServer: true, run: (ctx) => startupCase(ctx, 'version') },
-  { name: 'hublet serve until ready', target: describeGoals(GOALS.serve), goals: GOALS.serve, noServer: true, run: (ctx) => startupCase(ctx, 'serve') },
+  {
+    name: 'hublet --version',
+    target: describeGoals(GOALS.version),
+    goals: GOALS.version,
+    noServer: true,
+    run: (ctx) => startupCase(ctx, 'version'),
+  },
+  {
+    name: 'hublet serve until ready',
+    target: describeGoals(GOALS.serve),
+    goals: GOALS.serve,
+    noServer: true,
+    run: (ctx) => startupCase(ctx, 'serve'),
+  },
 ];

@@ -4,7 +4,9 @@ import { httpCase } from '../http-case.js';
 
 /** The gist the page shows: Markdown, Python and JSON, about 2 KB, as a small real gist. */
 const FILES: Record<string, { content: string }> = {
-  'README.md': { content: `# Notes\n\n${'Some words about this snippet, and how to run it. '.repeat(14)}\n\n| a | b |\n|---|---|\n| 1 | 2 |\n` },
+  'README.md': {
+    content: `# Notes\n\n${'Some words about this snippet, and how to run it. '.repeat(14)}\n\n| a | b |\n|---|---|\n| 1 | 2 |\n`,
+  },
   'main.py': { content: `def main():\n${'    print("hello, world")  # greet\n'.repeat(20)}\nmain()\n` },
   'config.json': { content: `{\n${Array.from({ length: 24 }, (_, i) => `  "key${i}": "value number ${i}"`).join(',\n')}\n}\n` },
 };

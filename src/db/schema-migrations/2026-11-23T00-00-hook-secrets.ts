@@ -30,7 +30,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`update jobs set payload = ${payload} where queue = 'hooks.deliver' and payload like '%"target"%'`.execute(db);
 
   // A database in use before (it has users) may hold secrets in the clear in event payloads and free pages.
-  await db.schema.createTable('hook_secrets_scrub').addColumn('pending', 'integer', (c) => c.notNull()).execute();
+  await db.schema
+    .createTable('hook_secrets_scrub')
+    .addColumn('pending', 'integer', (c) => c.notNull())
+    .execute();
   const used = await sql<{ n: number | string }>`select count(*) as n from users`.execute(db);
   if (Number(used.rows[0]?.n ?? 0) > 0) await sql`insert into hook_secrets_scrub (pending) values (1)`.execute(db);
 }

@@ -23,13 +23,28 @@ const HOOK_COLUMNS = [
   'url_sealed',
   'sealed_with',
 ];
-const FAREWELL_COLUMNS = ['hook_id', 'org_id', 'url', 'url_sealed', 'content_type', 'insecure_ssl', 'secret', 'username', 'password', 'sealed_with', 'created_at'];
+const FAREWELL_COLUMNS = [
+  'hook_id',
+  'org_id',
+  'url',
+  'url_sealed',
+  'content_type',
+  'insecure_ssl',
+  'secret',
+  'username',
+  'password',
+  'sealed_with',
+  'created_at',
+];
 
 export async function up(db: Kysely<any>): Promise<void> {
   if (isPostgres(db)) {
     for (const table of ['hooks', 'hook_farewells']) {
       await sql`alter table ${sql.table(table)} alter column org_id drop not null`.execute(db);
-      await db.schema.alterTable(table).addColumn('scope', 'text', (c) => c.notNull().defaultTo('organization')).execute();
+      await db.schema
+        .alterTable(table)
+        .addColumn('scope', 'text', (c) => c.notNull().defaultTo('organization'))
+        .execute();
       await db.schema
         .alterTable(table)
         .addColumn('repository_id', 'integer', (c) => c.references('repositories.id').onDelete('cascade'))

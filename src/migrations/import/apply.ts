@@ -28,7 +28,12 @@ export function newCounts(model: string): ActionCounts {
   return { model_name: model, imported: 0, mapped: 0, renamed: 0, skipped: 0 };
 }
 
-const FIELD: Record<ImportAction, 'imported' | 'mapped' | 'renamed' | 'skipped'> = { import: 'imported', map: 'mapped', rename: 'renamed', skip: 'skipped' };
+const FIELD: Record<ImportAction, 'imported' | 'mapped' | 'renamed' | 'skipped'> = {
+  import: 'imported',
+  map: 'mapped',
+  rename: 'renamed',
+  skip: 'skipped',
+};
 
 /** Adds one record's action to its kind's counts. */
 export function count(c: ActionCounts, action: ImportAction): void {
@@ -38,7 +43,12 @@ export function count(c: ActionCounts, action: ImportAction): void {
 /** Text cut to what a column holds (archives from elsewhere may carry longer values than hublet accepts). */
 const clip = (v: string | null, max: number): string | null => (v === null ? null : v.replace(/\0/g, '').slice(0, max) || null);
 
-async function createAccount(ctx: ServiceContext, p: PlannedAccount<ArchiveUser | ArchiveOrganization>, type: 'User' | 'Organization', fill: (trx: ServiceContext['db'], row: UserRow) => Promise<void>): Promise<UserRow> {
+async function createAccount(
+  ctx: ServiceContext,
+  p: PlannedAccount<ArchiveUser | ArchiveOrganization>,
+  type: 'User' | 'Organization',
+  fill: (trx: ServiceContext['db'], row: UserRow) => Promise<void>,
+): Promise<UserRow> {
   const s = p.source;
   const profile = {
     name: clip(s.name, 255),
@@ -93,7 +103,13 @@ export async function applyPlan(ctx: ServiceContext, plan: ImportPlan, membershi
     // The archive's webhooks, inactive, in the organization's own transaction (the last attempt's result is the one that holds).
     let hooked: HookImportResult | undefined;
     const addHooks = async (trx: ServiceContext['db'], org: UserRow) => {
-      if (p.source.webhooks.length) hooked = await ctx.hooks.importOrgHooks({ config: ctx.config, secrets: ctx.secrets, now: ctx.clock.now() }, trx, org, p.source.webhooks);
+      if (p.source.webhooks.length)
+        hooked = await ctx.hooks.importOrgHooks(
+          { config: ctx.config, secrets: ctx.secrets, now: ctx.clock.now() },
+          trx,
+          org,
+          p.source.webhooks,
+        );
     };
     const members: { user: UserRow; role: 'admin' | 'member' }[] = [];
     for (const m of p.source.members) {
@@ -139,7 +155,8 @@ export async function applyPlan(ctx: ServiceContext, plan: ImportPlan, membershi
     }
   }
   const hasHooks = plan.organizations.some((p) => p.source.webhooks.length);
-  if (hasHooks) notes.unshift(`organization webhooks: ${hooks.imported} imported inactive (no secrets in archives: set a secret and activate them)`);
+  if (hasHooks)
+    notes.unshift(`organization webhooks: ${hooks.imported} imported inactive (no secrets in archives: set a secret and activate them)`);
 
   for (const r of plan.repositories) {
     count(repos, r.action);

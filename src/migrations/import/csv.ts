@@ -62,7 +62,8 @@ function cells(text: string): string[][] {
 /** One row of a map checked: known model and action, a source URL, a target URL where the action needs one. */
 function checkedRow(model: string, source: string, target: string, action: string, at: string): MapRow {
   if (!(MODEL_NAMES as readonly string[]).includes(model)) throw new Error(`${at}: model_name must be one of ${MODEL_NAMES.join(', ')}`);
-  if (!(IMPORT_ACTIONS as readonly string[]).includes(action)) throw new Error(`${at}: recommended_action must be one of ${IMPORT_ACTIONS.join(', ')}`);
+  if (!(IMPORT_ACTIONS as readonly string[]).includes(action))
+    throw new Error(`${at}: recommended_action must be one of ${IMPORT_ACTIONS.join(', ')}`);
   if (!source) throw new Error(`${at}: source_url is empty`);
   if (!target && (action === 'map' || action === 'rename')) throw new Error(`${at}: ${action} needs a target_url`);
   return { model_name: model as ModelName, source_url: source, target_url: target, recommended_action: action as ImportAction };

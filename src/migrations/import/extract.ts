@@ -14,13 +14,17 @@ export interface ExtractLimits {
 
 /** A refused archive: GitHub's 422 with one error on the `archive` field, and a message that says why. */
 export function archiveRefused(message: string): ValidationFailed {
-  return new ValidationFailed([{ resource: 'Migration', field: 'archive', code: 'invalid', message }], `The archive was refused: ${message}`);
+  return new ValidationFailed(
+    [{ resource: 'Migration', field: 'archive', code: 'invalid', message }],
+    `The archive was refused: ${message}`,
+  );
 }
 
 /** Why an entry's path may not be written, or undefined when it stays inside the archive's directory. */
 function pathProblem(p: string): string | undefined {
   if (p.includes('\0')) return 'an entry name holds a NUL character';
-  if (p.startsWith('/') || /^[A-Za-z]:/.test(p) || p.includes('\\')) return `the entry ${JSON.stringify(p)} has an absolute or non-POSIX path`;
+  if (p.startsWith('/') || /^[A-Za-z]:/.test(p) || p.includes('\\'))
+    return `the entry ${JSON.stringify(p)} has an absolute or non-POSIX path`;
   if (p.split('/').includes('..')) return `the entry ${JSON.stringify(p)} leaves the archive (a "..")`;
   return undefined;
 }
@@ -65,7 +69,8 @@ export function extractArchive(input: Readable, dir: string, limits: ExtractLimi
         if (refusal) return false;
         const e = entry as { type?: string; size?: number };
         const type = e.type ?? '';
-        if (type !== 'File' && type !== 'OldFile' && type !== 'Directory') refusal = `the entry ${JSON.stringify(p)} is a ${type === 'SymbolicLink' ? 'symbolic link' : type === 'Link' ? 'hard link' : type || 'special entry'}: archives hold plain files and directories only`;
+        if (type !== 'File' && type !== 'OldFile' && type !== 'Directory')
+          refusal = `the entry ${JSON.stringify(p)} is a ${type === 'SymbolicLink' ? 'symbolic link' : type === 'Link' ? 'hard link' : type || 'special entry'}: archives hold plain files and directories only`;
         refusal ??= pathProblem(p);
         const size = e.size ?? 0;
         written += size;

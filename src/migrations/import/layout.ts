@@ -79,7 +79,8 @@ async function readJson(file: string, name: string): Promise<unknown> {
 }
 
 function records(value: unknown, name: string): Rec[] {
-  if (!Array.isArray(value) || value.some((r) => r === null || typeof r !== 'object' || Array.isArray(r))) throw archiveRefused(`${name} is not a list of records`);
+  if (!Array.isArray(value) || value.some((r) => r === null || typeof r !== 'object' || Array.isArray(r)))
+    throw archiveRefused(`${name} is not a list of records`);
   return value as Rec[];
 }
 
@@ -148,7 +149,9 @@ function repository(root: string, r: Rec, name: string): ArchiveRepository {
   const owner = required(r, 'owner', name);
   const extras: Record<string, number> = {};
   for (const kind of REPOSITORY_EXTRAS) if (Array.isArray(r[kind])) add(extras, `repository ${kind}`, (r[kind] as unknown[]).length);
-  const topics = Array.isArray(r.repository_topics) ? (r.repository_topics as Rec[]).map((t) => (typeof t === 'string' ? t : str(t?.name))).filter((t): t is string => Boolean(t)) : [];
+  const topics = Array.isArray(r.repository_topics)
+    ? (r.repository_topics as Rec[]).map((t) => (typeof t === 'string' ? t : str(t?.name))).filter((t): t is string => Boolean(t))
+    : [];
   return {
     url: str(r.url) ?? `${owner}/${repoName}`,
     owner,
@@ -170,7 +173,8 @@ function repository(root: string, r: Rec, name: string): ArchiveRepository {
 /** Counts the files under `dir` (attachments). */
 async function countFiles(dir: string): Promise<number> {
   let n = 0;
-  for (const e of await fs.promises.readdir(dir, { withFileTypes: true })) n += e.isDirectory() ? await countFiles(path.join(dir, e.name)) : 1;
+  for (const e of await fs.promises.readdir(dir, { withFileTypes: true }))
+    n += e.isDirectory() ? await countFiles(path.join(dir, e.name)) : 1;
   return n;
 }
 
@@ -183,7 +187,8 @@ export async function readArchive(root: string): Promise<ArchiveContents> {
   if (!fs.existsSync(schemaFile)) throw archiveRefused('it has no schema.json (not a migration archive)');
   const schema = (await readJson(schemaFile, 'schema.json')) as Rec | null;
   const version = typeof schema?.version === 'string' ? schema.version : '';
-  if (!SCHEMA_VERSION.test(version)) throw archiveRefused(`schema.json says version ${JSON.stringify(schema?.version ?? null)}; this importer reads versions 1.x`);
+  if (!SCHEMA_VERSION.test(version))
+    throw archiveRefused(`schema.json says version ${JSON.stringify(schema?.version ?? null)}; this importer reads versions 1.x`);
 
   const out: ArchiveContents = { version, users: [], organizations: [], repositories: [], unmodeled: {} };
   const files = (await fs.promises.readdir(root)).filter((f) => /^[a-z_]+_\d{6}\.json$/.test(f)).sort();
@@ -206,6 +211,7 @@ export async function readArchive(root: string): Promise<ArchiveContents> {
     }
   }
   // Attachment records (`attachments_000001.json`) when there are any, else the attachment files themselves.
-  if (!out.unmodeled.attachments && fs.existsSync(path.join(root, 'attachments'))) add(out.unmodeled, 'attachments', await countFiles(path.join(root, 'attachments')));
+  if (!out.unmodeled.attachments && fs.existsSync(path.join(root, 'attachments')))
+    add(out.unmodeled, 'attachments', await countFiles(path.join(root, 'attachments')));
   return out;
 }

@@ -63,7 +63,13 @@ export const repositoryKey = (ownerId: number, name: string) => `${ownerId} ${na
 /** How a URL or login is compared: case-insensitive, without trailing slashes. */
 const key = (s: string) => s.replace(/\/+$/, '').toLowerCase();
 
-const mapError = (message: string, value?: string): FieldError => ({ resource: 'Migration', field: 'map', code: 'invalid', message, ...(value ? { value } : {}) });
+const mapError = (message: string, value?: string): FieldError => ({
+  resource: 'Migration',
+  field: 'map',
+  code: 'invalid',
+  message,
+  ...(value ? { value } : {}),
+});
 
 /** The last segment of a URL's path (`https://host/acme` → `acme`): the account a URL names. */
 function lastSegment(url: string): string {
@@ -137,12 +143,20 @@ function defaultAccount<S extends AccountSource>(pass: Pass, type: UserRow['type
 }
 
 /** The map row's action, checked: a map needs an account of the kind to map onto, an import or rename a login nobody has. */
-function editedAccount<S extends AccountSource>(pass: Pass, model: AccountModel, type: UserRow['type'], source: S, edit: MapRow): PlannedAccount<S> {
+function editedAccount<S extends AccountSource>(
+  pass: Pass,
+  model: AccountModel,
+  type: UserRow['type'],
+  source: S,
+  edit: MapRow,
+): PlannedAccount<S> {
   const action = edit.recommended_action;
   const login = action === 'map' || action === 'rename' ? lastSegment(edit.target_url) : source.login;
   const target = action === 'skip' ? undefined : accountHere(pass, login);
-  if (action === 'map' && target?.type !== type) pass.errors.push(mapError(`${model} ${source.login}: there is no ${model} ${login} to map onto`, edit.target_url));
-  if ((action === 'import' || action === 'rename') && target) pass.errors.push(mapError(`${model} ${source.login}: ${login} already exists`, edit.target_url));
+  if (action === 'map' && target?.type !== type)
+    pass.errors.push(mapError(`${model} ${source.login}: there is no ${model} ${login} to map onto`, edit.target_url));
+  if ((action === 'import' || action === 'rename') && target)
+    pass.errors.push(mapError(`${model} ${source.login}: ${login} already exists`, edit.target_url));
   return { source, action, login: target?.login ?? login, existing: action === 'map' ? target : undefined };
 }
 
@@ -154,14 +168,20 @@ function planAccount<S extends AccountSource>(pass: Pass, model: AccountModel, s
   if (plan.action === 'import' || plan.action === 'rename') {
     const problem = loginProblem(plan.login, type);
     if (problem) pass.errors.push(mapError(`${model} ${source.login}: ${problem.message ?? 'the login is missing'}`, plan.login));
-    if (pass.claimed.has(key(plan.login))) pass.errors.push(mapError(`${model} ${source.login}: another record of this import is given the login ${plan.login}`, plan.login));
+    if (pass.claimed.has(key(plan.login)))
+      pass.errors.push(mapError(`${model} ${source.login}: another record of this import is given the login ${plan.login}`, plan.login));
     pass.claimed.add(key(plan.login));
   }
   return plan;
 }
 
 /** The records of one kind, in the archive's order; a login already planned (as either kind) is passed over. */
-function planAccounts<S extends AccountSource>(pass: Pass, model: AccountModel, sources: readonly S[], seen: Set<string>): PlannedAccount<S>[] {
+function planAccounts<S extends AccountSource>(
+  pass: Pass,
+  model: AccountModel,
+  sources: readonly S[],
+  seen: Set<string>,
+): PlannedAccount<S>[] {
   const planned: PlannedAccount<S>[] = [];
   for (const source of sources) {
     if (seen.has(key(source.login))) continue;
@@ -209,7 +229,14 @@ function repositoryRecord(pass: Pass, source: ArchiveRepository, account: Import
 /** Without a map row: import, or skip when the owner is not written or the repository exists (a re-run skips what it imported). */
 function defaultRepository(pass: Pass, r: RepositoryRecord): PlannedRepository {
   const existing = r.ownerRow ? repositoryHere(pass, r.ownerRow.id, r.source.name) : undefined;
-  return { source: r.source, owner: r.owner, name: r.source.name, action: !r.ownerWritable || existing ? 'skip' : 'import', existing, topics: [] };
+  return {
+    source: r.source,
+    owner: r.owner,
+    name: r.source.name,
+    action: !r.ownerWritable || existing ? 'skip' : 'import',
+    existing,
+    topics: [],
+  };
 }
 
 /** The map row's action, checked: its target under the owner's login, a repository there to map onto, none to import over. */
@@ -221,11 +248,13 @@ function editedRepository(pass: Pass, r: RepositoryRecord, edit: MapRow): Planne
     pass.errors.push(mapError(`repository ${fullName}: its target must be under ${owner.login}, where its owner goes`, edit.target_url));
   }
   const there = r.ownerRow && action !== 'skip' ? repositoryHere(pass, r.ownerRow.id, target.name) : undefined;
-  if (action === 'map' && !there) pass.errors.push(mapError(`repository ${fullName}: there is no repository ${owner.login}/${target.name} to map onto`, edit.target_url));
+  if (action === 'map' && !there)
+    pass.errors.push(mapError(`repository ${fullName}: there is no repository ${owner.login}/${target.name} to map onto`, edit.target_url));
   if ((action === 'import' || action === 'rename') && !r.ownerWritable) {
     pass.errors.push(mapError(`repository ${fullName}: its owner ${owner.login} is skipped or does not exist`, edit.source_url));
   }
-  if ((action === 'import' || action === 'rename') && there) pass.errors.push(mapError(`repository ${fullName}: ${owner.login}/${target.name} already exists`, edit.target_url));
+  if ((action === 'import' || action === 'rename') && there)
+    pass.errors.push(mapError(`repository ${fullName}: ${owner.login}/${target.name} already exists`, edit.target_url));
   return { source: r.source, owner, name: target.name, action, existing: there, topics: [] };
 }
 
@@ -239,7 +268,10 @@ function nameCreated(pass: Pass, r: RepositoryRecord, plan: PlannedRepository): 
     pass.errors.push(mapError(`repository ${r.fullName}: ${said}`, plan.name));
   }
   const k = `${key(plan.owner.login)}/${key(plan.name)}`;
-  if (pass.names.has(k)) pass.errors.push(mapError(`repository ${r.fullName}: another record of this import is given the name ${plan.owner.login}/${plan.name}`, plan.name));
+  if (pass.names.has(k))
+    pass.errors.push(
+      mapError(`repository ${r.fullName}: another record of this import is given the name ${plan.owner.login}/${plan.name}`, plan.name),
+    );
   pass.names.add(k);
 }
 
@@ -255,7 +287,8 @@ function planRepository(pass: Pass, source: ArchiveRepository, account: ImportPl
 /** A map row naming a record the archive does not have is a mistake. */
 function checkEditsUsed(pass: Pass, edits: readonly MapRow[]): void {
   for (const e of edits) {
-    if (!pass.used.has(`${e.model_name} ${key(e.source_url)}`)) pass.errors.push(mapError(`the map names a ${e.model_name} the archive does not have`, e.source_url));
+    if (!pass.used.has(`${e.model_name} ${key(e.source_url)}`))
+      pass.errors.push(mapError(`the map names a ${e.model_name} the archive does not have`, e.source_url));
   }
 }
 
@@ -263,9 +296,24 @@ function checkEditsUsed(pass: Pass, edits: readonly MapRow[]): void {
 function conflictRows(urls: Urls, plan: Omit<ImportPlan, 'rows' | 'account'>): MapRow[] {
   const html = (p: string) => urls.html(p);
   return [
-    ...plan.users.map((p) => ({ model_name: 'user' as const, source_url: p.source.url, target_url: html(`/${p.login}`), recommended_action: p.action })),
-    ...plan.organizations.map((p) => ({ model_name: 'organization' as const, source_url: p.source.url, target_url: html(`/${p.login}`), recommended_action: p.action })),
-    ...plan.repositories.map((p) => ({ model_name: 'repository' as const, source_url: p.source.url, target_url: html(`/${p.owner.login}/${p.name}`), recommended_action: p.action })),
+    ...plan.users.map((p) => ({
+      model_name: 'user' as const,
+      source_url: p.source.url,
+      target_url: html(`/${p.login}`),
+      recommended_action: p.action,
+    })),
+    ...plan.organizations.map((p) => ({
+      model_name: 'organization' as const,
+      source_url: p.source.url,
+      target_url: html(`/${p.login}`),
+      recommended_action: p.action,
+    })),
+    ...plan.repositories.map((p) => ({
+      model_name: 'repository' as const,
+      source_url: p.source.url,
+      target_url: html(`/${p.owner.login}/${p.name}`),
+      recommended_action: p.action,
+    })),
   ];
 }
 

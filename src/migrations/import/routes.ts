@@ -18,7 +18,9 @@ const importQuery = { type: 'object', properties: { dry_run: { type: 'boolean' }
 function mapFrom(header: string | string[] | undefined): MapRow[] {
   if (header === undefined) return [];
   try {
-    return mapRowsFromJson(JSON.parse(gunzipSync(Buffer.from(String(header), 'base64url'), { maxOutputLength: 16 * 1024 ** 2 }).toString('utf8')));
+    return mapRowsFromJson(
+      JSON.parse(gunzipSync(Buffer.from(String(header), 'base64url'), { maxOutputLength: 16 * 1024 ** 2 }).toString('utf8')),
+    );
   } catch (err) {
     const message = `${IMPORT_MAP_HEADER} must be a migration map (JSON rows, gzipped, base64url): ${err instanceof Error ? err.message : String(err)}`;
     throw new ValidationFailed([{ resource: 'Migration', field: 'map', code: 'invalid', message }]);
@@ -40,11 +42,22 @@ export async function migrationImportRoutes(fastify: FastifyInstance): Promise<v
     async (request, reply) => {
       const body = request.body as Readable | undefined;
       if (!body || typeof (body as Readable).pipe !== 'function') {
-        throw new ValidationFailed([{ resource: 'Migration', field: 'archive', code: 'missing', message: `send the archive as the body, Content-Type: ${ARCHIVE_TYPES[0]}` }]);
+        throw new ValidationFailed([
+          {
+            resource: 'Migration',
+            field: 'archive',
+            code: 'missing',
+            message: `send the archive as the body, Content-Type: ${ARCHIVE_TYPES[0]}`,
+          },
+        ]);
       }
       const edits = mapFrom(request.headers[IMPORT_MAP_HEADER]);
       const dryRun = Boolean(request.query.dry_run);
-      const report = await importArchive(request.ctx, body, { dryRun, edits, limits: { maxBytes: request.ctx.config.importMaxBytes, maxJsonBytes: IMPORT_MAX_JSON_BYTES } });
+      const report = await importArchive(request.ctx, body, {
+        dryRun,
+        edits,
+        limits: { maxBytes: request.ctx.config.importMaxBytes, maxJsonBytes: IMPORT_MAX_JSON_BYTES },
+      });
       return reply.code(dryRun ? 200 : 201).send(report);
     },
   );

@@ -61,7 +61,8 @@ type Asked = { accounts: Map<string, UserRow | null>; repositories: Map<string, 
 /** Answers the plan's lookups: an account by login, a repository by owner and name (null: there is none). */
 async function lookUp(db: Db, missing: readonly Lookup[], asked: Asked): Promise<void> {
   for (const l of missing) {
-    if (l.kind === 'account' && !asked.accounts.has(accountKey(l.login))) asked.accounts.set(accountKey(l.login), (await findAccount(db, l.login)) ?? null);
+    if (l.kind === 'account' && !asked.accounts.has(accountKey(l.login)))
+      asked.accounts.set(accountKey(l.login), (await findAccount(db, l.login)) ?? null);
     if (l.kind === 'repository' && !asked.repositories.has(repositoryKey(l.ownerId, l.name))) {
       asked.repositories.set(repositoryKey(l.ownerId, l.name), (await findRepository(db, l.ownerId, l.name)) ?? null);
     }
@@ -127,7 +128,14 @@ export async function importArchive(ctx: ServiceContext, input: Readable, opts: 
     const notes = contents.organizations.some((o) => o.webhooks.length)
       ? ['organization webhooks are imported inactive: archives carry no webhook secrets (the import reports each one it cannot create)']
       : [];
-    const report: ImportReport = { dry_run: opts.dryRun, schema_version: contents.version, records: plan.rows, counts: plannedCounts(plan), not_imported: notImported, notes };
+    const report: ImportReport = {
+      dry_run: opts.dryRun,
+      schema_version: contents.version,
+      records: plan.rows,
+      counts: plannedCounts(plan),
+      not_imported: notImported,
+      notes,
+    };
     if (opts.dryRun) return report;
     const applied = await applyPlan(ctx, plan, newCounts('membership'));
     ctx.log.info({ counts: applied.counts }, 'migration archive imported');

@@ -17,7 +17,9 @@ export function registerAdmin(program: Command, f: Factory): void {
   const admin = withExamples(
     program
       .command('admin')
-      .description('site administration: users, tokens, organizations, repository imports, fsck (local mode acts as the site admin over the data dir, no server needed)'),
+      .description(
+        'site administration: users, tokens, organizations, repository imports, fsck (local mode acts as the site admin over the data dir, no server needed)',
+      ),
     [
       '# on the server machine: local mode over its data dir',
       'hublet --data /var/lib/hublet admin user create alice',

@@ -75,7 +75,9 @@ export async function runMigrationImport(opts: MigrationImportOptions, io: IO): 
   const headers: Record<string, string> = { 'content-type': 'application/gzip' };
   if (opts.map) headers[IMPORT_MAP_HEADER] = mapHeader(opts.map);
   const upload = openArchive(opts.archive, io);
-  const res = expectOk(await opts.client.request('POST', `/admin/migrations/import${opts.dryRun ? '?dry_run=true' : ''}`, { headers, upload }));
+  const res = expectOk(
+    await opts.client.request('POST', `/admin/migrations/import${opts.dryRun ? '?dry_run=true' : ''}`, { headers, upload }),
+  );
   const report = res.body as ImportReport;
   if (opts.conflicts) fs.writeFileSync(opts.conflicts, formatMapCsv(report.records));
   if (opts.json) return printJson(io.stdout, report);
@@ -91,7 +93,7 @@ export function registerMigrationImport(migration: Command, f: Factory): void {
         "import a migration archive (GitHub's layout, from hublet or GitHub): users, organizations with members and roles, repositories with all their git data; conflicts first with --dry-run, edits with --map, an audit at the end",
       ),
     [
-      '# what would happen, and the records with their actions as CSV (ghe-migrator\'s conflicts.csv)',
+      "# what would happen, and the records with their actions as CSV (ghe-migrator's conflicts.csv)",
       'hublet admin migration import acme.tar.gz --dry-run --conflicts conflicts.csv',
       '# edit conflicts.csv (map a user onto an existing one, rename or skip a repository), then import with it',
       'hublet admin migration import acme.tar.gz --map conflicts.csv',
@@ -105,6 +107,8 @@ export function registerMigrationImport(migration: Command, f: Factory): void {
     .option('--map <file>', 'a CSV of that shape, edited: the actions to take (import, map, rename, skip) and their targets')
     .action(async (archive: string, flags: { dryRun?: boolean; conflicts?: string; map?: string }, command: Command) => {
       const map = flags.map ? readMap(flags.map) : undefined;
-      return withClient(command, f, (c) => runMigrationImport({ ...c, archive, dryRun: Boolean(flags.dryRun), conflicts: flags.conflicts, map }, f.io));
+      return withClient(command, f, (c) =>
+        runMigrationImport({ ...c, archive, dryRun: Boolean(flags.dryRun), conflicts: flags.conflicts, map }, f.io),
+      );
     });
 }

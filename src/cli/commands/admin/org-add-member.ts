@@ -19,10 +19,12 @@ export async function runOrgAddMember(opts: OrgAddMemberOptions, io: IO): Promis
 }
 
 export function registerOrgAddMember(org: Command, f: Factory): void {
-  withExamples(org.command('add-member').description('make a user a member, or an owner (--role admin), of an organization; changes the role of one who is'), [
-    'hublet admin org add-member acme bob',
-    'hublet admin org add-member acme carol --role admin',
-  ])
+  withExamples(
+    org
+      .command('add-member')
+      .description('make a user a member, or an owner (--role admin), of an organization; changes the role of one who is'),
+    ['hublet admin org add-member acme bob', 'hublet admin org add-member acme carol --role admin'],
+  )
     .argument('<org>', 'the organization')
     .argument('<login>', 'the user')
     .addOption(new Option('--role <role>', 'admin (owner) or member').choices(['admin', 'member']).default('member'))

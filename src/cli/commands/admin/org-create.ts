@@ -13,7 +13,9 @@ interface OrgCreateOptions extends ClientOptions {
 }
 
 export async function runOrgCreate(opts: OrgCreateOptions, io: IO): Promise<void> {
-  const res = expectOk(await opts.client.request('POST', '/admin/organizations', { body: { login: opts.org, admin: opts.owner, profile_name: opts.name } }));
+  const res = expectOk(
+    await opts.client.request('POST', '/admin/organizations', { body: { login: opts.org, admin: opts.owner, profile_name: opts.name } }),
+  );
   if (opts.json) printJson(io.stdout, res.body);
   else io.stdout.write(`created organization ${opts.org} owned by ${opts.owner}\n`);
 }

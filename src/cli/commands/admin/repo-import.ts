@@ -19,7 +19,9 @@ export async function runRepoImport(opts: RepoImportOptions, io: IO): Promise<vo
   const from = client.serverPath(opts.from);
   const owner = spec.owner ?? (await whoAmI(client));
   const res = expectOk(
-    await client.request('POST', '/admin/repos/import', { body: { owner, name: spec.name, path: from, private: Boolean(opts.private), description: opts.description } }),
+    await client.request('POST', '/admin/repos/import', {
+      body: { owner, name: spec.name, path: from, private: Boolean(opts.private), description: opts.description },
+    }),
   );
   const r = res.body as Repo;
   if (opts.json) return printJson(io.stdout, r);
@@ -28,11 +30,14 @@ export async function runRepoImport(opts: RepoImportOptions, io: IO): Promise<vo
 }
 
 export function registerRepoImport(repo: Command, f: Factory): void {
-  withExamples(repo.command('import').description('create OWNER/NAME from an existing git repository (all branches and tags) at a path on the server'), [
-    'hublet admin repo import acme/tools --from /srv/git/tools.git',
-    "# NAME alone: the acting user's (local mode: --as, default admin)",
-    "hublet --as alice admin repo import dotfiles --from ~/dotfiles --private --description 'my dotfiles'",
-  ])
+  withExamples(
+    repo.command('import').description('create OWNER/NAME from an existing git repository (all branches and tags) at a path on the server'),
+    [
+      'hublet admin repo import acme/tools --from /srv/git/tools.git',
+      "# NAME alone: the acting user's (local mode: --as, default admin)",
+      "hublet --as alice admin repo import dotfiles --from ~/dotfiles --private --description 'my dotfiles'",
+    ],
+  )
     .argument('<owner/name>', 'the repository to create: OWNER/NAME, or NAME for your own')
     .requiredOption('--from <path>', 'the repository to import (local mode: this machine; remote mode: a path on the server)')
     .option('--private', 'make it private')

@@ -32,10 +32,20 @@ function permissionsList(v: string): Record<string, string> {
 }
 
 export async function runTokenCreate(opts: TokenCreateOptions, io: IO): Promise<void> {
-  const expires = opts.expires && /^\d+d$/.test(opts.expires) ? new Date(Date.now() + parseInt(opts.expires, 10) * 86_400_000).toISOString() : opts.expires;
+  const expires =
+    opts.expires && /^\d+d$/.test(opts.expires)
+      ? new Date(Date.now() + parseInt(opts.expires, 10) * 86_400_000).toISOString()
+      : opts.expires;
   const res = expectOk(
     await opts.client.request('POST', `/admin/users/${encodeURIComponent(opts.login)}/authorizations`, {
-      body: { scopes: opts.scopes, kind: opts.kind.replace('-', '_'), permissions: opts.permissions, app_id: opts.app, expires_at: expires, note: opts.note },
+      body: {
+        scopes: opts.scopes,
+        kind: opts.kind.replace('-', '_'),
+        permissions: opts.permissions,
+        app_id: opts.app,
+        expires_at: expires,
+        note: opts.note,
+      },
     }),
   );
   if (opts.json) printJson(io.stdout, res.body);
@@ -53,7 +63,11 @@ export function registerTokenCreate(token: Command, f: Factory): void {
   ])
     .argument('<login>', 'the user the token acts as')
     .option('--scopes <list>', 'OAuth scopes, comma separated (classic and oauth kinds)', csv)
-    .addOption(new Option('--kind <kind>', 'token kind').choices(['classic', 'fine_grained', 'fine-grained', 'oauth', 'installation', 'app_user', 'app-user']).default('classic'))
+    .addOption(
+      new Option('--kind <kind>', 'token kind')
+        .choices(['classic', 'fine_grained', 'fine-grained', 'oauth', 'installation', 'app_user', 'app-user'])
+        .default('classic'),
+    )
     .option('--permissions <list>', 'fine-grained permissions, e.g. gists=write,organization_hooks=read', permissionsList)
     .option('--app <id>', 'OAuth app id the token belongs to (oauth kind)', positiveInteger)
     .option('--expires <iso>', 'expiry time (ISO 8601) or a number of days, e.g. 30d')

@@ -11,7 +11,11 @@ export async function runTokenRevoke(opts: Pick<ClientOptions, 'client'> & { log
 }
 
 export function registerTokenRevoke(token: Command, f: Factory): void {
-  withExamples(token.command('revoke').description("revoke all of a user's tokens (their next request answers 401)"), ['hublet admin token revoke alice'])
+  withExamples(token.command('revoke').description("revoke all of a user's tokens (their next request answers 401)"), [
+    'hublet admin token revoke alice',
+  ])
     .argument('<login>', 'the user whose tokens go')
-    .action(async (login: string, _flags: unknown, command: Command) => withClient(command, f, (c) => runTokenRevoke({ ...c, login }, f.io)));
+    .action(async (login: string, _flags: unknown, command: Command) =>
+      withClient(command, f, (c) => runTokenRevoke({ ...c, login }, f.io)),
+    );
 }

@@ -12,18 +12,23 @@ interface UserCreateOptions extends ClientOptions {
 }
 
 export async function runUserCreate(opts: UserCreateOptions, io: IO): Promise<void> {
-  const res = expectOk(await opts.client.request('POST', '/admin/users', { body: { login: opts.login, email: opts.email, site_admin: opts.siteAdmin } }));
+  const res = expectOk(
+    await opts.client.request('POST', '/admin/users', { body: { login: opts.login, email: opts.email, site_admin: opts.siteAdmin } }),
+  );
   if (opts.json) printJson(io.stdout, res.body);
   else io.stdout.write(`created user ${(res.body as { login: string }).login}\n`);
 }
 
 export function registerUserCreate(user: Command, f: Factory): void {
-  withExamples(user.command('create').description('create a user (in local mode no server is needed; then give them a token with admin token create)'), [
-    'hublet admin user create alice --email alice@example.com',
-    '# another site administrator, and a token for them',
-    'hublet admin user create root2 --site-admin',
-    'hublet admin token create root2 --scopes site_admin',
-  ])
+  withExamples(
+    user.command('create').description('create a user (in local mode no server is needed; then give them a token with admin token create)'),
+    [
+      'hublet admin user create alice --email alice@example.com',
+      '# another site administrator, and a token for them',
+      'hublet admin user create root2 --site-admin',
+      'hublet admin token create root2 --scopes site_admin',
+    ],
+  )
     .argument('<login>', "the new user's login")
     .option('--site-admin', 'make the user a site administrator')
     .option('--email <email>', 'email address')

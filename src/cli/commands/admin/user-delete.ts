@@ -11,7 +11,11 @@ export async function runUserDelete(opts: Pick<ClientOptions, 'client'> & { logi
 }
 
 export function registerUserDelete(user: Command, f: Factory): void {
-  withExamples(user.command('delete').description('delete a user with their tokens, gists and repositories'), ['hublet admin user delete alice'])
+  withExamples(user.command('delete').description('delete a user with their tokens, gists and repositories'), [
+    'hublet admin user delete alice',
+  ])
     .argument('<login>', 'the user to delete')
-    .action(async (login: string, _flags: unknown, command: Command) => withClient(command, f, (c) => runUserDelete({ ...c, login }, f.io)));
+    .action(async (login: string, _flags: unknown, command: Command) =>
+      withClient(command, f, (c) => runUserDelete({ ...c, login }, f.io)),
+    );
 }

@@ -30,11 +30,14 @@ const usage = (message: string) => new CliExit(EXIT.usage, `hublet: ${message}`)
 /** gh's checks of flags that do not go together. */
 function checkFlags(flags: ApiFlags, endpoint: string): void {
   const graphql = endpoint === 'graphql' || endpoint === '/graphql';
-  if (flags.paginate && flags.method !== undefined && flags.method.toUpperCase() !== 'GET' && !graphql) throw usage('the `--paginate` option is not supported for non-GET requests');
+  if (flags.paginate && flags.method !== undefined && flags.method.toUpperCase() !== 'GET' && !graphql)
+    throw usage('the `--paginate` option is not supported for non-GET requests');
   if (flags.paginate && flags.input !== undefined) throw usage('the `--paginate` option is not supported with `--input`');
   if (flags.slurp && !flags.paginate) throw usage('`--paginate` required when passing `--slurp`');
-  if (flags.slurp && (flags.jq !== undefined || flags.template !== undefined)) throw usage('the `--slurp` option is not supported with `--jq` or `--template`');
-  if ([flags.silent, flags.jq !== undefined, flags.template !== undefined].filter(Boolean).length > 1) throw usage('only one of `--template`, `--jq` or `--silent` may be used');
+  if (flags.slurp && (flags.jq !== undefined || flags.template !== undefined))
+    throw usage('the `--slurp` option is not supported with `--jq` or `--template`');
+  if ([flags.silent, flags.jq !== undefined, flags.template !== undefined].filter(Boolean).length > 1)
+    throw usage('only one of `--template`, `--jq` or `--silent` may be used');
 }
 
 /** `--hostname HOST[:PORT]` is the server `https://HOST[:PORT]` (as gh's hosts); a URL is taken as it is. */
@@ -46,7 +49,8 @@ function hostnameServer(hostname: string): string {
       throw usage(`error parsing \`--hostname\`: not a URL: ${hostname}`);
     }
   }
-  if (!/^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(hostname)) throw usage(`error parsing \`--hostname\`: invalid hostname ${JSON.stringify(hostname)}`);
+  if (!/^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(hostname))
+    throw usage(`error parsing \`--hostname\`: invalid hostname ${JSON.stringify(hostname)}`);
   return `https://${hostname}`;
 }
 
@@ -69,7 +73,12 @@ interface ApiOptions extends ClientOptions {
  * The request and the printing the command line asks for: gh's checks of the flags, the fields and files read,
  * --jq and --template compiled. Usage errors (exit 2) come from here, before any client is opened.
  */
-export async function apiRequest(endpoint: string, flags: ApiFlags, io: IO, env: NodeJS.ProcessEnv): Promise<Omit<ApiOptions, keyof ClientOptions>> {
+export async function apiRequest(
+  endpoint: string,
+  flags: ApiFlags,
+  io: IO,
+  env: NodeJS.ProcessEnv,
+): Promise<Omit<ApiOptions, keyof ClientOptions>> {
   checkFlags(flags, endpoint);
   const request = await buildRequest(endpoint, flags, io);
   if (flags.jq !== undefined) await checkJq(flags.jq);
@@ -81,7 +90,18 @@ export async function apiRequest(endpoint: string, flags: ApiFlags, io: IO, env:
       throw usage(`--template: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
-  return { request, print: { include: flags.include, silent: flags.silent, jq: flags.jq, template, paginate: flags.paginate, slurp: flags.slurp, graphql: request.graphql } };
+  return {
+    request,
+    print: {
+      include: flags.include,
+      silent: flags.silent,
+      jq: flags.jq,
+      template,
+      paginate: flags.paginate,
+      slurp: flags.slurp,
+      graphql: request.graphql,
+    },
+  };
 }
 
 /** Sends the request and every following page (with --paginate), printing each as it comes. */
@@ -119,7 +139,11 @@ export function registerApi(program: Command, f: Factory): void {
         'fields go in a JSON body, or in the query string for GET and HEAD; errors print the body and `hublet: MESSAGE (HTTP N)`, exit 1',
     )
     .option('-X, --method <method>', 'the HTTP method (default GET, or POST with fields or --input)')
-    .option('-F, --field <key=value>', 'a typed field: true, false, null and integers as JSON, @FILE reads a file, @- stdin; key[sub]=v, key[]=v nest (repeatable)', repeatable)
+    .option(
+      '-F, --field <key=value>',
+      'a typed field: true, false, null and integers as JSON, @FILE reads a file, @- stdin; key[sub]=v, key[]=v nest (repeatable)',
+      repeatable,
+    )
     .option('-f, --raw-field <key=value>', 'a string field (repeatable; key:=JSON sends any JSON value)', repeatable)
     .option('-H, --header <key:value>', 'a request header (repeatable)', repeatable)
     .option('--input <file>', 'the request body from a file (- for stdin); fields then go in the query string')
@@ -127,7 +151,10 @@ export function registerApi(program: Command, f: Factory): void {
     .option('--paginate', 'follow Link rel="next" to the last page (graphql: pageInfo.endCursor); array pages print as one array')
     .option('--slurp', 'with --paginate: print all pages as one outer JSON array')
     .option('-q, --jq <expression>', 'print what a jq expression selects from the response (strings without quotes)')
-    .option('-t, --template <template>', 'format the response with a Go template: {{.field}}, {{range .}}…{{end}}, {{if}}, printf, join, pluck, tablerow, timeago, …')
+    .option(
+      '-t, --template <template>',
+      'format the response with a Go template: {{.field}}, {{range .}}…{{end}}, {{if}}, printf, join, pluck, tablerow, timeago, …',
+    )
     .option('--silent', 'do not print the response body')
     .option('--hostname <host>', 'the server to call: HOST[:PORT] (https) or a URL; remote mode, as --server')
     .addHelpText(

@@ -35,7 +35,8 @@ export function nextRequestPath(next: string, lastRequested: string): string {
 function firstPageInfo(value: unknown): { hasNextPage?: unknown; endCursor?: unknown } | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   for (const [key, v] of Object.entries(value)) {
-    if (key === 'pageInfo' && !Array.isArray(value) && typeof v === 'object' && v !== null && 'hasNextPage' in v && 'endCursor' in v) return v;
+    if (key === 'pageInfo' && !Array.isArray(value) && typeof v === 'object' && v !== null && 'hasNextPage' in v && 'endCursor' in v)
+      return v;
     const found = firstPageInfo(v);
     if (found) return found;
   }

@@ -42,7 +42,13 @@ function errorMessage(body: unknown, status: number): string {
   if (typeof message === 'string' && message) return `${message} (HTTP ${status})`;
   if (!Array.isArray(errors)) return '';
   const messages = errors
-    .map((e) => (typeof e === 'string' ? e : typeof e === 'object' && e && typeof (e as { message?: unknown }).message === 'string' ? (e as { message: string }).message : undefined))
+    .map((e) =>
+      typeof e === 'string'
+        ? e
+        : typeof e === 'object' && e && typeof (e as { message?: unknown }).message === 'string'
+          ? (e as { message: string }).message
+          : undefined,
+    )
     .filter((m): m is string => m !== undefined);
   return messages.join('\n');
 }
@@ -62,7 +68,10 @@ export class ResponsePrinter {
   private merged: number | undefined;
   private readonly slurped: unknown[] = [];
 
-  constructor(private readonly io: IO, private readonly opts: PrintOptions) {}
+  constructor(
+    private readonly io: IO,
+    private readonly opts: PrintOptions,
+  ) {}
 
   private write(s: string): void {
     if (s) this.io.stdout.write(s);
@@ -92,7 +101,10 @@ export class ResponsePrinter {
     if (serverError || res.status > 299) {
       this.closeMerged();
       if (!opts.silent) this.write(parsed.ok ? `${JSON.stringify(parsed.value, null, 2)}\n` : res.text);
-      const lines = [`hublet: ${serverError || `HTTP ${res.status}`}`, ...hintsFor({ status: res.status, body: parsed.ok ? parsed.value : null, headers: res.headers })];
+      const lines = [
+        `hublet: ${serverError || `HTTP ${res.status}`}`,
+        ...hintsFor({ status: res.status, body: parsed.ok ? parsed.value : null, headers: res.headers }),
+      ];
       throw new CliExit(res.status === 401 ? EXIT.auth : EXIT.error, lines.join('\n'));
     }
     if (res.status === 204 || method === 'HEAD' || opts.silent) return;

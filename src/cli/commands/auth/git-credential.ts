@@ -49,18 +49,21 @@ const noAnswer = (why: string) => new CliExit(EXIT.error, `hublet auth git-crede
 
 export async function runCredential(opts: CredentialOptions, io: IO): Promise<void> {
   if (opts.operation === 'store' || opts.operation === 'erase') return;
-  if (opts.operation !== 'get') throw new CliExit(EXIT.error, `hublet auth git-credential: ${JSON.stringify(opts.operation)} operation not supported`);
+  if (opts.operation !== 'get')
+    throw new CliExit(EXIT.error, `hublet auth git-credential: ${JSON.stringify(opts.operation)} operation not supported`);
   const wants = await readRequest(io.stdin);
   const protocol = wants.get('protocol');
   const host = wants.get('host');
-  if ((protocol !== 'http' && protocol !== 'https') || !host) throw noAnswer(`no token for ${protocol ?? '(no protocol)'}://${host ?? '(no host)'}: only http(s) servers have one`);
+  if ((protocol !== 'http' && protocol !== 'https') || !host)
+    throw noAnswer(`no token for ${protocol ?? '(no protocol)'}://${host ?? '(no host)'}: only http(s) servers have one`);
   const origin = originOf(`${protocol}://${host}`);
   const found = origin ? tokenForOrigin(origin, opts.env) : undefined;
   if (!found) throw noAnswer(`no token for ${origin ?? host}; sign in with \`hublet auth login --server ${origin ?? host} --token TOKEN\``);
   // As gh: a token from the environment goes as x-access-token; a saved one as its login, when that was saved.
   const user = found.from === 'saved credentials' && found.login ? found.login : TOKEN_USER;
   const asked = wants.get('username');
-  if (asked && user !== TOKEN_USER && asked.toLowerCase() !== user.toLowerCase()) throw noAnswer(`the token for ${origin} is ${user}'s, not ${asked}'s`);
+  if (asked && user !== TOKEN_USER && asked.toLowerCase() !== user.toLowerCase())
+    throw noAnswer(`the token for ${origin} is ${user}'s, not ${asked}'s`);
   io.stdout.write(`protocol=${protocol}\nhost=${host}\nusername=${user}\npassword=${found.token}\n`);
 }
 

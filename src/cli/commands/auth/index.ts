@@ -11,5 +11,6 @@ import { registerToken } from './token.js';
 
 export function registerAuth(program: Command, f: Factory): void {
   const auth = program.command('auth').description('sign in to a remote hublet server, and let git use its token');
-  for (const register of [registerLogin, registerStatus, registerLogout, registerToken, registerSetupGit, registerGitCredential]) register(auth, f);
+  for (const register of [registerLogin, registerStatus, registerLogout, registerToken, registerSetupGit, registerGitCredential])
+    register(auth, f);
 }

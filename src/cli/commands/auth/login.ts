@@ -32,7 +32,9 @@ export function registerLogin(auth: Command, f: Factory): void {
   withExamples(
     auth
       .command('login')
-      .description('check a token against a server and save both, for remote mode: give the server with --server URL and the token with --token T (the program options below)'),
+      .description(
+        'check a token against a server and save both, for remote mode: give the server with --server URL and the token with --token T (the program options below)',
+      ),
     [
       '# the admin token the first hublet serve printed',
       'hublet auth login --server http://127.0.0.1:3000 --token hlp_…',
@@ -40,7 +42,10 @@ export function registerLogin(auth: Command, f: Factory): void {
       'hublet auth login --server https://hublet.example.com --token "$(cat ~/.hublet-token)"',
     ],
   ).action(async (_flags: unknown, command: Command) => {
-      const g = globals(command);
-      await runLogin({ server: g.server, token: g.token, json: Boolean(g.json), env: f.env, connect: (server, token) => new RemoteClient(server, token) }, f.io);
-    });
+    const g = globals(command);
+    await runLogin(
+      { server: g.server, token: g.token, json: Boolean(g.json), env: f.env, connect: (server, token) => new RemoteClient(server, token) },
+      f.io,
+    );
+  });
 }

@@ -16,7 +16,10 @@ export async function runLogout(opts: LogoutOptions, io: IO): Promise<void> {
 }
 
 export function registerLogout(auth: Command, f: Factory): void {
-  withExamples(auth.command('logout').description('forget the saved server and token (the next command without --server or HUBLET_SERVER runs in local mode)'), [
-    'hublet auth logout',
-  ]).action(() => runLogout({ env: f.env }, f.io));
+  withExamples(
+    auth
+      .command('logout')
+      .description('forget the saved server and token (the next command without --server or HUBLET_SERVER runs in local mode)'),
+    ['hublet auth logout'],
+  ).action(() => runLogout({ env: f.env }, f.io));
 }

@@ -32,7 +32,10 @@ function servers(opts: SetupGitOptions): string[] {
     const origin = originOf(server);
     if (!origin) throw new CliExit(EXIT.usage, `hublet: ${JSON.stringify(server)} is not an http(s) URL`);
     if (!tokenForOrigin(origin, opts.env, opts.flags)) {
-      throw new CliExit(EXIT.auth, `hublet: no token for ${server}: git could not be answered there\nhint: sign in first: \`${signIn(server)}\`, then run \`hublet auth setup-git\``);
+      throw new CliExit(
+        EXIT.auth,
+        `hublet: no token for ${server}: git could not be answered there\nhint: sign in first: \`${signIn(server)}\`, then run \`hublet auth setup-git\``,
+      );
     }
     if (!origins.includes(origin)) origins.push(origin);
   };
@@ -41,7 +44,10 @@ function servers(opts: SetupGitOptions): string[] {
   const saved = readCredentials(opts.env);
   if (saved) add(saved.server);
   if (!origins.length) {
-    throw new CliExit(EXIT.auth, `hublet: not signed in to any server: nothing to set up\nhint: sign in first: \`${signIn('URL')}\`, then run \`hublet auth setup-git\``);
+    throw new CliExit(
+      EXIT.auth,
+      `hublet: not signed in to any server: nothing to set up\nhint: sign in first: \`${signIn('URL')}\`, then run \`hublet auth setup-git\``,
+    );
   }
   return origins;
 }
@@ -53,7 +59,11 @@ async function git(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   } catch {
     throw new CliExit(EXIT.error, 'hublet: git is not installed (or not on PATH); auth setup-git configures it');
   }
-  if (r.code !== 0) throw new CliExit(EXIT.error, `hublet: failed to set up git's credential helper: git ${args.join(' ')}: ${r.stderr.trim() || `exit ${r.code}`}`);
+  if (r.code !== 0)
+    throw new CliExit(
+      EXIT.error,
+      `hublet: failed to set up git's credential helper: git ${args.join(' ')}: ${r.stderr.trim() || `exit ${r.code}`}`,
+    );
 }
 
 export async function runSetupGit(opts: SetupGitOptions, io: IO): Promise<void> {

@@ -48,31 +48,66 @@ async function remoteStatus(choice: RemoteChoice, opts: StatusOptions, io: IO): 
     else io.stdout.write(`user: ${login} (token ${from(token)})${scopes ? `; scopes: ${scopes}` : ''}\n`);
   }
   if (!token) throw new CliExit(EXIT.auth, 'hublet: no token for this server; sign in with hublet auth login --server URL --token T');
-  if (!valid) throw new CliExit(EXIT.auth, `hublet: the token ${from(token)} no longer works; sign in again with hublet auth login --server ${server.value} --token T`);
+  if (!valid)
+    throw new CliExit(
+      EXIT.auth,
+      `hublet: the token ${from(token)} no longer works; sign in again with hublet auth login --server ${server.value} --token T`,
+    );
 }
 
 async function localStatus(choice: LocalChoice, opts: StatusOptions, io: IO): Promise<void> {
   const { localConfig, shownDatabase, NoDatabaseError } = await import('../../runtime.js');
-  const { config, recordedAt } = localConfig({ dataDir: choice.dataDir?.value, databaseUrl: choice.database?.value, baseUrl: choice.baseUrl?.value }, opts.env);
+  const { config, recordedAt } = localConfig(
+    { dataDir: choice.dataDir?.value, databaseUrl: choice.database?.value, baseUrl: choice.baseUrl?.value },
+    opts.env,
+  );
   const links = { value: config.baseUrl, from: choice.baseUrl?.from ?? (recordedAt ? 'recorded' : 'default') };
-  const linksText = choice.baseUrl ? from(choice.baseUrl) : recordedAt ? `recorded by hublet serve at ${recordedAt}` : 'default; no hublet serve has recorded its URL in this data dir';
+  const linksText = choice.baseUrl
+    ? from(choice.baseUrl)
+    : recordedAt
+      ? `recorded by hublet serve at ${recordedAt}`
+      : 'default; no hublet serve has recorded its URL in this data dir';
   const modeLine = `local mode: data dir ${config.dataDir} (${from(choice.dataDir)}), database ${shownDatabase(config.databaseUrl)} (${from(choice.database)})\n`;
   let login: string | null = null;
   let problem: CliExit | undefined;
   try {
     const res = await getUser(opts);
     if (res.status === 200) login = (res.body as { login: string }).login;
-    else problem = new CliExit(EXIT.auth, `hublet: there is no user ${choice.user.value} (${from(choice.user)}) in this data dir; create it with hublet admin user create ${choice.user.value}`);
+    else
+      problem = new CliExit(
+        EXIT.auth,
+        `hublet: there is no user ${choice.user.value} (${from(choice.user)}) in this data dir; create it with hublet admin user create ${choice.user.value}`,
+      );
   } catch (err) {
     if (!(err instanceof NoDatabaseError)) throw err;
     const nothingNamed = choice.dataDir === undefined && choice.database === undefined;
-    problem = new CliExit(EXIT.auth, nothingNamed ? err.message.replace(/^hublet: /, 'hublet: not signed in to any server, and ') : err.message);
+    problem = new CliExit(
+      EXIT.auth,
+      nothingNamed ? err.message.replace(/^hublet: /, 'hublet: not signed in to any server, and ') : err.message,
+    );
   }
-  const sources = { data_dir: choice.dataDir?.from ?? 'default', database: choice.database?.from ?? 'default', user: choice.user.from, base_url: links.from };
-  if (opts.json) printJson(io.stdout, { mode: 'local', data_dir: config.dataDir, database: shownDatabase(config.databaseUrl), login, valid: login !== null, scopes: null, base_url: links.value, sources });
+  const sources = {
+    data_dir: choice.dataDir?.from ?? 'default',
+    database: choice.database?.from ?? 'default',
+    user: choice.user.from,
+    base_url: links.from,
+  };
+  if (opts.json)
+    printJson(io.stdout, {
+      mode: 'local',
+      data_dir: config.dataDir,
+      database: shownDatabase(config.databaseUrl),
+      login,
+      valid: login !== null,
+      scopes: null,
+      base_url: links.value,
+      sources,
+    });
   else {
     io.stdout.write(modeLine);
-    io.stdout.write(login ? `user: ${login} (${from(choice.user)})\n` : `user: none (${choice.user.value} ${from(choice.user)} cannot act here)\n`);
+    io.stdout.write(
+      login ? `user: ${login} (${from(choice.user)})\n` : `user: none (${choice.user.value} ${from(choice.user)} cannot act here)\n`,
+    );
     io.stdout.write(`links: ${links.value} (${linksText})\n`);
   }
   if (problem) throw problem;
@@ -86,10 +121,19 @@ export async function runStatus(opts: StatusOptions, io: IO): Promise<void> {
 
 export function registerStatus(auth: Command, f: Factory): void {
   withExamples(
-    auth.command('status').description('show the mode, server or data dir, and user the next command would use, and where each came from (exit 4 when that user is unknown)'),
-    ['hublet auth status', '# what a command with these options would use', 'hublet --data ./data --as alice auth status', 'hublet --json auth status'],
+    auth
+      .command('status')
+      .description(
+        'show the mode, server or data dir, and user the next command would use, and where each came from (exit 4 when that user is unknown)',
+      ),
+    [
+      'hublet auth status',
+      '# what a command with these options would use',
+      'hublet --data ./data --as alice auth status',
+      'hublet --json auth status',
+    ],
   ).action(async (_flags: unknown, command: Command) => {
-      const g = globals(command);
-      await runStatus({ flags: g, json: Boolean(g.json), env: f.env, open: () => openClient(g, f.env) }, f.io);
-    });
+    const g = globals(command);
+    await runStatus({ flags: g, json: Boolean(g.json), env: f.env, open: () => openClient(g, f.env) }, f.io);
+  });
 }

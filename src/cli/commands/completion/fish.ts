@@ -25,7 +25,8 @@ export function fishScript(root: CompletionNode): string {
     if (n.commands.length) {
       // Where a subcommand is due, no file names.
       lines.push(`complete -c ${root.name} -n ${quote(here)} -f`);
-      for (const c of n.commands) lines.push(`complete -c ${root.name} -n ${quote(here)} -a ${quote(c.name)} -d ${quote(oneLine(c.description))}`);
+      for (const c of n.commands)
+        lines.push(`complete -c ${root.name} -n ${quote(here)} -a ${quote(c.name)} -d ${quote(oneLine(c.description))}`);
     }
     // The program's options hold everywhere; a command's own, at that command.
     for (const o of n.options) lines.push(optionLine(root.name, n.path.length ? here : '', o));

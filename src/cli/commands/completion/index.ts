@@ -25,16 +25,21 @@ export function runCompletion(opts: { shell: keyof typeof SCRIPTS; program: Comm
 }
 
 export function registerCompletion(program: Command, f: Factory): void {
-  withExamples(program.command('completion').description('print a shell completion script for bash, zsh or fish (commands, subcommands, options and their values)'), [
-    '# bash: now, and in every new shell',
-    'source <(hublet completion bash)',
-    "echo 'source <(hublet completion bash)' >> ~/.bashrc",
-    '# zsh (after compinit), or saved as _hublet in a directory of fpath',
-    'source <(hublet completion zsh)',
-    'hublet completion zsh > ~/.zfunc/_hublet   # with ~/.zfunc in $fpath',
-    '# fish',
-    'hublet completion fish > ~/.config/fish/completions/hublet.fish',
-  ])
+  withExamples(
+    program
+      .command('completion')
+      .description('print a shell completion script for bash, zsh or fish (commands, subcommands, options and their values)'),
+    [
+      '# bash: now, and in every new shell',
+      'source <(hublet completion bash)',
+      "echo 'source <(hublet completion bash)' >> ~/.bashrc",
+      '# zsh (after compinit), or saved as _hublet in a directory of fpath',
+      'source <(hublet completion zsh)',
+      'hublet completion zsh > ~/.zfunc/_hublet   # with ~/.zfunc in $fpath',
+      '# fish',
+      'hublet completion fish > ~/.config/fish/completions/hublet.fish',
+    ],
+  )
     .addArgument(new Argument('<shell>', 'the shell to complete in').choices(Object.keys(SCRIPTS)))
     .action((shell: keyof typeof SCRIPTS, _flags: unknown, command: Command) => runCompletion({ shell, program: rootOf(command) }, f.io));
 }

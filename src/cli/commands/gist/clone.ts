@@ -37,9 +37,18 @@ function git(args: string[], env: NodeJS.ProcessEnv, io: IO): Promise<void> {
     const child = spawn('git', args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
     child.stderr.on('data', (chunk: Buffer) => io.stderr.write(chunk));
     child.on('error', (err: NodeJS.ErrnoException) =>
-      reject(new CliExit(EXIT.error, err.code === 'ENOENT' ? 'hublet: git is not installed (or not on PATH); gist clone needs it' : `hublet: cannot run git: ${err.message}`)),
+      reject(
+        new CliExit(
+          EXIT.error,
+          err.code === 'ENOENT'
+            ? 'hublet: git is not installed (or not on PATH); gist clone needs it'
+            : `hublet: cannot run git: ${err.message}`,
+        ),
+      ),
     );
-    child.on('close', (code, signal) => (code === 0 ? resolve() : reject(new CliExit(EXIT.error, `hublet: git ${args[0]} failed (${signal ?? `exit ${code}`})`))));
+    child.on('close', (code, signal) =>
+      code === 0 ? resolve() : reject(new CliExit(EXIT.error, `hublet: git ${args[0]} failed (${signal ?? `exit ${code}`})`)),
+    );
   });
 }
 
@@ -80,7 +89,10 @@ async function pushHints(url: string, env: NodeJS.ProcessEnv): Promise<string[]>
   const token = tokenForOrigin(origin, env);
   const helper = await helperConfiguredFor(url, env);
   if (token && helper) return [];
-  if (token) return [`hint: to push with git without a password prompt, run \`hublet auth setup-git\` once (git then asks hublet for the token for ${origin})`];
+  if (token)
+    return [
+      `hint: to push with git without a password prompt, run \`hublet auth setup-git\` once (git then asks hublet for the token for ${origin})`,
+    ];
   const then = helper ? '' : ', then `hublet auth setup-git`';
   return [`hint: pushing with git needs a token for ${origin}: sign in with \`hublet auth login --server ${origin} --token TOKEN\`${then}`];
 }
@@ -97,8 +109,7 @@ export function registerClone(gist: Command, f: Factory): void {
       'hublet gist clone ID',
       'hublet gist clone ID notes',
     ],
-  )
-    .action(async (id: string, dir: string | undefined, _flags: unknown, command: Command) => {
-      await withClient(command, f, ({ client }) => runClone({ client, id, dir, env: f.env }, f.io));
-    });
+  ).action(async (id: string, dir: string | undefined, _flags: unknown, command: Command) => {
+    await withClient(command, f, ({ client }) => runClone({ client, id, dir, env: f.env }, f.io));
+  });
 }

@@ -23,9 +23,11 @@ interface CreateOptions extends ClientOptions {
 /** The `files` map of the request; stdin without --filename goes under an empty name (the API names it gistfile1.txt). */
 export async function createFiles(args: string[], flags: CreateFlags, io: IO): Promise<Record<string, { content: string }>> {
   const useStdin = args.includes('-') || (args.length === 0 && !io.stdinIsTTY);
-  if (args.length === 0 && io.stdinIsTTY) throw new CliExit(EXIT.usage, 'hublet: name files to put in the gist, or pipe the content on stdin (or use -)');
+  if (args.length === 0 && io.stdinIsTTY)
+    throw new CliExit(EXIT.usage, 'hublet: name files to put in the gist, or pipe the content on stdin (or use -)');
   if (args.filter((a) => a === '-').length > 1) throw new CliExit(EXIT.usage, 'hublet: stdin (-) can be named once');
-  if (flags.filename !== undefined && !useStdin) throw new CliExit(EXIT.usage, 'hublet: --filename names the content read from stdin; no stdin is read here');
+  if (flags.filename !== undefined && !useStdin)
+    throw new CliExit(EXIT.usage, 'hublet: --filename names the content read from stdin; no stdin is read here');
   const files: Record<string, { content: string }> = {};
   const add = (name: string, content: string) => {
     if (name in files) throw new CliExit(EXIT.usage, `hublet: two files named ${JSON.stringify(name)}`);
@@ -41,7 +43,9 @@ export async function createFiles(args: string[], flags: CreateFlags, io: IO): P
 }
 
 export async function runCreate(opts: CreateOptions, io: IO): Promise<void> {
-  const res = expectOk(await opts.client.request('POST', '/gists', { body: { description: opts.desc, public: Boolean(opts.public), files: opts.files } }));
+  const res = expectOk(
+    await opts.client.request('POST', '/gists', { body: { description: opts.desc, public: Boolean(opts.public), files: opts.files } }),
+  );
   const gist = res.body as Gist;
   if (opts.json) return printJson(io.stdout, gist);
   if (io.stderrIsTTY) io.stderr.write(`✓ Created ${gist.public ? 'public' : 'secret'} gist${gistName(gist)}\n`);
@@ -58,7 +62,7 @@ export function registerCreate(gist: Command, f: Factory): void {
   withExamples(
     gist
       .command('create')
-      .description("create a gist from files, or from stdin (- or piped); prints its URL (the gist with --json)")
+      .description('create a gist from files, or from stdin (- or piped); prints its URL (the gist with --json)')
       .argument('[files...]', 'files to add (- for stdin)')
       .option('-d, --desc <description>', 'the gist description')
       .option('-p, --public', 'make the gist public (default: secret)')
@@ -69,10 +73,9 @@ export function registerCreate(gist: Command, f: Factory): void {
       '# a public gist from a pipe, named hello.txt',
       'echo hello | hublet gist create --public --filename hello.txt',
     ],
-  )
-    .action(async (args: string[], flags: CreateFlags, command: Command) => {
-      // Files and stdin are read before the data dir or the server is touched: a bad argument exits 2 at once.
-      const files = await createFiles(args, flags, f.io);
-      await withClient(command, f, (c) => runCreate({ ...c, files, desc: flags.desc, public: flags.public }, f.io));
-    });
+  ).action(async (args: string[], flags: CreateFlags, command: Command) => {
+    // Files and stdin are read before the data dir or the server is touched: a bad argument exits 2 at once.
+    const files = await createFiles(args, flags, f.io);
+    await withClient(command, f, (c) => runCreate({ ...c, files, desc: flags.desc, public: flags.public }, f.io));
+  });
 }

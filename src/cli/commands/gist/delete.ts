@@ -34,15 +34,9 @@ export function registerDelete(gist: Command, f: Factory): void {
       .argument('<id>', 'the gist: its id or URL')
       .description('delete a gist (asks first at a terminal; --yes to skip the question, and without a terminal)')
       .option('--yes', 'delete without asking'),
-    [
-      '# asks first at a terminal',
-      'hublet gist delete ID',
-      '# scripts confirm with --yes',
-      'hublet gist delete ID --yes',
-    ],
-  )
-    .action(async (id: string, flags: { yes?: boolean }, command: Command) => {
-      if (!flags.yes && !canPrompt(f.io)) throw new CliExit(EXIT.usage, 'hublet: --yes required when not running interactively');
-      await withClient(command, f, (c) => runDelete({ ...c, id, confirmed: Boolean(flags.yes) }, f.io));
-    });
+    ['# asks first at a terminal', 'hublet gist delete ID', '# scripts confirm with --yes', 'hublet gist delete ID --yes'],
+  ).action(async (id: string, flags: { yes?: boolean }, command: Command) => {
+    if (!flags.yes && !canPrompt(f.io)) throw new CliExit(EXIT.usage, 'hublet: --yes required when not running interactively');
+    await withClient(command, f, (c) => runDelete({ ...c, id, confirmed: Boolean(flags.yes) }, f.io));
+  });
 }

@@ -38,10 +38,19 @@ interface Plan {
 
 /** Reads the named files and checks the command line alone (a name twice, --filename with files): exit 2. */
 function editPlan(files: string[], opts: EditFlags): Plan {
-  const plan: Plan = { description: opts.desc, replace: files.map(readTextFile), add: (opts.add ?? []).map(readTextFile), remove: opts.remove ?? [] };
+  const plan: Plan = {
+    description: opts.desc,
+    replace: files.map(readTextFile),
+    add: (opts.add ?? []).map(readTextFile),
+    remove: opts.remove ?? [],
+  };
   const changesFiles = plan.replace.length || plan.add.length || plan.remove.length;
   if (opts.filename !== undefined) {
-    if (changesFiles) throw new CliExit(EXIT.usage, 'hublet: --filename picks the file to change in your editor; it does not go with FILEs, --add or --remove');
+    if (changesFiles)
+      throw new CliExit(
+        EXIT.usage,
+        'hublet: --filename picks the file to change in your editor; it does not go with FILEs, --add or --remove',
+      );
     plan.editor = { filename: opts.filename };
   } else if (!changesFiles && opts.desc === undefined) {
     plan.editor = {};
@@ -63,10 +72,15 @@ async function filesBody(client: Client, id: string, plan: Plan): Promise<Body['
     // A FILE replaces a file the gist has; --add adds one it has not: check, so a typo never adds or overwrites.
     const current = await getGist(client, id);
     for (const f of plan.replace) {
-      if (!(f.filename in current.files)) throw new CliExit(EXIT.error, `hublet: gist ${current.id} has no file ${JSON.stringify(f.filename)} (use --add to add it)`);
+      if (!(f.filename in current.files))
+        throw new CliExit(EXIT.error, `hublet: gist ${current.id} has no file ${JSON.stringify(f.filename)} (use --add to add it)`);
     }
     for (const f of plan.add) {
-      if (f.filename in current.files) throw new CliExit(EXIT.error, `hublet: gist ${current.id} already has a file ${JSON.stringify(f.filename)} (name it without --add to replace it)`);
+      if (f.filename in current.files)
+        throw new CliExit(
+          EXIT.error,
+          `hublet: gist ${current.id} already has a file ${JSON.stringify(f.filename)} (name it without --add to replace it)`,
+        );
     }
   }
   for (const f of [...plan.replace, ...plan.add]) files[f.filename] = { content: f.content };
@@ -87,17 +101,24 @@ async function editorBody(opts: EditOptions, io: IO): Promise<{ body: Body; kept
   const gist = expectOk(await client.request('GET', gistPath(id), { headers: BASE64 })).body as Gist;
   const names = sortedNames(gist.files);
   const filename = plan.editor?.filename ?? names[0];
-  if (filename === undefined || !(filename in gist.files)) throw new CliExit(EXIT.error, `hublet: gist ${gist.id} has no file ${JSON.stringify(filename ?? '')}`);
+  if (filename === undefined || !(filename in gist.files))
+    throw new CliExit(EXIT.error, `hublet: gist ${gist.id} has no file ${JSON.stringify(filename ?? '')}`);
   if (plan.editor?.filename === undefined && names.length > 1) {
-    io.stderr.write(`hublet: gist ${gist.id} has ${names.length} files; editing ${filename} (choose another with --filename: ${names.join(', ')})\n`);
+    io.stderr.write(
+      `hublet: gist ${gist.id} has ${names.length} files; editing ${filename} (choose another with --filename: ${names.join(', ')})\n`,
+    );
   }
   const before = await fileBytes(client, gist, gist.files[filename]);
-  if (asText(before) === undefined) throw new CliExit(EXIT.error, `hublet: ${filename} is binary; the editor takes text (clone the gist and change it with git)`);
+  if (asText(before) === undefined)
+    throw new CliExit(EXIT.error, `hublet: ${filename} is binary; the editor takes text (clone the gist and change it with git)`);
   const draft = await editDraft({ editor: editorCommand(opts.env), filename, content: before, env: opts.env }, io);
   const after = draft.read();
   const text = asText(after);
   if (text === undefined) {
-    throw new CliExit(EXIT.error, `hublet: the edited ${filename} is not UTF-8 text; the gist is unchanged (your edit is kept in ${draft.file})`);
+    throw new CliExit(
+      EXIT.error,
+      `hublet: the edited ${filename} is not UTF-8 text; the gist is unchanged (your edit is kept in ${draft.file})`,
+    );
   }
   const body: Body = {};
   if (plan.description !== undefined) body.description = plan.description;
@@ -105,7 +126,10 @@ async function editorBody(opts: EditOptions, io: IO): Promise<{ body: Body; kept
     // Saving over a change someone made while the editor was open would lose it: refuse, and keep this edit.
     const now = await currentBytes(client, id, filename);
     if (!now.bytes?.equals(before)) {
-      throw new CliExit(EXIT.error, `hublet: ${filename} of gist ${gist.id} changed while you edited it; not saved (your edit is kept in ${draft.file})`);
+      throw new CliExit(
+        EXIT.error,
+        `hublet: ${filename} of gist ${gist.id} changed while you edited it; not saved (your edit is kept in ${draft.file})`,
+      );
     }
     body.files = { [filename]: { content: text } };
   }

@@ -32,7 +32,10 @@ function fdOf(stream: unknown): number | undefined {
 }
 
 /** Writes `content` to a private temporary file named `filename` and runs the editor on it; the draft it leaves. */
-export async function editDraft(opts: { editor: string; filename: string; content: Buffer; env: NodeJS.ProcessEnv }, io: IO): Promise<Draft> {
+export async function editDraft(
+  opts: { editor: string; filename: string; content: Buffer; env: NodeJS.ProcessEnv },
+  io: IO,
+): Promise<Draft> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hublet-gist-edit-'));
   const file = path.join(dir, opts.filename);
   fs.writeFileSync(file, opts.content, { mode: 0o600 });
@@ -47,7 +50,10 @@ export async function editDraft(opts: { editor: string; filename: string; conten
       child.on('error', (err) => reject(new CliExit(EXIT.error, `hublet: cannot run the editor (${opts.editor}): ${err.message}`)));
       child.on('close', (code, signal) => {
         if (code === 0) resolve();
-        else reject(new CliExit(EXIT.error, `hublet: the editor (${opts.editor}) failed (${signal ?? `exit ${code}`}); the gist is unchanged`));
+        else
+          reject(
+            new CliExit(EXIT.error, `hublet: the editor (${opts.editor}) failed (${signal ?? `exit ${code}`}); the gist is unchanged`),
+          );
       });
     });
   } catch (err) {

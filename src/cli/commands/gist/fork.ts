@@ -18,11 +18,8 @@ export function registerFork(gist: Command, f: Factory): void {
       .command('fork')
       .argument('<id>', 'the gist: its id or URL')
       .description("fork someone else's gist (forking it again gives the same fork)"),
-    [
-      'hublet gist fork ID',
-    ],
-  )
-    .action(async (id: string, _flags: unknown, command: Command) => {
-      await withClient(command, f, (c) => runFork({ ...c, id }, f.io));
-    });
+    ['hublet gist fork ID'],
+  ).action(async (id: string, _flags: unknown, command: Command) => {
+    await withClient(command, f, (c) => runFork({ ...c, id }, f.io));
+  });
 }

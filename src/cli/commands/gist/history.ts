@@ -27,13 +27,8 @@ export function registerHistory(gist: Command, f: Factory): void {
       .command('history')
       .argument('<id>', 'the gist: its id or URL')
       .description("list a gist's revisions, newest first (view one with `gist view ID --revision VERSION`)"),
-    [
-      'hublet gist history ID',
-      '# the gist as it was at one of them',
-      'hublet gist view ID --revision VERSION',
-    ],
-  )
-    .action(async (id: string, _flags: unknown, command: Command) => {
-      await withClient(command, f, (c) => runHistory({ ...c, id }, f.io));
-    });
+    ['hublet gist history ID', '# the gist as it was at one of them', 'hublet gist view ID --revision VERSION'],
+  ).action(async (id: string, _flags: unknown, command: Command) => {
+    await withClient(command, f, (c) => runHistory({ ...c, id }, f.io));
+  });
 }

@@ -31,7 +31,10 @@ function said(stderr: string): string {
 
 /** A scratch bare repository of one gist's import; git runs against it as a separate process per step. */
 export class Scratch {
-  private constructor(readonly dir: string, private readonly env: NodeJS.ProcessEnv) {}
+  private constructor(
+    readonly dir: string,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
 
   /** A new empty bare repository at `dir`; git's environment is `base` restricted to http(s). */
   static async create(dir: string, base: NodeJS.ProcessEnv): Promise<Scratch> {
@@ -49,9 +52,18 @@ export class Scratch {
       child.stdout.on('data', (c: Buffer) => out.push(c));
       child.stderr.on('data', (c: Buffer) => err.push(c));
       child.on('error', (e: NodeJS.ErrnoException) =>
-        reject(new CliExit(EXIT.error, e.code === 'ENOENT' ? 'hublet: git is not installed (or not on PATH); gist import needs it' : `hublet: cannot run git: ${e.message}`)),
+        reject(
+          new CliExit(
+            EXIT.error,
+            e.code === 'ENOENT'
+              ? 'hublet: git is not installed (or not on PATH); gist import needs it'
+              : `hublet: cannot run git: ${e.message}`,
+          ),
+        ),
       );
-      child.on('close', (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+      child.on('close', (code) =>
+        resolve({ code: code ?? 1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
+      );
     });
   }
 
@@ -79,7 +91,9 @@ export class Scratch {
 
   /** Commits on the first-parent chain of `tip` that `from` (if given) lacks: a gist's revisions. */
   async revisions(tip: string, from?: string): Promise<number> {
-    return Number(await this.must(['rev-list', '--count', '--first-parent', from ? `${from}..${tip}` : tip], undefined, 'counting revisions'));
+    return Number(
+      await this.must(['rev-list', '--count', '--first-parent', from ? `${from}..${tip}` : tip], undefined, 'counting revisions'),
+    );
   }
 
   /** The branch the remote's HEAD names (a gist's one branch). */

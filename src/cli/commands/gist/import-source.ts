@@ -41,7 +41,10 @@ function httpUrl(value: unknown): URL | undefined {
 export function sourceBase(from: string): URL {
   const url = httpUrl(from.trim());
   if (!url || url.username || url.password || url.search || url.hash) {
-    throw new CliExit(EXIT.usage, `hublet: --from must be the http(s) URL of a server's API (e.g. https://api.github.com), without credentials; got ${JSON.stringify(from)}`);
+    throw new CliExit(
+      EXIT.usage,
+      `hublet: --from must be the http(s) URL of a server's API (e.g. https://api.github.com), without credentials; got ${JSON.stringify(from)}`,
+    );
   }
   if (url.hostname === 'github.com' || url.hostname === 'gist.github.com') return new URL('https://api.github.com');
   url.pathname = url.pathname.replace(/\/+$/, '');
@@ -63,10 +66,17 @@ function sourceGist(item: unknown): SourceGist | UnusableGist {
   const url = httpUrl(g.url);
   const pull = httpUrl(g.git_pull_url);
   const where = url?.toString() ?? (typeof g.id === 'string' ? g.id : '(a gist without a URL)');
-  if (!url || typeof g.id !== 'string' || !/^[A-Za-z0-9_-]{1,128}$/.test(g.id)) return { url: where, problem: 'the source lists it without a usable id and API URL' };
+  if (!url || typeof g.id !== 'string' || !/^[A-Za-z0-9_-]{1,128}$/.test(g.id))
+    return { url: where, problem: 'the source lists it without a usable id and API URL' };
   if (!pull) return { url: where, problem: 'the source gives no http(s) git_pull_url to clone it from' };
   if (typeof g.public !== 'boolean') return { url: where, problem: 'the source does not say whether it is public' };
-  return { id: g.id, url: url.toString(), gitPullUrl: pull.toString(), description: typeof g.description === 'string' ? g.description : null, public: g.public };
+  return {
+    id: g.id,
+    url: url.toString(),
+    gitPullUrl: pull.toString(),
+    description: typeof g.description === 'string' ? g.description : null,
+    public: g.public,
+  };
 }
 
 /** The source server's API, read with the token (if any). */
@@ -75,17 +85,23 @@ export class GistSource {
   /** The base URL as people write it: no trailing slash (`http://host`, `https://host/api/v3`). */
   readonly root: string;
 
-  constructor(private readonly base: URL, readonly token: string | undefined) {
+  constructor(
+    private readonly base: URL,
+    readonly token: string | undefined,
+  ) {
     this.client = new RemoteClient(base.origin, token);
     this.root = base.toString().replace(/\/+$/, '');
   }
 
   /** What a failed answer means to the person running the import. */
   private refusal(res: ApiResponse, what: string): CliExit {
-    const said = typeof res.body === 'object' && res.body && 'message' in res.body ? String((res.body as { message: unknown }).message) : '';
+    const said =
+      typeof res.body === 'object' && res.body && 'message' in res.body ? String((res.body as { message: unknown }).message) : '';
     const detail = `HTTP ${res.status}${said ? `: ${said}` : ''}`;
     if (res.status === 401) {
-      const hint = this.token ? 'check --from-token (or HUBLET_FROM_TOKEN)' : 'pass a token of that server with --from-token (or HUBLET_FROM_TOKEN)';
+      const hint = this.token
+        ? 'check --from-token (or HUBLET_FROM_TOKEN)'
+        : 'pass a token of that server with --from-token (or HUBLET_FROM_TOKEN)';
       return new CliExit(EXIT.auth, `hublet: ${this.root} refused the token (${detail})\nhint: ${hint}`);
     }
     return new CliExit(EXIT.error, `hublet: ${this.root} could not list ${what} (${detail})`);
@@ -93,7 +109,8 @@ export class GistSource {
 
   /** A GET of a URL the source handed out: only on its own origin, so the token never leaves it. */
   private async get(url: URL): Promise<ApiResponse> {
-    if (url.origin !== this.base.origin) throw new CliExit(EXIT.error, `hublet: ${this.root} sent a link to another server (${url.origin}); not followed`);
+    if (url.origin !== this.base.origin)
+      throw new CliExit(EXIT.error, `hublet: ${this.root} sent a link to another server (${url.origin}); not followed`);
     return this.client.request('GET', `${url.pathname}${url.search}`, { headers: { accept: 'application/json' } });
   }
 
@@ -113,7 +130,10 @@ export class GistSource {
       if (res.status === 404 && user) throw new CliExit(EXIT.error, `hublet: ${this.root} has no user ${user} (HTTP 404)`);
       if (res.status >= 400) throw this.refusal(res, what);
       if (!Array.isArray(res.body)) {
-        throw new CliExit(EXIT.error, `hublet: ${this.root} did not answer with a list of gists: is --from the API's URL (https://api.github.com, https://HOST/api/v3 for GitHub Enterprise, a hublet server's URL)?`);
+        throw new CliExit(
+          EXIT.error,
+          `hublet: ${this.root} did not answer with a list of gists: is --from the API's URL (https://api.github.com, https://HOST/api/v3 for GitHub Enterprise, a hublet server's URL)?`,
+        );
       }
       for (const item of res.body) {
         const g = sourceGist(item);

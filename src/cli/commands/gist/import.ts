@@ -71,7 +71,10 @@ class Importer {
   private readonly tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hublet-gist-import-'));
   private count = 0;
 
-  constructor(private readonly opts: ImportOptions, private readonly records: Map<string, ImportRecord>) {}
+  constructor(
+    private readonly opts: ImportOptions,
+    private readonly records: Map<string, ImportRecord>,
+  ) {}
 
   close(): void {
     fs.rmSync(this.tmp, { recursive: true, force: true });
@@ -83,9 +86,18 @@ class Importer {
     const record = this.records.get(g.url);
     if (record) {
       const gist = await getGist(client, record.gist_id);
-      return { id: gist.id, pushUrl: (gist as { git_push_url?: string }).git_push_url ?? gist.git_pull_url, head: record.head, pending: record.pending };
+      return {
+        id: gist.id,
+        pushUrl: (gist as { git_push_url?: string }).git_push_url ?? gist.git_pull_url,
+        head: record.head,
+        pending: record.pending,
+      };
     }
-    const res = expectOk(await client.request('POST', '/user/gist-imports', { body: { source: g.url, description: g.description, public: g.public, files: placeholder(g) } }));
+    const res = expectOk(
+      await client.request('POST', '/user/gist-imports', {
+        body: { source: g.url, description: g.description, public: g.public, files: placeholder(g) },
+      }),
+    );
     const body = res.body as ImportRecord & { gist: { id: string; git_push_url: string } };
     return { id: body.gist.id, pushUrl: body.gist.git_push_url, head: body.head, pending: body.pending };
   }
@@ -123,13 +135,25 @@ class Importer {
       }
       // The copy has revisions the source lacks: edited here (ahead), or the source's history was rewritten.
       const local = await scratch.fetchHead(remote, 'refs/import/copy');
-      if (await scratch.isAncestor(tip, local)) return { ...at, status: 'unchanged', message: 'the copy has revisions newer than the source; left as it is' };
-      return { ...at, status: 'diverged', message: "the copy's history and the source's have parted (edited here, or rewritten there); left as it is" };
+      if (await scratch.isAncestor(tip, local))
+        return { ...at, status: 'unchanged', message: 'the copy has revisions newer than the source; left as it is' };
+      return {
+        ...at,
+        status: 'diverged',
+        message: "the copy's history and the source's have parted (edited here, or rewritten there); left as it is",
+      };
     } catch (err) {
       if (!(err instanceof GitFailed) && !(err instanceof CliExit && err.code === EXIT.error)) throw err;
       // A copy that never received its history goes again: nothing half-imported stays (the next run starts afresh).
       if (copy?.pending) await this.opts.client.request('DELETE', `/gists/${copy.id}`);
-      return { ...base, status: 'failed', message: err.message.replace(/^hublet: /, '').replace(/\s+/g, ' ').trim() };
+      return {
+        ...base,
+        status: 'failed',
+        message: err.message
+          .replace(/^hublet: /, '')
+          .replace(/\s+/g, ' ')
+          .trim(),
+      };
     }
   }
 }
@@ -180,7 +204,12 @@ export async function runImport(opts: ImportOptions, io: IO): Promise<void> {
     if (results.length) {
       printTable(
         io.stdout,
-        results.map((r) => ({ status: r.status, source: r.source, gist: r.id ?? '', revisions: r.revisions_added ? `+${r.revisions_added}` : '' })),
+        results.map((r) => ({
+          status: r.status,
+          source: r.source,
+          gist: r.id ?? '',
+          revisions: r.revisions_added ? `+${r.revisions_added}` : '',
+        })),
         ['status', 'source', 'gist', 'revisions'],
       );
     }
@@ -201,10 +230,18 @@ export function registerImport(gist: Command, f: Factory): void {
   withExamples(
     gist
       .command('import')
-      .description("copy every gist of a user from a server that speaks GitHub's gist API (GitHub, another hublet), with its full history; run it again to add only what is new")
+      .description(
+        "copy every gist of a user from a server that speaks GitHub's gist API (GitHub, another hublet), with its full history; run it again to add only what is new",
+      )
       .requiredOption('--from <url>', "the source server's API URL: https://api.github.com, https://HOST/api/v3, a hublet server's URL")
-      .option('--user <login>', "whose gists to copy (their public ones; your secret ones too when it is the token's user); default: the token's own")
-      .option('--from-token <token>', "a token of the source server (else HUBLET_FROM_TOKEN): needed for your own secret gists; sent only to that server's origin"),
+      .option(
+        '--user <login>',
+        "whose gists to copy (their public ones; your secret ones too when it is the token's user); default: the token's own",
+      )
+      .option(
+        '--from-token <token>',
+        "a token of the source server (else HUBLET_FROM_TOKEN): needed for your own secret gists; sent only to that server's origin",
+      ),
     [
       '# every gist of your GitHub account (secret ones too), into this hublet',
       'HUBLET_FROM_TOKEN=ghp_… hublet gist import --from https://api.github.com',
@@ -216,7 +253,10 @@ export function registerImport(gist: Command, f: Factory): void {
     const base = sourceBase(flags.from);
     const token = flags.fromToken || f.env.HUBLET_FROM_TOKEN || undefined;
     if (!flags.user && !token) {
-      throw new CliExit(EXIT.usage, `hublet: whose gists? pass --user LOGIN, or a token of ${base} with --from-token (or HUBLET_FROM_TOKEN) to copy that token's own gists`);
+      throw new CliExit(
+        EXIT.usage,
+        `hublet: whose gists? pass --user LOGIN, or a token of ${base} with --from-token (or HUBLET_FROM_TOKEN) to copy that token's own gists`,
+      );
     }
     const source = new GistSource(base, token);
     await withClient(command, f, (c) => runImport({ ...c, source, user: flags.user, env: f.env }, f.io));

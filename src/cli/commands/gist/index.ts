@@ -17,7 +17,20 @@ import { registerView } from './view.js';
 
 export function registerGist(program: Command, f: Factory): void {
   const gist = program.command('gist').description('create, view, edit, fork, star and clone gists');
-  for (const register of [registerCreate, registerList, registerView, registerEdit, registerRename, registerDelete, registerFork, registerStar, registerUnstar, registerHistory, registerClone, registerImport]) {
+  for (const register of [
+    registerCreate,
+    registerList,
+    registerView,
+    registerEdit,
+    registerRename,
+    registerDelete,
+    registerFork,
+    registerStar,
+    registerUnstar,
+    registerHistory,
+    registerClone,
+    registerImport,
+  ]) {
     register(gist, f);
   }
 }

@@ -51,7 +51,11 @@ export async function runList(opts: ListOptions, io: IO): Promise<void> {
     visibility: g.public ? 'public' : 'secret',
     updated: timeCell(g.updated_at, io.isTTY, now),
   }));
-  printTable(io.stdout, rows, owners ? ['id', 'owner', 'description', 'files', 'visibility', 'updated'] : ['id', 'description', 'files', 'visibility', 'updated']);
+  printTable(
+    io.stdout,
+    rows,
+    owners ? ['id', 'owner', 'description', 'files', 'visibility', 'updated'] : ['id', 'description', 'files', 'visibility', 'updated'],
+  );
 }
 
 /** Remote mode without a token has no "your gists": refused as gh refuses (exit 4), unless --public asks for everyone's. */
@@ -86,9 +90,8 @@ export function registerList(gist: Command, f: Factory): void {
       "# without a token: everyone's public gists",
       'hublet --server https://hublet.example gist list --public',
     ],
-  )
-    .action(async (flags: ListFlags, command: Command) => {
-      const anon = anonymous(command, flags, f.env);
-      await withClient(command, f, (c) => runList({ ...flags, ...c, anonymous: anon }, f.io));
-    });
+  ).action(async (flags: ListFlags, command: Command) => {
+    const anon = anonymous(command, flags, f.env);
+    await withClient(command, f, (c) => runList({ ...flags, ...c, anonymous: anon }, f.io));
+  });
 }

@@ -27,11 +27,8 @@ export function registerRename(gist: Command, f: Factory): void {
       .argument('<old>', "the file's name now")
       .argument('<new>', 'its new name')
       .description('rename a file of a gist'),
-    [
-      'hublet gist rename ID notes.txt notes.md',
-    ],
-  )
-    .action(async (id: string, from: string, to: string, _flags: unknown, command: Command) => {
-      await withClient(command, f, (c) => runRename({ ...c, id, from, to }, f.io));
-    });
+    ['hublet gist rename ID notes.txt notes.md'],
+  ).action(async (id: string, from: string, to: string, _flags: unknown, command: Command) => {
+    await withClient(command, f, (c) => runRename({ ...c, id, from, to }, f.io));
+  });
 }

@@ -12,18 +12,11 @@ export async function runStar(opts: ClientOptions & { id: string }, io: IO): Pro
 }
 
 export function registerStar(gist: Command, f: Factory): void {
-  withExamples(
-    gist
-      .command('star')
-      .argument('<id>', 'the gist: its id or URL')
-      .description('star a gist'),
-    [
-      'hublet gist star ID',
-      '# the gists you starred',
-      'hublet gist list --starred',
-    ],
-  )
-    .action(async (id: string, _flags: unknown, command: Command) => {
-      await withClient(command, f, (c) => runStar({ ...c, id }, f.io));
-    });
+  withExamples(gist.command('star').argument('<id>', 'the gist: its id or URL').description('star a gist'), [
+    'hublet gist star ID',
+    '# the gists you starred',
+    'hublet gist list --starred',
+  ]).action(async (id: string, _flags: unknown, command: Command) => {
+    await withClient(command, f, (c) => runStar({ ...c, id }, f.io));
+  });
 }

@@ -12,16 +12,9 @@ export async function runUnstar(opts: ClientOptions & { id: string }, io: IO): P
 }
 
 export function registerUnstar(gist: Command, f: Factory): void {
-  withExamples(
-    gist
-      .command('unstar')
-      .argument('<id>', 'the gist: its id or URL')
-      .description('remove your star from a gist'),
-    [
-      'hublet gist unstar ID',
-    ],
-  )
-    .action(async (id: string, _flags: unknown, command: Command) => {
-      await withClient(command, f, (c) => runUnstar({ ...c, id }, f.io));
-    });
+  withExamples(gist.command('unstar').argument('<id>', 'the gist: its id or URL').description('remove your star from a gist'), [
+    'hublet gist unstar ID',
+  ]).action(async (id: string, _flags: unknown, command: Command) => {
+    await withClient(command, f, (c) => runUnstar({ ...c, id }, f.io));
+  });
 }

@@ -72,8 +72,7 @@ export function registerView(gist: Command, f: Factory): void {
       '# the file names only',
       'hublet gist view ID --files',
     ],
-  )
-    .action(async (id: string, flags: ViewFlags, command: Command) => {
-      await withClient(command, f, (c) => runView({ ...flags, ...c, id }, f.io));
-    });
+  ).action(async (id: string, flags: ViewFlags, command: Command) => {
+    await withClient(command, f, (c) => runView({ ...flags, ...c, id }, f.io));
+  });
 }

@@ -4,7 +4,17 @@ import type { IO } from '../../io.js';
 import { expectOk, printJson } from '../../output.js';
 import { commaList as csv } from '../option-values.js';
 import type { Factory } from '../factory.js';
-import { contentTypeOption, DELIVER_QUEUE, hookCommand, hooksPath, ownerName, withHooks, type Hook, type HooksOptions, type OwnerFlags } from './shared.js';
+import {
+  contentTypeOption,
+  DELIVER_QUEUE,
+  hookCommand,
+  hooksPath,
+  ownerName,
+  withHooks,
+  type Hook,
+  type HooksOptions,
+  type OwnerFlags,
+} from './shared.js';
 
 /** The command line's flags. */
 interface CreateFlags extends OwnerFlags {
@@ -45,5 +55,7 @@ export function registerCreate(hook: Command, f: Factory): void {
     .option('--events <list>', 'event names, comma separated (* for all; default push)', csv)
     .option('--insecure-ssl', 'do not verify the receiver certificate')
     .option('--inactive', 'create it turned off')
-    .action(async (flags: CreateFlags, command: Command) => withHooks(command, f, flags, [], (opts) => runCreate({ ...flags, ...opts }, f.io)));
+    .action(async (flags: CreateFlags, command: Command) =>
+      withHooks(command, f, flags, [], (opts) => runCreate({ ...flags, ...opts }, f.io)),
+    );
 }

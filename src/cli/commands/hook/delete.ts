@@ -15,5 +15,7 @@ export async function runDelete(opts: HookOptions, io: IO): Promise<void> {
 export function registerDelete(hook: Command, f: Factory): void {
   hookCommand(hook, 'delete', 'delete a webhook (an active one is sent a meta event first)', ['hublet hook delete --org acme 12'])
     .argument('<id>', 'hook id')
-    .action(async (_id: string, flags: OwnerFlags, command: Command) => withHooks(command, f, flags, ['id'], (opts, [id]) => runDelete({ ...opts, id }, f.io)));
+    .action(async (_id: string, flags: OwnerFlags, command: Command) =>
+      withHooks(command, f, flags, ['id'], (opts, [id]) => runDelete({ ...opts, id }, f.io)),
+    );
 }

@@ -20,7 +20,15 @@ export async function runDeliveries(opts: DeliveriesOptions, io: IO): Promise<vo
   if (opts.json) return printJson(io.stdout, list);
   printTable(
     io.stdout,
-    list.map((d) => ({ id: d.id, guid: d.guid, event: d.action ? `${d.event}.${d.action}` : d.event, code: d.status_code, status: d.status, redelivery: d.redelivery ? 'yes' : '', delivered: d.delivered_at })),
+    list.map((d) => ({
+      id: d.id,
+      guid: d.guid,
+      event: d.action ? `${d.event}.${d.action}` : d.event,
+      code: d.status_code,
+      status: d.status,
+      redelivery: d.redelivery ? 'yes' : '',
+      delivered: d.delivered_at,
+    })),
     ['id', 'guid', 'event', 'code', 'status', 'redelivery', 'delivered'],
   );
 }

@@ -23,7 +23,11 @@ export function registerDelivery(hook: Command, f: Factory): void {
     hook,
     'delivery',
     'show one delivery: the request headers and payload sent, the response that came back',
-    ['hublet hook delivery --org acme 12 345', '# the payload alone (jq)', 'hublet --json hook delivery --org acme 12 345 | jq .request.payload'],
+    [
+      'hublet hook delivery --org acme 12 345',
+      '# the payload alone (jq)',
+      'hublet --json hook delivery --org acme 12 345 | jq .request.payload',
+    ],
     true,
   )
     .argument('<id>', 'hook id')

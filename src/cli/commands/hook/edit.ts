@@ -32,7 +32,8 @@ export async function runEdit(opts: EditOptions, io: IO): Promise<void> {
   const hookChanges: Record<string, unknown> = {};
   if (opts.events !== undefined) hookChanges.events = opts.events;
   if (opts.active !== undefined) hookChanges.active = opts.active;
-  if (Object.keys(config).length === 0 && Object.keys(hookChanges).length === 0) throw new CliExit(EXIT.usage, 'hublet: nothing to change (see hublet hook edit --help)');
+  if (Object.keys(config).length === 0 && Object.keys(hookChanges).length === 0)
+    throw new CliExit(EXIT.usage, 'hublet: nothing to change (see hublet hook edit --help)');
   if (Object.keys(config).length) expectOk(await client.request('PATCH', `${hookPath(opts)}/config`, { body: config }));
   const res = Object.keys(hookChanges).length
     ? expectOk(await client.request('PATCH', hookPath(opts), { body: hookChanges }))
@@ -58,5 +59,7 @@ export function registerEdit(hook: Command, f: Factory): void {
     .option('--events <list>', 'event names, comma separated (* for all); replaces the list', csv)
     .option('--active', 'turn it on')
     .option('--no-active', 'turn it off')
-    .action(async (_id: string, flags: EditFlags, command: Command) => withHooks(command, f, flags, ['id'], (opts, [id]) => runEdit({ ...flags, ...opts, id }, f.io)));
+    .action(async (_id: string, flags: EditFlags, command: Command) =>
+      withHooks(command, f, flags, ['id'], (opts, [id]) => runEdit({ ...flags, ...opts, id }, f.io)),
+    );
 }

@@ -11,7 +11,13 @@ export async function runList(opts: HooksOptions, io: IO): Promise<void> {
   if (opts.json) return printJson(io.stdout, hooks);
   printTable(
     io.stdout,
-    hooks.map((h) => ({ id: h.id, url: h.config.url, events: h.events.join(','), active: h.active ? 'yes' : 'no', last: h.last_response.message ?? h.last_response.status })),
+    hooks.map((h) => ({
+      id: h.id,
+      url: h.config.url,
+      events: h.events.join(','),
+      active: h.active ? 'yes' : 'no',
+      last: h.last_response.message ?? h.last_response.status,
+    })),
     ['id', 'url', 'events', 'active', 'last'],
   );
 }

@@ -4,7 +4,18 @@ import type { Command } from 'commander';
 import type { IO } from '../../io.js';
 import { expectOk } from '../../output.js';
 import type { Factory } from '../factory.js';
-import { awaitDelivery, hookCommand, hookPath, newestDeliveryId, reportDelivery, waitOption, waitTime, withHooks, type HookOptions, type OwnerFlags } from './shared.js';
+import {
+  awaitDelivery,
+  hookCommand,
+  hookPath,
+  newestDeliveryId,
+  reportDelivery,
+  waitOption,
+  waitTime,
+  withHooks,
+  type HookOptions,
+  type OwnerFlags,
+} from './shared.js';
 
 /** `waitMs`: how long to wait for the delivery. */
 export async function runPing(opts: HookOptions & { waitMs: number }, io: IO): Promise<void> {

@@ -72,7 +72,8 @@ export async function runRedeliverFailed(opts: RedeliverFailedOptions, io: IO): 
       if (!opts.json) io.stdout.write(`redelivered ${d.id}  ${eventOf(d)}  (was ${statusOf(d)}, ${d.delivered_at})\n`);
       continue;
     }
-    const message = typeof res.body === 'object' && res.body && 'message' in res.body ? String(res.body.message) : res.text || `HTTP ${res.status}`;
+    const message =
+      typeof res.body === 'object' && res.body && 'message' in res.body ? String(res.body.message) : res.text || `HTTP ${res.status}`;
     refused.push({ id: d.id, message });
     io.stderr.write(`hublet: could not redeliver ${d.id}: ${res.status} ${message}\n`);
   }
@@ -80,12 +81,25 @@ export async function runRedeliverFailed(opts: RedeliverFailedOptions, io: IO): 
   if (redelivered.length > 0) await client.settle([DELIVER_QUEUE]);
 
   if (opts.json) {
-    const brief = (d: Delivery) => ({ id: d.id, guid: d.guid, event: d.event, action: d.action, status: d.status, status_code: d.status_code, delivered_at: d.delivered_at });
+    const brief = (d: Delivery) => ({
+      id: d.id,
+      guid: d.guid,
+      event: d.event,
+      action: d.action,
+      status: d.status,
+      status_code: d.status_code,
+      delivered_at: d.delivered_at,
+    });
     printJson(io.stdout, { redelivered: redelivered.map(brief), failed: refused, skipped_delivered_since: skipped });
   } else {
     const window = since ? ` since ${since.toISOString()}` : '';
-    const notes = [skipped > 0 ? `${skipped} delivered successfully since, skipped` : '', refused.length > 0 ? `${refused.length} could not be redelivered` : ''].filter(Boolean);
-    io.stdout.write(`${redelivered.length} failed ${redelivered.length === 1 ? 'delivery' : 'deliveries'} of hook ${id}${window} redelivered${notes.length ? ` (${notes.join('; ')})` : ''}\n`);
+    const notes = [
+      skipped > 0 ? `${skipped} delivered successfully since, skipped` : '',
+      refused.length > 0 ? `${refused.length} could not be redelivered` : '',
+    ].filter(Boolean);
+    io.stdout.write(
+      `${redelivered.length} failed ${redelivered.length === 1 ? 'delivery' : 'deliveries'} of hook ${id}${window} redelivered${notes.length ? ` (${notes.join('; ')})` : ''}\n`,
+    );
   }
   if (refused.length > 0) throw new CliExit(EXIT.error, `hublet: ${refused.length} of ${todo.length} redeliveries failed`);
 }

@@ -6,7 +6,21 @@ import type { IO } from '../../io.js';
 import { expectOk } from '../../output.js';
 import { withClient, type Factory } from '../factory.js';
 import { parseSince, runRedeliverFailed } from './redeliver-failed.js';
-import { awaitDelivery, hookCommand, hookOwner, hookPath, newestDeliveryId, reportDelivery, usageError, waitOption, waitTime, withHooks, type Delivery, type HookOptions, type OwnerFlags } from './shared.js';
+import {
+  awaitDelivery,
+  hookCommand,
+  hookOwner,
+  hookPath,
+  newestDeliveryId,
+  reportDelivery,
+  usageError,
+  waitOption,
+  waitTime,
+  withHooks,
+  type Delivery,
+  type HookOptions,
+  type OwnerFlags,
+} from './shared.js';
 
 /** `waitMs`: how long to wait for the delivery. */
 export async function runRedeliver(opts: HookOptions & { deliveryId: string; waitMs: number }, io: IO): Promise<void> {
@@ -35,20 +49,36 @@ export function registerRedeliver(hook: Command, f: Factory): void {
   )
     .argument('<id>', 'hook id')
     .argument('[delivery_id]', 'delivery id (hublet hook deliveries shows them); not with --failed')
-    .option('--failed', "redeliver every failed delivery of the hook (newest attempt of each event not delivered since), not one")
-    .option('--since <duration|time>', 'with --failed: only deliveries since then: a duration back from now (30m, 12h, 7d, 2w) or a time (2026-11-20, 2026-11-20T10:00:00Z)')
+    .option('--failed', 'redeliver every failed delivery of the hook (newest attempt of each event not delivered since), not one')
+    .option(
+      '--since <duration|time>',
+      'with --failed: only deliveries since then: a duration back from now (30m, 12h, 7d, 2w) or a time (2026-11-20, 2026-11-20T10:00:00Z)',
+    )
     .addOption(waitOption())
-    .action(async (_id: string, _deliveryId: string | undefined, flags: OwnerFlags & { wait: string; failed?: boolean; since?: string }, command: Command) => {
-      if (!flags.failed) {
-        if (flags.since !== undefined) usageError(command, "option '--since <duration|time>' needs --failed");
-        return withHooks(command, f, flags, ['id', 'delivery_id'], (opts, [id, deliveryId]) => runRedeliver({ ...opts, id, deliveryId, waitMs: waitTime(flags.wait) }, f.io));
-      }
-      if (command.args.length > 1 && (flags.org !== undefined || flags.repo !== undefined || command.args.length > 2)) {
-        usageError(command, "a delivery id and --failed cannot be used together (--failed redelivers every failed delivery of the hook)");
-      }
-      const { owner, ids } = hookOwner(command, flags, ['id'], f.io.stderr);
-      const since = flags.since === undefined ? undefined : parseSince(flags.since, new Date());
-      if (flags.since !== undefined && !since) usageError(command, `option '--since <duration|time>' argument '${flags.since}' is invalid. Expected a duration (30m, 12h, 7d, 2w) or a time (2026-11-20T10:00:00Z).`);
-      return withClient(command, f, (c) => runRedeliverFailed({ ...c, owner, id: ids[0], since }, f.io));
-    });
+    .action(
+      async (
+        _id: string,
+        _deliveryId: string | undefined,
+        flags: OwnerFlags & { wait: string; failed?: boolean; since?: string },
+        command: Command,
+      ) => {
+        if (!flags.failed) {
+          if (flags.since !== undefined) usageError(command, "option '--since <duration|time>' needs --failed");
+          return withHooks(command, f, flags, ['id', 'delivery_id'], (opts, [id, deliveryId]) =>
+            runRedeliver({ ...opts, id, deliveryId, waitMs: waitTime(flags.wait) }, f.io),
+          );
+        }
+        if (command.args.length > 1 && (flags.org !== undefined || flags.repo !== undefined || command.args.length > 2)) {
+          usageError(command, 'a delivery id and --failed cannot be used together (--failed redelivers every failed delivery of the hook)');
+        }
+        const { owner, ids } = hookOwner(command, flags, ['id'], f.io.stderr);
+        const since = flags.since === undefined ? undefined : parseSince(flags.since, new Date());
+        if (flags.since !== undefined && !since)
+          usageError(
+            command,
+            `option '--since <duration|time>' argument '${flags.since}' is invalid. Expected a duration (30m, 12h, 7d, 2w) or a time (2026-11-20T10:00:00Z).`,
+          );
+        return withClient(command, f, (c) => runRedeliverFailed({ ...c, owner, id: ids[0], since }, f.io));
+      },
+    );
 }

@@ -57,7 +57,9 @@ export interface HookOptions extends HooksOptions {
 
 /** The API path of the owner's hooks: GitHub's `/orgs/{org}/hooks` or `/repos/{owner}/{repo}/hooks`. */
 export const hooksPath = (owner: HookOwner) =>
-  'org' in owner ? `/orgs/${encodeURIComponent(owner.org)}/hooks` : `/repos/${encodeURIComponent(owner.repo.owner)}/${encodeURIComponent(owner.repo.name)}/hooks`;
+  'org' in owner
+    ? `/orgs/${encodeURIComponent(owner.org)}/hooks`
+    : `/repos/${encodeURIComponent(owner.repo.owner)}/${encodeURIComponent(owner.repo.name)}/hooks`;
 
 /** The API path of one hook. */
 export const hookPath = (opts: Pick<HookOptions, 'owner' | 'id'>) => `${hooksPath(opts.owner)}/${opts.id}`;
@@ -66,11 +68,12 @@ export const hookPath = (opts: Pick<HookOptions, 'owner' | 'id'>) => `${hooksPat
 export const ownerName = (owner: HookOwner) => ('org' in owner ? owner.org : `${owner.repo.owner}/${owner.repo.name}`);
 
 /** The owner flags every hook command takes: one of the two is required, checked by `hookOwner`. */
-const orgOption = () => new Option('--org <org>', "the organization whose webhooks these are (this or --repo is required)");
-const repoOption = () => new Option('--repo <owner/repo>', "the repository whose webhooks these are (this or --org is required)");
+const orgOption = () => new Option('--org <org>', 'the organization whose webhooks these are (this or --repo is required)');
+const repoOption = () => new Option('--repo <owner/repo>', 'the repository whose webhooks these are (this or --org is required)');
 export const contentTypeOption = () => new Option('--content-type <type>', 'payload format').choices(['json', 'form']);
 /** ping and redeliver: how long to wait for the delivery to show up. */
-export const waitOption = () => new Option('--wait <seconds>', 'how long to wait for the delivery before saying it is not delivered yet').default('15');
+export const waitOption = () =>
+  new Option('--wait <seconds>', 'how long to wait for the delivery before saying it is not delivered yet').default('15');
 
 /** A usage error as commander reports its own (`error: …`, exit 2, the help after it). */
 export function usageError(command: Command, message: string): never {
@@ -92,17 +95,25 @@ export function hookCommand(hook: Command, name: string, description: string, ex
  * integers. The owner is `--org ORG`. An argument before the ids (only a command declared with `positionalOrg` gets one)
  * is the organization of the deprecated `ORG ID…` form, with a note on stderr.
  */
-export function hookOwner(command: Command, flags: OwnerFlags, names: string[], stderr: NodeJS.WritableStream): { owner: HookOwner; ids: string[] } {
+export function hookOwner(
+  command: Command,
+  flags: OwnerFlags,
+  names: string[],
+  stderr: NodeJS.WritableStream,
+): { owner: HookOwner; ids: string[] } {
   const args = command.args;
   let org = flags.org;
   let ids = args;
   if (org === undefined && flags.repo === undefined && args.length === names.length + 1) {
     const placeholders = names.map((n) => n.toUpperCase()).join(' ');
-    stderr.write(`hublet: \`hook ${command.name()} ORG ${placeholders}\` is deprecated; use \`hook ${command.name()} --org ORG ${placeholders}\`\n`);
+    stderr.write(
+      `hublet: \`hook ${command.name()} ORG ${placeholders}\` is deprecated; use \`hook ${command.name()} --org ORG ${placeholders}\`\n`,
+    );
     [org, ...ids] = args;
   }
   const owner = ownerOf(command, org, flags.repo);
-  if (ids.length > names.length) usageError(command, `too many arguments for '${command.name()}'. Expected ${names.length} but got ${ids.length}.`);
+  if (ids.length > names.length)
+    usageError(command, `too many arguments for '${command.name()}'. Expected ${names.length} but got ${ids.length}.`);
   names.forEach((name, i) => {
     if (ids[i] === undefined) usageError(command, `missing required argument '${name}'`);
     try {
@@ -116,18 +127,26 @@ export function hookOwner(command: Command, flags: OwnerFlags, names: string[], 
 
 /** The owner the flags name: exactly one of `--org ORG` and `--repo OWNER/REPO`. */
 function ownerOf(command: Command, org: string | undefined, repo: string | undefined): HookOwner {
-  if (org !== undefined && repo !== undefined) usageError(command, "options '--org <org>' and '--repo <owner/repo>' cannot be used together");
+  if (org !== undefined && repo !== undefined)
+    usageError(command, "options '--org <org>' and '--repo <owner/repo>' cannot be used together");
   if (repo !== undefined) {
     const m = /^([^/\s]+)\/([^/\s]+)$/.exec(repo);
     if (!m) usageError(command, `option '--repo <owner/repo>' argument '${repo}' is invalid. Expected OWNER/REPO.`);
     return { repo: { owner: m[1], name: m[2] } };
   }
-  if (org === undefined || org === '') usageError(command, "required option '--org <org>' not specified (or --repo <owner/repo> for a repository's webhooks)");
+  if (org === undefined || org === '')
+    usageError(command, "required option '--org <org>' not specified (or --repo <owner/repo> for a repository's webhooks)");
   return { org };
 }
 
 /** Runs a hook command: the owner and the ids its command line names are checked (hookOwner), then `run` gets them with an open client. */
-export function withHooks(command: Command, f: Factory, flags: OwnerFlags, names: string[], run: (opts: HooksOptions, ids: string[]) => Promise<void>): Promise<void> {
+export function withHooks(
+  command: Command,
+  f: Factory,
+  flags: OwnerFlags,
+  names: string[],
+  run: (opts: HooksOptions, ids: string[]) => Promise<void>,
+): Promise<void> {
   const { owner, ids } = hookOwner(command, flags, names, f.io.stderr);
   return withClient(command, f, (c) => run({ ...c, owner }, ids));
 }
@@ -152,7 +171,12 @@ export const waitTime = (seconds: string): number => Number(seconds) * 1000 || 0
  * Waits up to `waitMs` for a delivery newer than `after`. Locally it has usually happened already (unless a server on
  * the same data dir claimed the job first); remotely the server delivers it. Undefined when none showed up in time.
  */
-export async function awaitDelivery(hook: OneHook, after: number, match: (d: Delivery) => boolean, waitMs: number): Promise<Delivery | undefined> {
+export async function awaitDelivery(
+  hook: OneHook,
+  after: number,
+  match: (d: Delivery) => boolean,
+  waitMs: number,
+): Promise<Delivery | undefined> {
   await hook.client.settle([DELIVER_QUEUE]);
   const deadline = Date.now() + waitMs;
   for (;;) {

@@ -15,5 +15,7 @@ export function registerView(hook: Command, f: Factory): void {
     'hublet --json hook view --org acme 12',
   ])
     .argument('<id>', 'hook id (hublet hook list shows them)')
-    .action(async (_id: string, flags: OwnerFlags, command: Command) => withHooks(command, f, flags, ['id'], (opts, [id]) => runView({ ...opts, id }, f.io)));
+    .action(async (_id: string, flags: OwnerFlags, command: Command) =>
+      withHooks(command, f, flags, ['id'], (opts, [id]) => runView({ ...opts, id }, f.io)),
+    );
 }

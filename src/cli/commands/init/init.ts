@@ -17,7 +17,10 @@ interface InitOptions {
 }
 
 export async function runInit(opts: InitOptions, io: IO): Promise<void> {
-  const [{ openRuntime, shownDatabase }, { bootstrapSiteAdmin }] = await Promise.all([import('../../runtime.js'), import('../../site-admin.js')]);
+  const [{ openRuntime, shownDatabase }, { bootstrapSiteAdmin }] = await Promise.all([
+    import('../../runtime.js'),
+    import('../../site-admin.js'),
+  ]);
   const runtime = await openRuntime({ dataDir: opts.data, databaseUrl: opts.database, logLevel: 'silent' }, opts.env, { create: true });
   try {
     const { token, lines } = await bootstrapSiteAdmin(runtime, new Date());
@@ -27,24 +30,35 @@ export async function runInit(opts: InitOptions, io: IO): Promise<void> {
       printJson(io.stdout, { data_dir: dataDir, database, created: runtime.created, admin_token: token ?? null });
       return;
     }
-    io.stdout.write(runtime.created ? `created a hublet data dir in ${dataDir} (database ${database})\n` : `${dataDir} already holds a hublet database (${database}); its schema is up to date\n`);
+    io.stdout.write(
+      runtime.created
+        ? `created a hublet data dir in ${dataDir} (database ${database})\n`
+        : `${dataDir} already holds a hublet database (${database}); its schema is up to date\n`,
+    );
     for (const line of lines) io.stdout.write(`${line}\n`);
-    if (runtime.created) io.stdout.write(`next: hublet serve --data ${dataDir}  (or, without a server: hublet --data ${dataDir} COMMAND)\n`);
+    if (runtime.created)
+      io.stdout.write(`next: hublet serve --data ${dataDir}  (or, without a server: hublet --data ${dataDir} COMMAND)\n`);
   } finally {
     await runtime.close();
   }
 }
 
 export function registerInit(program: Command, f: Factory): void {
-  withExamples(program.command('init').description('create a data dir and its database, and the site admin with a one-time token (as serve does on first start)'), [
-    'hublet init --data ./data',
-    'hublet init --data ./data --database postgres://hublet@db/hublet',
-  ])
-    .action(async (_flags: unknown, command: Command) => {
-      const g = globals(command);
-      for (const [given, flag] of [[g.server, '--server'], [g.token, '--token'], [g.as, '--as'], [g.baseUrl, '--base-url']] as const) {
-        if (given) throw new CliExit(EXIT.usage, `hublet: init prepares a data dir on this machine; ${flag} has no meaning for it`);
-      }
-      await runInit({ data: g.data, database: g.database, json: Boolean(g.json), env: f.env }, f.io);
-    });
+  withExamples(
+    program
+      .command('init')
+      .description('create a data dir and its database, and the site admin with a one-time token (as serve does on first start)'),
+    ['hublet init --data ./data', 'hublet init --data ./data --database postgres://hublet@db/hublet'],
+  ).action(async (_flags: unknown, command: Command) => {
+    const g = globals(command);
+    for (const [given, flag] of [
+      [g.server, '--server'],
+      [g.token, '--token'],
+      [g.as, '--as'],
+      [g.baseUrl, '--base-url'],
+    ] as const) {
+      if (given) throw new CliExit(EXIT.usage, `hublet: init prepares a data dir on this machine; ${flag} has no meaning for it`);
+    }
+    await runInit({ data: g.data, database: g.database, json: Boolean(g.json), env: f.env }, f.io);
+  });
 }

@@ -21,7 +21,7 @@ export function registerDeleteArchive(migration: Command, f: Factory): void {
         .description("delete a migration's archive now (archives expire by themselves after 7 days)"),
       ['hublet migration delete-archive --org acme 7'],
     ),
-  ).action(
-    async (id: string, flags: ScopeOptions, command: Command) => withClient(command, f, (c) => runDeleteArchive({ ...c, org: flags.org, id }, f.io)),
+  ).action(async (id: string, flags: ScopeOptions, command: Command) =>
+    withClient(command, f, (c) => runDeleteArchive({ ...c, org: flags.org, id }, f.io)),
   );
 }

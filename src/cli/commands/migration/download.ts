@@ -19,7 +19,18 @@ import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
 import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 import { digestOf, fileDigest } from './archive-digest.js';
-import { discardPart, partialPaths, place, refuseOutput, resumable, startPart, strongEtag, type ArchiveIdentity, type PartialPaths, type Resumable } from './partial-download.js';
+import {
+  discardPart,
+  partialPaths,
+  place,
+  refuseOutput,
+  resumable,
+  startPart,
+  strongEtag,
+  type ArchiveIdentity,
+  type PartialPaths,
+  type Resumable,
+} from './partial-download.js';
 import { bytes, Progress } from './progress.js';
 import { basePath, getMigration, migrationId, withOrgOption, type Migration, type MigrationOptions, type ScopeOptions } from './shared.js';
 
@@ -69,13 +80,27 @@ function continues(statusCode: number, headers: IncomingHttpHeaders, r: Resumabl
   const range = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(header(headers, 'content-range') ?? '');
   const etag = header(headers, 'etag');
   const size = r.record.size ?? -1;
-  return statusCode === 206 && range !== null && Number(range[1]) === r.from && Number(range[2]) === size - 1 && Number(range[3]) === size && (etag === undefined || etag === r.record.etag);
+  return (
+    statusCode === 206 &&
+    range !== null &&
+    Number(range[1]) === r.from &&
+    Number(range[2]) === size - 1 &&
+    Number(range[3]) === size &&
+    (etag === undefined || etag === r.record.etag)
+  );
 }
 
 /** The archive a 200 carries, as the part's record names it. */
 function identityOf(m: Migration, headers: IncomingHttpHeaders): ArchiveIdentity {
   const length = header(headers, 'content-length') ?? '';
-  return { migration: m.url, id: m.id, guid: m.guid, etag: strongEtag(header(headers, 'etag')), size: /^\d+$/.test(length) ? Number(length) : undefined, digest: digestOf(headers, true) };
+  return {
+    migration: m.url,
+    id: m.id,
+    guid: m.guid,
+    etag: strongEtag(header(headers, 'etag')),
+    size: /^\d+$/.test(length) ? Number(length) : undefined,
+    digest: digestOf(headers, true),
+  };
 }
 
 /** The archive's bytes from where the part ends when it is proven to be this archive's start, else from zero in an emptied part. */
@@ -123,7 +148,10 @@ async function receive(opened: Opened, part: string, io: IO): Promise<unknown> {
     const width = 30;
     const filled = total ? Math.round((done / total) * width) : width;
     const rate = received / Math.max(0.001, (Date.now() - started) / 1000);
-    progress.update(`[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${bytes(done)} / ${total === undefined ? '?' : bytes(total)}  ${bytes(Math.round(rate))}/s`, force);
+    progress.update(
+      `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${bytes(done)} / ${total === undefined ? '?' : bytes(total)}  ${bytes(Math.round(rate))}/s`,
+      force,
+    );
   };
   const fd = fs.openSync(part, 'a');
   const { body } = opened;
@@ -157,15 +185,23 @@ async function archiveLocation(opts: DownloadOptions): Promise<string> {
   try {
     expectOk(res);
   } catch (err) {
-    if (err instanceof CliExit && res.status === 404) throw new CliExit(err.code, `${err.message}\nhublet: migration ${opts.id} has no archive to download now (deleted, or past its lifetime)`);
+    if (err instanceof CliExit && res.status === 404)
+      throw new CliExit(
+        err.code,
+        `${err.message}\nhublet: migration ${opts.id} has no archive to download now (deleted, or past its lifetime)`,
+      );
     throw err;
   }
   throw new CliExit(EXIT.error, `hublet: expected a redirect to the archive, got ${res.status}`);
 }
 
 function notReady(m: Migration, opts: DownloadOptions): CliExit {
-  if (m.state === 'failed') return new CliExit(EXIT.error, `hublet: migration ${m.id} failed${m.failure_reason ? `: ${m.failure_reason}` : ''}; it has no archive`);
-  return new CliExit(EXIT.error, `hublet: migration ${m.id} is ${m.state}: its archive is not ready yet; wait with: hublet migration status ${m.id}${opts.org ? ` --org ${opts.org}` : ''} --wait`);
+  if (m.state === 'failed')
+    return new CliExit(EXIT.error, `hublet: migration ${m.id} failed${m.failure_reason ? `: ${m.failure_reason}` : ''}; it has no archive`);
+  return new CliExit(
+    EXIT.error,
+    `hublet: migration ${m.id} is ${m.state}: its archive is not ready yet; wait with: hublet migration status ${m.id}${opts.org ? ` --org ${opts.org}` : ''} --wait`,
+  );
 }
 
 export async function runDownload(opts: DownloadOptions, io: IO): Promise<void> {
@@ -190,22 +226,35 @@ export async function runDownload(opts: DownloadOptions, io: IO): Promise<void> 
     const why = stopped ? `interrupted by ${stopped}` : failure !== undefined ? describeError(failure) : 'the server ended it early';
     const keep = identity.etag !== undefined && identity.size !== undefined;
     if (!keep) discardPart(paths);
-    const next = keep ? `the part is kept in ${paths.part}: run the same command again to resume` : 'the server gave no ETag and size to resume against, so the part was removed: run the command again';
+    const next = keep
+      ? `the part is kept in ${paths.part}: run the same command again to resume`
+      : 'the server gave no ETag and size to resume against, so the part was removed: run the command again';
     throw new CliExit(EXIT.error, `hublet: the download of migration ${id}'s archive stopped at ${bytes(size)}${of} (${why}); ${next}`);
   }
   if (identity.size !== undefined && size > identity.size) {
     discardPart(paths);
-    throw new CliExit(EXIT.error, `hublet: the archive of migration ${id} came to ${bytes(size)}, more than the server's ${bytes(identity.size)}; the download was removed: run the command again`);
+    throw new CliExit(
+      EXIT.error,
+      `hublet: the archive of migration ${id} came to ${bytes(size)}, more than the server's ${bytes(identity.size)}; the download was removed: run the command again`,
+    );
   }
   const digest = identity.digest;
   if (digest && (await fileDigest(paths.part, digest.algorithm)) !== digest.value) {
     discardPart(paths);
-    throw new CliExit(EXIT.error, `hublet: the archive of migration ${id} does not match the server's ${digest.algorithm} digest (${digest.header}); the download was removed: run the command again`);
+    throw new CliExit(
+      EXIT.error,
+      `hublet: the archive of migration ${id} does not match the server's ${digest.algorithm} digest (${digest.header}); the download was removed: run the command again`,
+    );
   }
   place(paths, opts.clobber);
-  if (opts.json) printJson(io.stdout, { id: Number(id), file: paths.out, size, resumed_from: opened.from, digest: digest?.algorithm ?? null });
+  if (opts.json)
+    printJson(io.stdout, { id: Number(id), file: paths.out, size, resumed_from: opened.from, digest: digest?.algorithm ?? null });
   else {
-    const notes = [bytes(size), ...(opened.from > 0 ? [`resumed at ${bytes(opened.from)}`] : []), ...(digest ? [`${digest.algorithm} checked`] : [])];
+    const notes = [
+      bytes(size),
+      ...(opened.from > 0 ? [`resumed at ${bytes(opened.from)}`] : []),
+      ...(digest ? [`${digest.algorithm} checked`] : []),
+    ];
     io.stdout.write(`saved the archive of migration ${id} to ${paths.out} (${notes.join('; ')})\n`);
   }
 }
@@ -216,7 +265,9 @@ export function registerDownload(migration: Command, f: Factory): void {
       migration
         .command('download')
         .argument('<id>', 'migration id', migrationId)
-        .description('download the archive, checked (size and digest) before it is saved; run it again to resume an interrupted download of the same archive')
+        .description(
+          'download the archive, checked (size and digest) before it is saved; run it again to resume an interrupted download of the same archive',
+        )
         .option('-o, --output <file>', 'where to save it (default migration_archive_ID.tar.gz)')
         .option('--clobber', 'replace the file if it exists'),
       ['hublet migration download --org acme 7', 'hublet migration download 8 -o ~/backups/dotfiles.tar.gz --clobber'],

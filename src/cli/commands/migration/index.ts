@@ -13,9 +13,21 @@ import { registerUnlock } from './unlock.js';
 export function registerMigration(program: Command, f: Factory): void {
   const migration = withExamples(
     program.command('migration').description("export an organization's (--org ORG) or your own repositories into archives (migrations)"),
-    ['hublet migration start --org acme tools website --wait', 'hublet migration download --org acme 7', 'hublet migration list --org acme'],
+    [
+      'hublet migration start --org acme tools website --wait',
+      'hublet migration download --org acme 7',
+      'hublet migration list --org acme',
+    ],
   );
-  for (const register of [registerStart, registerList, registerStatus, registerDownload, registerDeleteArchive, registerUnlock, registerRepos]) {
+  for (const register of [
+    registerStart,
+    registerList,
+    registerStatus,
+    registerDownload,
+    registerDeleteArchive,
+    registerUnlock,
+    registerRepos,
+  ]) {
     register(migration, f);
   }
 }

@@ -11,15 +11,22 @@ export async function runList(opts: ClientOptions & ScopeOptions, io: IO): Promi
   if (opts.json) return printJson(io.stdout, all);
   printTable(
     io.stdout,
-    all.map((m) => ({ id: m.id, state: m.state, repositories: (m.repositories ?? []).map((r) => r.full_name).join(', '), created: m.created_at })),
+    all.map((m) => ({
+      id: m.id,
+      state: m.state,
+      repositories: (m.repositories ?? []).map((r) => r.full_name).join(', '),
+      created: m.created_at,
+    })),
     ['id', 'state', 'repositories', 'created'],
   );
 }
 
 export function registerList(migration: Command, f: Factory): void {
   withOrgOption(
-    withExamples(migration.command('list').description('list migrations, newest first: id, state, repositories'), ['# your user migrations', 'hublet migration list', 'hublet migration list --org acme']),
-  ).action(async (flags: ScopeOptions, command: Command) =>
-    withClient(command, f, (c) => runList({ ...c, org: flags.org }, f.io)),
-  );
+    withExamples(migration.command('list').description('list migrations, newest first: id, state, repositories'), [
+      '# your user migrations',
+      'hublet migration list',
+      'hublet migration list --org acme',
+    ]),
+  ).action(async (flags: ScopeOptions, command: Command) => withClient(command, f, (c) => runList({ ...c, org: flags.org }, f.io)));
 }

@@ -77,10 +77,12 @@ export function resumable(paths: PartialPaths, m: { url: string; id: number; gui
   const record = readRecord(paths.record);
   if (!have) return undefined;
   if (!record) return { reason: 'has no record of which archive it is the start of' };
-  if (record.migration !== m.url || record.id !== m.id || record.guid !== m.guid) return { reason: `is the start of another archive (${record.migration}, guid ${record.guid})` };
+  if (record.migration !== m.url || record.id !== m.id || record.guid !== m.guid)
+    return { reason: `is the start of another archive (${record.migration}, guid ${record.guid})` };
   const etag = strongEtag(record.etag);
   const size = record.size;
-  if (!etag || !Number.isSafeInteger(size) || size === undefined) return { reason: 'is from a server that gave no ETag and size to resume against' };
+  if (!etag || !Number.isSafeInteger(size) || size === undefined)
+    return { reason: 'is from a server that gave no ETag and size to resume against' };
   if (have >= size) return { reason: 'is as long as the archive but was never checked' };
   return { from: have, record: { ...record, etag } };
 }
@@ -108,7 +110,8 @@ export function refuseOutput(out: string, clobber: boolean): void {
     stat = undefined;
   }
   if (stat?.isDirectory()) throw new CliExit(EXIT.usage, `hublet: ${out} is a directory: name the archive's file with -o`);
-  if (stat && !clobber) throw new CliExit(EXIT.usage, `hublet: ${out} already exists: pass --clobber to replace it, or -o to save elsewhere`);
+  if (stat && !clobber)
+    throw new CliExit(EXIT.usage, `hublet: ${out} already exists: pass --clobber to replace it, or -o to save elsewhere`);
   const dir = path.dirname(out);
   if (!fs.existsSync(dir)) throw new CliExit(EXIT.usage, `hublet: ${dir} does not exist: the archive cannot be saved there`);
 }
@@ -125,7 +128,11 @@ export function place(paths: PartialPaths, clobber: boolean): void {
       fs.rmSync(paths.part);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') throw new CliExit(EXIT.usage, `hublet: ${paths.out} appeared while downloading: the archive is complete in ${paths.part}; pass --clobber to replace it`);
+      if (code === 'EEXIST')
+        throw new CliExit(
+          EXIT.usage,
+          `hublet: ${paths.out} appeared while downloading: the archive is complete in ${paths.part}; pass --clobber to replace it`,
+        );
       if (fs.existsSync(paths.out)) throw err;
       fs.renameSync(paths.part, paths.out);
     }

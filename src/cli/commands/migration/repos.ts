@@ -10,9 +10,17 @@ import { allPages, basePath, expectMigrationOk, migrationId, withOrgOption, type
 export async function runRepos(opts: MigrationOptions, io: IO): Promise<void> {
   const { client, id } = opts;
   const check = (res: ApiResponse) => expectMigrationOk(client, opts, id, res);
-  const repos = await allPages<{ full_name: string; private: boolean; default_branch: string }>(client, `${basePath(opts)}/${id}/repositories`, check);
+  const repos = await allPages<{ full_name: string; private: boolean; default_branch: string }>(
+    client,
+    `${basePath(opts)}/${id}/repositories`,
+    check,
+  );
   if (opts.json) return printJson(io.stdout, repos);
-  printTable(io.stdout, repos.map((r) => ({ repository: r.full_name, visibility: r.private ? 'private' : 'public', default_branch: r.default_branch })), ['repository', 'visibility', 'default_branch']);
+  printTable(
+    io.stdout,
+    repos.map((r) => ({ repository: r.full_name, visibility: r.private ? 'private' : 'public', default_branch: r.default_branch })),
+    ['repository', 'visibility', 'default_branch'],
+  );
 }
 
 export function registerRepos(migration: Command, f: Factory): void {
@@ -21,7 +29,7 @@ export function registerRepos(migration: Command, f: Factory): void {
       'hublet migration repos --org acme 7',
       'hublet migration repos 8',
     ]),
-  ).action(
-    async (id: string, flags: ScopeOptions, command: Command) => withClient(command, f, (c) => runRepos({ ...c, org: flags.org, id }, f.io)),
+  ).action(async (id: string, flags: ScopeOptions, command: Command) =>
+    withClient(command, f, (c) => runRepos({ ...c, org: flags.org, id }, f.io)),
   );
 }

@@ -51,7 +51,11 @@ export function basePath(opts: ScopeOptions): string {
 }
 
 /** Every page of a list (per_page=100, following `Link: rel="next"`); `check` turns an error response into the command's error. */
-export async function allPages<T>(client: Client, path: string, check: (res: ApiResponse) => Promise<ApiResponse> = async (res) => expectOk(res)): Promise<T[]> {
+export async function allPages<T>(
+  client: Client,
+  path: string,
+  check: (res: ApiResponse) => Promise<ApiResponse> = async (res) => expectOk(res),
+): Promise<T[]> {
   const out: T[] = [];
   let next: string | undefined = `${path}${path.includes('?') ? '&' : '?'}per_page=100`;
   while (next) {
@@ -65,7 +69,8 @@ export async function allPages<T>(client: Client, path: string, check: (res: Api
 
 /** What to try when migration `id` is not found where the options looked; `owner` is an owner the command line named. */
 function notFoundHint(opts: ScopeOptions, id: string, owner?: string): string {
-  if (opts.org) return `hublet: migration ${id} not found for organization ${opts.org} (only its owners see its migrations); for your own user migration leave out --org`;
+  if (opts.org)
+    return `hublet: migration ${id} not found for organization ${opts.org} (only its owners see its migrations); for your own user migration leave out --org`;
   return `hublet: migration ${id} not found for your user; for an organization's migration add --org ${owner ?? 'ORG'}`;
 }
 
@@ -83,14 +88,21 @@ function expectFound(res: ApiResponse, opts: ScopeOptions, id: string, owner?: s
  * expectOk for a request about something under migration `id` (its archive, a lock): a 404 gets the hint when the
  * migration itself is not found either (asked once more), not when only the thing under it is missing.
  */
-export async function expectMigrationOk(client: Client, opts: ScopeOptions, id: string, res: ApiResponse, owner?: string): Promise<ApiResponse> {
+export async function expectMigrationOk(
+  client: Client,
+  opts: ScopeOptions,
+  id: string,
+  res: ApiResponse,
+  owner?: string,
+): Promise<ApiResponse> {
   if (res.status !== 404) return expectOk(res);
   const itself = await client.request('GET', `${basePath(opts)}/${id}?exclude=repositories`);
   return itself.status === 404 ? expectFound(res, opts, id, owner) : expectOk(res);
 }
 
 export async function getMigration(client: Client, opts: ScopeOptions, id: string, exclude = true, owner?: string): Promise<Migration> {
-  return expectFound(await client.request('GET', `${basePath(opts)}/${id}${exclude ? '?exclude=repositories' : ''}`), opts, id, owner).body as Migration;
+  return expectFound(await client.request('GET', `${basePath(opts)}/${id}${exclude ? '?exclude=repositories' : ''}`), opts, id, owner)
+    .body as Migration;
 }
 
 function describeMigration(m: Migration): string {
@@ -99,7 +111,8 @@ function describeMigration(m: Migration): string {
   const flags = (['lock_repositories', 'exclude_git_data', 'exclude_metadata', 'org_metadata_only'] as const).filter((f) => m[f]);
   if (flags.length) lines.push(`  flags: ${flags.join(', ')}`);
   if (m.failure_reason) lines.push(`  reason: ${m.failure_reason}`);
-  if (m.archive_url) lines.push(`  archive: ready (hublet migration download ${m.id}${m.owner.type === 'Organization' ? ` --org ${m.owner.login}` : ''})`);
+  if (m.archive_url)
+    lines.push(`  archive: ready (hublet migration download ${m.id}${m.owner.type === 'Organization' ? ` --org ${m.owner.login}` : ''})`);
   lines.push(`  created: ${m.created_at}`, `  updated: ${m.updated_at}`);
   return `${lines.join('\n')}\n`;
 }
@@ -108,5 +121,6 @@ function describeMigration(m: Migration): string {
 export function finish(io: IO, m: Migration, json: boolean): void {
   if (json) printJson(io.stdout, m);
   else io.stdout.write(describeMigration(m));
-  if (m.state === 'failed') throw new CliExit(EXIT.error, `hublet: migration ${m.id} failed${m.failure_reason ? `: ${m.failure_reason}` : ''}`);
+  if (m.state === 'failed')
+    throw new CliExit(EXIT.error, `hublet: migration ${m.id} failed${m.failure_reason ? `: ${m.failure_reason}` : ''}`);
 }

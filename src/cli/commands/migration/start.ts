@@ -33,7 +33,10 @@ function withOrgHint(res: ApiResponse, opts: StartOptions): ApiResponse {
   } catch (err) {
     const owner = opts.repos.map((r) => r.split('/')).find((p) => p.length === 2)?.[0];
     if (!(err instanceof CliExit) || res.status !== 422 || opts.org || !owner) throw err;
-    throw new CliExit(err.code, `${err.message}\nhublet: without --org this is a migration of your own repositories; for ${owner}'s add --org ${owner}`);
+    throw new CliExit(
+      err.code,
+      `${err.message}\nhublet: without --org this is a migration of your own repositories; for ${owner}'s add --org ${owner}`,
+    );
   }
 }
 
@@ -60,19 +63,27 @@ export async function runStart(opts: StartOptions, io: IO): Promise<void> {
     return finish(io, await getMigration(client, opts, String(m.id), false), opts.json);
   }
   if (opts.json) return printJson(io.stdout, m);
-  io.stdout.write(`started migration ${m.id} (${m.state}) of ${m.owner.login}: ${(m.repositories ?? []).map((r) => r.full_name).join(', ') || 'organization metadata only'}\n`);
-  if (client.mode === 'local') io.stdout.write(`  it exports when a server runs on this data dir, or now with: hublet migration status ${m.id}${opts.org ? ` --org ${opts.org}` : ''} --wait\n`);
+  io.stdout.write(
+    `started migration ${m.id} (${m.state}) of ${m.owner.login}: ${(m.repositories ?? []).map((r) => r.full_name).join(', ') || 'organization metadata only'}\n`,
+  );
+  if (client.mode === 'local')
+    io.stdout.write(
+      `  it exports when a server runs on this data dir, or now with: hublet migration status ${m.id}${opts.org ? ` --org ${opts.org}` : ''} --wait\n`,
+    );
 }
 
 export function registerStart(migration: Command, f: Factory): void {
-  withExamples(migration.command('start').description("start an export of repositories: an organization's (--org ORG) or your own (the default)"), [
-    '# two repositories of an organization, locked while exported, and wait for the archive',
-    'hublet migration start --org acme tools website --lock --wait',
-    '# your own repositories',
-    'hublet migration start dotfiles notes',
-    '# the organization and its people only',
-    'hublet migration start --org acme --org-metadata-only',
-  ])
+  withExamples(
+    migration.command('start').description("start an export of repositories: an organization's (--org ORG) or your own (the default)"),
+    [
+      '# two repositories of an organization, locked while exported, and wait for the archive',
+      'hublet migration start --org acme tools website --lock --wait',
+      '# your own repositories',
+      'hublet migration start dotfiles notes',
+      '# the organization and its people only',
+      'hublet migration start --org acme --org-metadata-only',
+    ],
+  )
     .argument('[repos...]', "the repositories: NAME, or OWNER/NAME (OWNER the migration's owner)")
     .option('--org <org>', 'export repositories of this organization')
     .option('--user', 'export your own repositories (the default without --org)')
@@ -85,7 +96,8 @@ export function registerStart(migration: Command, f: Factory): void {
     .option('--org-metadata-only', 'only the organization and its people (no repositories)')
     .option('--wait', 'wait for the export to finish (locally: run it now)')
     .action(async (repos: string[], flags: StartFlags, command: Command) => {
-      if (flags.org && flags.user) throw new CliExit(EXIT.usage, 'hublet: --org ORG and --user name different owners: give one of them (or neither, for --user)');
+      if (flags.org && flags.user)
+        throw new CliExit(EXIT.usage, 'hublet: --org ORG and --user name different owners: give one of them (or neither, for --user)');
       return withClient(command, f, (c) => runStart({ ...flags, ...c, repos }, f.io));
     });
 }

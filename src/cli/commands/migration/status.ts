@@ -20,7 +20,11 @@ export function registerStatus(migration: Command, f: Factory): void {
         .argument('<id>', 'migration id', migrationId)
         .description("show a migration's state (pending, exporting, exported or failed)")
         .option('--wait', 'wait until exported or failed, with a progress line (locally: run the export now)'),
-      ['hublet migration status --org acme 7', '# wait for it, then download', 'hublet migration status --org acme 7 --wait && hublet migration download --org acme 7'],
+      [
+        'hublet migration status --org acme 7',
+        '# wait for it, then download',
+        'hublet migration status --org acme 7 --wait && hublet migration download --org acme 7',
+      ],
     ),
   ).action(async (id: string, flags: ScopeOptions & { wait?: boolean }, command: Command) =>
     withClient(command, f, (c) => runStatus({ ...c, org: flags.org, wait: flags.wait, id }, f.io)),

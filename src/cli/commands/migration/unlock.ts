@@ -5,7 +5,15 @@ import type { IO } from '../../io.js';
 import { CliExit, EXIT, printJson } from '../../output.js';
 import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
-import { basePath, expectMigrationOk, getMigration, migrationId, withOrgOption, type MigrationOptions, type ScopeOptions } from './shared.js';
+import {
+  basePath,
+  expectMigrationOk,
+  getMigration,
+  migrationId,
+  withOrgOption,
+  type MigrationOptions,
+  type ScopeOptions,
+} from './shared.js';
 
 /** A repository as the command line names it: `name` or `owner/name`. */
 interface RepoArg {
@@ -25,11 +33,20 @@ export async function runUnlock(opts: MigrationOptions & { repo: RepoArg }, io: 
   if (repo.owner) {
     const m = await getMigration(client, opts, id, true, repo.owner);
     if (m.owner.login.toLowerCase() !== repo.owner.toLowerCase()) {
-      throw new CliExit(EXIT.usage, `hublet: migration ${id} is ${m.owner.login}'s: its repositories are ${m.owner.login}/NAME, not ${repo.owner}/${repo.name}`);
+      throw new CliExit(
+        EXIT.usage,
+        `hublet: migration ${id} is ${m.owner.login}'s: its repositories are ${m.owner.login}/NAME, not ${repo.owner}/${repo.name}`,
+      );
     }
     fullName = `${m.owner.login}/${repo.name}`;
   }
-  await expectMigrationOk(client, opts, id, await client.request('DELETE', `${basePath(opts)}/${id}/repos/${encodeURIComponent(repo.name)}/lock`), repo.owner);
+  await expectMigrationOk(
+    client,
+    opts,
+    id,
+    await client.request('DELETE', `${basePath(opts)}/${id}/repos/${encodeURIComponent(repo.name)}/lock`),
+    repo.owner,
+  );
   if (opts.json) printJson(io.stdout, { id: Number(id), repository: fullName, locked: false });
   else io.stdout.write(`unlocked ${fullName} (migration ${id})\n`);
 }

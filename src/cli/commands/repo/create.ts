@@ -21,7 +21,11 @@ export async function runCreate(opts: CreateOptions, io: IO): Promise<void> {
   const { client, spec } = opts;
   const mine = !spec.owner || spec.owner.toLowerCase() === (await whoAmI(client)).toLowerCase();
   const path = mine ? '/user/repos' : `/orgs/${encodeURIComponent(spec.owner!)}/repos`;
-  const res = expectOk(await client.request('POST', path, { body: { name: spec.name, private: Boolean(opts.private), auto_init: Boolean(opts.autoInit), description: opts.description } }));
+  const res = expectOk(
+    await client.request('POST', path, {
+      body: { name: spec.name, private: Boolean(opts.private), auto_init: Boolean(opts.autoInit), description: opts.description },
+    }),
+  );
   const r = res.body as Repo;
   if (opts.json) printJson(io.stdout, r);
   else io.stdout.write(`created ${r.full_name} (${r.visibility})\nclone with: git clone ${r.clone_url}\n`);

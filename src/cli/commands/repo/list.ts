@@ -39,7 +39,13 @@ export async function runList(opts: ListOptions, io: IO): Promise<void> {
   if (opts.json) return printJson(io.stdout, repos);
   printTable(
     io.stdout,
-    repos.map((r) => ({ name: r.full_name, visibility: r.visibility, branch: r.default_branch, pushed: r.pushed_at, description: r.description ?? '' })),
+    repos.map((r) => ({
+      name: r.full_name,
+      visibility: r.visibility,
+      branch: r.default_branch,
+      pushed: r.pushed_at,
+      description: r.description ?? '',
+    })),
     ['name', 'visibility', 'branch', 'pushed', 'description'],
   );
 }

@@ -43,7 +43,8 @@ export async function whoAmI(client: Client): Promise<string> {
   return (expectOk(await client.request('GET', '/user')).body as { login: string }).login;
 }
 
-export const repoPath = (spec: { owner: string; name: string }) => `/repos/${encodeURIComponent(spec.owner)}/${encodeURIComponent(spec.name)}`;
+export const repoPath = (spec: { owner: string; name: string }) =>
+  `/repos/${encodeURIComponent(spec.owner)}/${encodeURIComponent(spec.name)}`;
 
 /** Prints one repository as `field: value` lines. */
 export function printRepo(out: NodeJS.WritableStream, r: Repo): void {

@@ -15,7 +15,7 @@ export async function runView(opts: ClientOptions & { spec: { owner: string; nam
 export function registerView(repo: Command, f: Factory): void {
   withExamples(repo.command('view').description('show a repository: description, visibility, default branch, clone URL, your access'), [
     'hublet repo view acme/tools',
-    "hublet --json repo view acme/tools | jq -r .clone_url",
+    'hublet --json repo view acme/tools | jq -r .clone_url',
   ])
     .argument('<owner/name>', 'the repository')
     .action(async (specText: string, _flags: unknown, command: Command) => {

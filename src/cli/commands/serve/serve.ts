@@ -34,9 +34,15 @@ interface ServeOptions {
 function listenProblem(err: unknown, config: Readonly<Config>): CliExit | undefined {
   const code = (err as NodeJS.ErrnoException)?.code;
   const where = `port ${config.port} on ${config.host}`;
-  if (code === 'EADDRINUSE') return new CliExit(EXIT.error, `hublet: ${where} is in use (another server? choose another with --port, or 0 for a free one)`);
-  if (code === 'EACCES') return new CliExit(EXIT.error, `hublet: not allowed to listen on ${where} (ports below 1024 need privileges; choose another with --port)`);
-  if (code === 'EADDRNOTAVAIL') return new CliExit(EXIT.error, `hublet: cannot listen on ${where}: ${config.host} is not an address of this machine (--host)`);
+  if (code === 'EADDRINUSE')
+    return new CliExit(EXIT.error, `hublet: ${where} is in use (another server? choose another with --port, or 0 for a free one)`);
+  if (code === 'EACCES')
+    return new CliExit(
+      EXIT.error,
+      `hublet: not allowed to listen on ${where} (ports below 1024 need privileges; choose another with --port)`,
+    );
+  if (code === 'EADDRNOTAVAIL')
+    return new CliExit(EXIT.error, `hublet: cannot listen on ${where}: ${config.host} is not an address of this machine (--host)`);
   return undefined;
 }
 
@@ -80,7 +86,9 @@ export async function runServe(opts: ServeOptions, io: IO): Promise<void> {
   try {
     writeServerRecord(config.dataDir, config.baseUrl, port, new Date());
   } catch (err) {
-    io.stderr.write(`hublet: warning: cannot record this server's URL in ${config.dataDir} (local-mode links will not use it): ${(err as Error).message}\n`);
+    io.stderr.write(
+      `hublet: warning: cannot record this server's URL in ${config.dataDir} (local-mode links will not use it): ${(err as Error).message}\n`,
+    );
   }
   const host = runtime.config.host.includes(':') ? `[${runtime.config.host}]` : runtime.config.host;
   io.stdout.write(`hublet listening on ${https ? 'https' : 'http'}://${host}:${port}\n`);
@@ -112,18 +120,44 @@ export function registerServe(program: Command, f: Factory): void {
     .option('--host <host>', 'interface to listen on (HUBLET_HOST)', undefined)
     .option('--port <port>', 'port, 0 picks a free one (HUBLET_PORT)')
     .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (HUBLET_LOG_LEVEL)')
-    .option('--hook-allowed-hosts <list>', 'webhook destinations: external, private, loopback, CIDRs, host names (HUBLET_HOOK_ALLOWED_HOSTS)')
-    .option('--hook-github-headers', "deliveries carry GitHub's header names too (X-GitHub-Event, X-GitHub-Delivery, …) for stock receivers (HUBLET_HOOK_GITHUB_HEADERS=1)")
-    .option('--trust-proxy <list>', 'reverse proxies (addresses, CIDRs) whose X-Forwarded-For names the client, e.g. 127.0.0.1 (HUBLET_TRUST_PROXY)')
+    .option(
+      '--hook-allowed-hosts <list>',
+      'webhook destinations: external, private, loopback, CIDRs, host names (HUBLET_HOOK_ALLOWED_HOSTS)',
+    )
+    .option(
+      '--hook-github-headers',
+      "deliveries carry GitHub's header names too (X-GitHub-Event, X-GitHub-Delivery, …) for stock receivers (HUBLET_HOOK_GITHUB_HEADERS=1)",
+    )
+    .option(
+      '--trust-proxy <list>',
+      'reverse proxies (addresses, CIDRs) whose X-Forwarded-For names the client, e.g. 127.0.0.1 (HUBLET_TRUST_PROXY)',
+    )
     .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM, chain after it); needs --tls-key (HUBLET_TLS_CERT)')
     .option('--tls-key <file>', "the certificate's private key (PEM, unencrypted); needs --tls-cert (HUBLET_TLS_KEY)")
     .action(async (flags: ServeFlags, command: Command) => {
       // --base-url is the program's own option (local mode takes it too): the public URL in every link, recorded in the data dir.
       const g = globals(command);
-      for (const [given, flag] of [[g.server, '--server'], [g.token, '--token'], [g.as, '--as']] as const) {
-        if (given) throw new CliExit(EXIT.usage, `hublet: serve runs a server over a data dir on this machine; ${flag} has no meaning for it`);
+      for (const [given, flag] of [
+        [g.server, '--server'],
+        [g.token, '--token'],
+        [g.as, '--as'],
+      ] as const) {
+        if (given)
+          throw new CliExit(EXIT.usage, `hublet: serve runs a server over a data dir on this machine; ${flag} has no meaning for it`);
       }
-      const config: ConfigInput = { host: flags.host, port: flags.port, dataDir: g.data, databaseUrl: g.database, baseUrl: g.baseUrl, logLevel: flags.logLevel, hookAllowedHosts: flags.hookAllowedHosts, hookGithubHeaders: flags.hookGithubHeaders ? '1' : undefined, trustProxy: flags.trustProxy, tlsCert: flags.tlsCert, tlsKey: flags.tlsKey };
+      const config: ConfigInput = {
+        host: flags.host,
+        port: flags.port,
+        dataDir: g.data,
+        databaseUrl: g.database,
+        baseUrl: g.baseUrl,
+        logLevel: flags.logLevel,
+        hookAllowedHosts: flags.hookAllowedHosts,
+        hookGithubHeaders: flags.hookGithubHeaders ? '1' : undefined,
+        trustProxy: flags.trustProxy,
+        tlsCert: flags.tlsCert,
+        tlsKey: flags.tlsKey,
+      };
       await runServe({ config, env: f.env }, f.io);
     });
 }

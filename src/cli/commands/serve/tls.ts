@@ -16,7 +16,8 @@ function read(file: string, setting: string): Buffer {
     return fs.readFileSync(file);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EACCES' ? 'permission denied' : e.code === 'EISDIR' ? 'is a directory' : e.message;
+    const why =
+      e.code === 'ENOENT' ? 'no such file' : e.code === 'EACCES' ? 'permission denied' : e.code === 'EISDIR' ? 'is a directory' : e.message;
     throw new ConfigError([`${setting}: cannot read ${file}: ${why}`]);
   }
 }

@@ -20,7 +20,10 @@ class Execution {
   private out = '';
   private steps = 0;
 
-  constructor(private readonly funcs: Record<string, Func>, root: unknown) {
+  constructor(
+    private readonly funcs: Record<string, Func>,
+    root: unknown,
+  ) {
     this.vars = [['$', root]];
   }
 
@@ -70,7 +73,8 @@ class Execution {
       entries = Object.keys(v)
         .sort()
         .map((k) => [k, v[k]]);
-    else if (typeof v === 'number' && Number.isInteger(v) && v <= MAX_STEPS) entries = Array.from({ length: Math.max(0, v) }, (_, i) => [i, i]);
+    else if (typeof v === 'number' && Number.isInteger(v) && v <= MAX_STEPS)
+      entries = Array.from({ length: Math.max(0, v) }, (_, i) => [i, i]);
     else if (v === null || v === undefined) entries = [];
     else throw new TemplateError(`range can't iterate over ${goString(v)}`);
     for (const [key, elem] of entries) {

@@ -16,7 +16,14 @@ function ansi(style: string, text: string): string {
   const [fgPart, bgPart] = style.split(':');
   const [fg, fgStyle = ''] = fgPart.split('+');
   const codes = ['0'];
-  for (const [flag, code] of [['b', '1'], ['B', '5'], ['u', '4'], ['i', '7'], ['s', '9']]) if (fgStyle.includes(flag)) codes.push(code);
+  for (const [flag, code] of [
+    ['b', '1'],
+    ['B', '5'],
+    ['u', '4'],
+    ['i', '7'],
+    ['s', '9'],
+  ])
+    if (fgStyle.includes(flag)) codes.push(code);
   if (fg) codes.push(/^\d+$/.test(fg) ? `38;5;${fg}` : String((fgStyle.includes('h') ? 90 : 30) + (COLORS[fg] ?? 0)));
   if (bgPart) {
     const [bg, bgStyle = ''] = bgPart.split('+');
@@ -37,7 +44,8 @@ function compare(name: string, a: unknown, b: unknown): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'boolean' && typeof b === 'boolean' && (name === 'eq' || name === 'ne')) return a === b ? 0 : 1;
-  if ((a === null || a === undefined || b === null || b === undefined) && (name === 'eq' || name === 'ne')) return (a ?? null) === (b ?? null) ? 0 : 1;
+  if ((a === null || a === undefined || b === null || b === undefined) && (name === 'eq' || name === 'ne'))
+    return (a ?? null) === (b ?? null) ? 0 : 1;
   if (typeof a === typeof b && typeof a !== 'object') throw new TemplateError(`${name}: invalid type for comparison`);
   throw new TemplateError(`${name}: incompatible types for comparison: ${goType(a)} and ${goType(b)}`);
 }
@@ -69,7 +77,18 @@ function slice(item: unknown, ...idx: unknown[]): unknown {
 }
 
 const HTML: Record<string, string> = { '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&#39;', '"': '&#34;', '\0': '\uFFFD' };
-const JS: Record<string, string> = { '\\': '\\\\', "'": "\\'", '"': '\\"', '<': '\\u003C', '>': '\\u003E', '&': '\\u0026', '=': '\\u003D', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const JS: Record<string, string> = {
+  '\\': '\\\\',
+  "'": "\\'",
+  '"': '\\"',
+  '<': '\\u003C',
+  '>': '\\u003E',
+  '&': '\\u0026',
+  '=': '\\u003D',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+};
 
 /** What gh's tablerow collects until tablerender (or the end of the output) prints it aligned. */
 export class Table {
@@ -87,7 +106,9 @@ export class Table {
         widths[i] = Math.max(widths[i] ?? 0, [...cell].length);
       });
     }
-    return rows.map((row) => `${row.map((cell, i) => (i < row.length - 1 ? cell + ' '.repeat(widths[i] - [...cell].length) : cell)).join('  ')}\n`).join('');
+    return rows
+      .map((row) => `${row.map((cell, i) => (i < row.length - 1 ? cell + ' '.repeat(widths[i] - [...cell].length) : cell)).join('  ')}\n`)
+      .join('');
   }
 }
 

@@ -21,7 +21,19 @@ export class TemplateError extends Error {}
 const SPACE = /[ \t\r\n]/;
 const IDENT = /[\p{L}\p{N}_]/u;
 const NUMBER = /^[+-]?(?:0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO]?[0-7_]+|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d+)?)/;
-const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"', "'": "'", a: '\x07', b: '\b', f: '\f', v: '\v', '0': '\0' };
+const ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  '\\': '\\',
+  '"': '"',
+  "'": "'",
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+  '0': '\0',
+};
 
 /** Where `at` is, as Go's errors name it: line and column. */
 export function position(src: string, at: number): string {
@@ -123,7 +135,11 @@ function actionTokens(src: string, start: number): [Token[], number] {
       const clean = text.replaceAll('_', '');
       const sign = clean.startsWith('-') ? -1 : 1;
       const body = clean.replace(/^[+-]/, '');
-      const value = /^0[xXbBoO]/.test(body) ? sign * Number(body) : /^0[0-7]+$/.test(body) ? sign * Number.parseInt(body, 8) : sign * Number(body);
+      const value = /^0[xXbBoO]/.test(body)
+        ? sign * Number(body)
+        : /^0[0-7]+$/.test(body)
+          ? sign * Number.parseInt(body, 8)
+          : sign * Number(body);
       if (Number.isNaN(value)) throw new TemplateError(`bad number syntax: ${JSON.stringify(text)} at ${position(src, i)}`);
       tokens.push({ kind: 'number', value });
       i += text.length;
@@ -131,7 +147,13 @@ function actionTokens(src: string, start: number): [Token[], number] {
       let j = i;
       while (j < src.length && IDENT.test(src[j])) j++;
       const name = src.slice(i, j);
-      tokens.push(name === 'true' || name === 'false' ? { kind: 'bool', value: name === 'true' } : name === 'nil' ? { kind: 'nil' } : { kind: 'name', name });
+      tokens.push(
+        name === 'true' || name === 'false'
+          ? { kind: 'bool', value: name === 'true' }
+          : name === 'nil'
+            ? { kind: 'nil' }
+            : { kind: 'name', name },
+      );
       i = j;
     } else {
       throw new TemplateError(`unexpected ${JSON.stringify(c)} in action at ${position(src, i)}`);

@@ -30,17 +30,16 @@ export interface Block {
   elseList?: Node[];
 }
 
-export type Node =
-  | { t: 'text'; text: string }
-  | { t: 'action'; pipe: Pipe }
-  | Block
-  | { t: 'break' | 'continue' };
+export type Node = { t: 'text'; text: string } | { t: 'action'; pipe: Pipe } | Block | { t: 'break' | 'continue' };
 
 const KEYWORDS = new Set(['if', 'else', 'end', 'with', 'range', 'break', 'continue', 'define', 'template', 'block']);
 
 class TokenReader {
   private i = 0;
-  constructor(private readonly tokens: Token[], private readonly where: string) {}
+  constructor(
+    private readonly tokens: Token[],
+    private readonly where: string,
+  ) {}
   peek(): Token | undefined {
     return this.tokens[this.i];
   }
@@ -140,7 +139,10 @@ function parsePipe(r: TokenReader, inParens: boolean, allowDecl = true, allowTwo
 
 class Parser {
   private i = 0;
-  constructor(private readonly items: Item[], private readonly src: string) {}
+  constructor(
+    private readonly items: Item[],
+    private readonly src: string,
+  ) {}
 
   /** Nodes until `{{end}}` or `{{else …}}` (returned as the stopping tokens), or the end of the template at top level. */
   list(top: boolean): [Node[], Token[] | undefined, number] {
@@ -181,7 +183,8 @@ class Parser {
     if (stopWord === 'else') {
       const chained = stop![1];
       if (chained?.kind === 'name' && (chained.name === 'if' || chained.name === 'with')) {
-        if (kind !== chained.name && !(kind === 'if' && chained.name === 'if')) throw new TemplateError(`${position(this.src, at)}: {{else ${chained.name}}} in {{${kind}}}`);
+        if (kind !== chained.name && !(kind === 'if' && chained.name === 'if'))
+          throw new TemplateError(`${position(this.src, at)}: {{else ${chained.name}}} in {{${kind}}}`);
         node.elseList = [this.block(chained.name, new TokenReader(stop!.slice(2), position(this.src, at)), where)];
         return node;
       }

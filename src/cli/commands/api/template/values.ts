@@ -115,10 +115,16 @@ export function sprintf(format: string, args: unknown[]): string {
     if (flags.includes('+') && typeof v === 'number' && v >= 0 && 'dfFeg'.includes(verb)) s = `+${s}`;
     if (s.length < w) {
       if (flags.includes('-')) s = s.padEnd(w);
-      else if (flags.includes('0') && typeof v === 'number') s = s.startsWith('-') || s.startsWith('+') ? s[0] + s.slice(1).padStart(w - 1, '0') : s.padStart(w, '0');
+      else if (flags.includes('0') && typeof v === 'number')
+        s = s.startsWith('-') || s.startsWith('+') ? s[0] + s.slice(1).padStart(w - 1, '0') : s.padStart(w, '0');
       else s = s.padStart(w);
     }
     return s;
   });
-  return n < args.length ? `${out}%!(EXTRA ${args.slice(n).map((a) => `${goType(a)}=${goString(a)}`).join(', ')})` : out;
+  return n < args.length
+    ? `${out}%!(EXTRA ${args
+        .slice(n)
+        .map((a) => `${goType(a)}=${goString(a)}`)
+        .join(', ')})`
+    : out;
 }

@@ -1,5 +1,6 @@
 // What an outbound fetch's error says of its cause: the codes and names along its `cause` chain (undici wraps the
-// socket's error), which the webhook transport and the image fetcher read to tell a timeout or a TLS failure.
+// socket's error), which the webhook transport and the image fetcher read to tell a timeout or a TLS failure; and
+// the one list of what says "timed out".
 
 /** The `code` and `name` of an error and of its causes, five deep at most, outermost first. */
 export function errorCodes(err: unknown): string[] {
@@ -12,4 +13,21 @@ export function errorCodes(err: unknown): string[] {
     e = x.cause;
   }
   return out;
+}
+
+/** Codes and names of a fetch that ran out of time: undici's timeouts and aborts (the fetchers abort on their budget). */
+const TIMEOUT_CODES: ReadonlySet<string> = new Set([
+  'TimeoutError',
+  'AbortError',
+  'UND_ERR_ABORTED',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ETIMEDOUT',
+  'RequestAbortedError',
+]);
+
+/** Whether any of these codes (errorCodes') says the fetch timed out. */
+export function timedOut(codes: readonly string[]): boolean {
+  return codes.some((c) => TIMEOUT_CODES.has(c));
 }

@@ -3,7 +3,7 @@
 // limit, and only `image/*` answers. Each refusal carries the status the proxy answers with.
 import { Agent, request } from 'undici';
 import { parseAllowedHosts } from './allowed-hosts.js';
-import { errorCodes } from './error-codes.js';
+import { errorCodes, timedOut } from './error-codes.js';
 import { guardedConnector, refusedReason } from './guarded-connect.js';
 
 /** Redirects followed (each to an address checked like the first); one more is a failure. */
@@ -11,21 +11,13 @@ const MAX_REDIRECTS = 3;
 const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 /** A media type the proxy passes on: `image/<subtype>`, nothing else (parameters are dropped). */
 const IMAGE_TYPE = /^image\/[a-z0-9][a-z0-9.+-]*$/;
-const TIMEOUT_CODES = [
-  'TimeoutError',
-  'AbortError',
-  'UND_ERR_ABORTED',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'ETIMEDOUT',
-];
 
 export type FetchedImage =
   | {
       ok: true;
       type: string;
-      body: Buffer /** The upstream's `max-age` (0 for no-cache/no-store), null when it named none. */;
+      body: Buffer;
+      /** The upstream's `max-age` (0 for no-cache/no-store), null when it named none. */
       maxAgeSeconds: number | null;
     }
   | { ok: false; status: number; message: string };
@@ -46,7 +38,7 @@ function refusal(status: number, message: string): FetchedImage {
 /** A fetch that got no (whole) answer: refused by the address rules (403), timed out (504), or failed (502). */
 function failure(err: unknown): FetchedImage {
   if (refusedReason(err)) return refusal(403, 'Destination refused by the address rules (HUBLET_HOOK_ALLOWED_HOSTS)');
-  if (errorCodes(err).some((c) => TIMEOUT_CODES.includes(c))) return refusal(504, 'The image server did not answer in time');
+  if (timedOut(errorCodes(err))) return refusal(504, 'The image server did not answer in time');
   return refusal(502, 'The image server could not be reached');
 }
 

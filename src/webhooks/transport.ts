@@ -1,7 +1,7 @@
 // Posts one delivery with undici: keep-alive pools per origin, destinations checked after DNS at connect time, one timeout.
 import { Agent, request } from 'undici';
 import { parseAllowedHosts } from '../net/allowed-hosts.js';
-import { errorCodes } from '../net/error-codes.js';
+import { errorCodes, timedOut } from '../net/error-codes.js';
 import { guardedConnector, refusedReason } from '../net/guarded-connect.js';
 
 /** Bytes of a response body kept in the delivery record; the rest is read and dropped (up to DRAIN_LIMIT). */
@@ -26,16 +26,6 @@ export interface Outgoing {
   body: Buffer;
 }
 
-const TIMEOUT_CODES = [
-  'TimeoutError',
-  'AbortError',
-  'UND_ERR_ABORTED',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'ETIMEDOUT',
-  'RequestAbortedError',
-];
 const CERT_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS_CERT/;
 const TLS_CODES = /^ERR_SSL|^ERR_TLS|^EPROTO$/;
 
@@ -44,7 +34,7 @@ function failureStatus(err: unknown): string {
   const refused = refusedReason(err);
   if (refused) return `Destination refused: ${refused}`;
   const codes = errorCodes(err);
-  if (codes.some((c) => TIMEOUT_CODES.includes(c))) return 'timed out';
+  if (timedOut(codes)) return 'timed out';
   if (codes.includes('ENOTFOUND') || codes.includes('EAI_AGAIN')) return 'failed to connect: host not found';
   if (codes.some((c) => CERT_CODES.test(c))) return 'Peer certificate cannot be authenticated with given CA certificates';
   if (codes.some((c) => TLS_CODES.test(c))) return 'SSL connect error';

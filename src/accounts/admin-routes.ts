@@ -10,6 +10,7 @@ import { changeSiteAdmin, changeSuspension, renameAccount } from './admin.js';
 import { authorization, simpleOrganization, simpleUser } from './present.js';
 import { enterpriseStats, STAT_TYPES } from './stats.js';
 import { createOrganization, createUser, createUserToken, deleteUser, listUserTokens, revokeTokens } from './service.js';
+import { created } from '../http/replies.js';
 
 const renameBody = { type: 'object', required: ['login'], properties: { login: { type: 'string' } } } as const;
 
@@ -37,10 +38,7 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
         email: request.body.email,
         siteAdmin: request.body.site_admin,
       });
-      return reply
-        .code(201)
-        .header('location', request.ctx.urls.api(`/users/${user.login}`))
-        .send(simpleUser(user, request.ctx.urls));
+      return created(reply, request.ctx.urls.api(`/users/${user.login}`), simpleUser(user, request.ctx.urls));
     },
   );
 
@@ -67,10 +65,7 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
         admin: request.body.admin,
         profileName: request.body.profile_name,
       });
-      return reply
-        .code(201)
-        .header('location', request.ctx.urls.api(`/orgs/${org.login}`))
-        .send(simpleOrganization(org, request.ctx.urls));
+      return created(reply, request.ctx.urls.api(`/orgs/${org.login}`), simpleOrganization(org, request.ctx.urls));
     },
   );
 

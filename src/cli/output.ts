@@ -29,6 +29,18 @@ export function printTable(out: NodeJS.WritableStream, rows: Record<string, unkn
   for (const row of cells) out.write(`${line(row)}\n`);
 }
 
+/** A list as `--json` prints it (the items as the API sent them), or as a table of `columns`, one row per item. */
+export function printList<T>(
+  out: NodeJS.WritableStream,
+  json: boolean,
+  items: T[],
+  columns: string[],
+  row: (item: T) => Record<string, unknown>,
+): void {
+  if (json) printJson(out, items);
+  else printTable(out, items.map(row), columns);
+}
+
 /**
  * Throws CliExit for an error response (an ApiResponse): 401 exits 4, any other 4xx/5xx exits 1; the error body on
  * stderr, then what a person can do about it (hints.ts) when the server's answer says.

@@ -6,6 +6,7 @@ import { createGistComment, deleteGistComment, getGistComment, listGistComments,
 import { gistComment } from './present.js';
 import { GIST_READ, GIST_WRITE } from './routes.js';
 import { commentBody, commentParams, gistParams, pagedQuery } from './schemas.js';
+import { created } from '../http/replies.js';
 
 export async function gistCommentRoutes(fastify: FastifyInstance): Promise<void> {
   const app = typed(fastify);
@@ -24,7 +25,7 @@ export async function gistCommentRoutes(fastify: FastifyInstance): Promise<void>
   app.post('/gists/:gist_id/comments', { schema: { params: gistParams, body: commentBody }, config: write }, async (request, reply) => {
     const v = await createGistComment(request.ctx, request.params.gist_id, request.body.body);
     const body = gistComment(v.comment, v.author, v.gist, request.ctx.urls);
-    return reply.code(201).header('location', body.url).send(body);
+    return created(reply, body.url, body);
   });
 
   app.get('/gists/:gist_id/comments/:comment_id', { schema: { params: commentParams }, config: read }, async (request) => {

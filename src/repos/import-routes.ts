@@ -5,6 +5,7 @@ import { typed } from '../http/typed.js';
 import { fullRepository } from './present.js';
 import { importRepository } from './import.js';
 import { importBody } from './schemas.js';
+import { created } from '../http/replies.js';
 
 export async function repositoryImportRoutes(fastify: FastifyInstance): Promise<void> {
   typed(fastify).post(
@@ -16,10 +17,8 @@ export async function repositoryImportRoutes(fastify: FastifyInstance): Promise<
     },
     async (request, reply) => {
       const r = await importRepository(request.ctx, request.body);
-      return reply
-        .code(201)
-        .header('location', request.ctx.urls.api(`/repos/${r.owner.login}/${r.repo.name}`))
-        .send(fullRepository(r.repo, r.owner, request.ctx.urls, { permissions: r.permissions, apiVersion: request.apiVersion }));
+      const body = fullRepository(r.repo, r.owner, request.ctx.urls, { permissions: r.permissions, apiVersion: request.apiVersion });
+      return created(reply, request.ctx.urls.api(`/repos/${r.owner.login}/${r.repo.name}`), body);
     },
   );
 }

@@ -1,10 +1,10 @@
 // The repository REST API: create (user, organization), get, update, delete, the three lists, all public repositories, topics.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PUBLIC, type Grant } from '../core/grants.js';
 import { absentBodyIsEmpty } from '../http/body.js';
 import { lastModified } from '../http/conditional.js';
 import { parseId } from '../core/ids.js';
-import { pagedList, requestUrlWith } from '../http/pagination.js';
+import { pagedList, requestUrlWith, type Paging } from '../http/pagination.js';
 import { typed } from '../http/typed.js';
 import { listForAuthenticatedUser, listForOrg, listForUser, listPublic, type ListResult } from './listing.js';
 import { fullRepository, repositoryHead, repositoryListItem, topicsOf } from './present.js';
@@ -30,6 +30,7 @@ import {
   type ResolvedRepository,
 } from './service.js';
 import { replaceTopics } from './topics.js';
+import { created } from '../http/replies.js';
 
 /**
  * Reads: anyone for public repositories; a fine-grained or app token needs metadata read, which any repository
@@ -55,9 +56,12 @@ function full(request: FastifyRequest, r: ResolvedRepository) {
   });
 }
 
-function list(request: FastifyRequest, result: ListResult) {
-  return result.items.map((i) =>
-    repositoryListItem(i.repo, i.owner, request.ctx.urls, { permissions: i.permissions, apiVersion: request.apiVersion }),
+/** One page of a repository list, each repository as GitHub lists them, with its `Link` header. */
+function repositoryPage(request: FastifyRequest, reply: FastifyReply, load: (paging: Paging) => Promise<ListResult>) {
+  return pagedList(request, reply, load, (result) =>
+    result.items.map((i) =>
+      repositoryListItem(i.repo, i.owner, request.ctx.urls, { permissions: i.permissions, apiVersion: request.apiVersion }),
+    ),
   );
 }
 
@@ -68,10 +72,7 @@ export async function repositoryRoutes(fastify: FastifyInstance): Promise<void> 
     { schema: { body: createBody }, config: { grant: CREATE_OWN, resource: 'Repository' } },
     async (request, reply) => {
       const r = await createRepository(request.ctx, null, request.body);
-      return reply
-        .code(201)
-        .header('location', request.ctx.urls.api(`/repos/${r.owner.login}/${r.repo.name}`))
-        .send(full(request, r));
+      return created(reply, request.ctx.urls.api(`/repos/${r.owner.login}/${r.repo.name}`), full(request, r));
     },
   );
 
@@ -80,10 +81,7 @@ export async function repositoryRoutes(fastify: FastifyInstance): Promise<void> 
     { schema: { params: orgParams, body: createBody }, config: { grant: WRITE, resource: 'Repository' } },
     async (request, reply) => {
       const r = await createRepository(request.ctx, request.params.org, request.body);
-      return reply
-        .code(201)
-        .header('location', request.ctx.urls.api(`/repos/${r.owner.login}/${r.repo.name}`))
-        .send(full(request, r));
+      return created(reply, request.ctx.urls.api(`/repos/${r.owner.login}/${r.repo.name}`), full(request, r));
     },
   );
 
@@ -114,13 +112,7 @@ export async function repositoryRoutes(fastify: FastifyInstance): Promise<void> 
       schema: { querystring: userReposQuery },
       config: { grant: READ_OWN, resource: 'Repository' },
     },
-    async (request, reply) =>
-      pagedList(
-        request,
-        reply,
-        (paging) => listForAuthenticatedUser(request.ctx, request.query, paging),
-        (page) => list(request, page),
-      ),
+    async (request, reply) => repositoryPage(request, reply, (paging) => listForAuthenticatedUser(request.ctx, request.query, paging)),
   );
 
   app.get(
@@ -130,12 +122,7 @@ export async function repositoryRoutes(fastify: FastifyInstance): Promise<void> 
       config: { grant: READ, resource: 'Repository' },
     },
     async (request, reply) =>
-      pagedList(
-        request,
-        reply,
-        (paging) => listForOrg(request.ctx, request.params.org, request.query, paging),
-        (page) => list(request, page),
-      ),
+      repositoryPage(request, reply, (paging) => listForOrg(request.ctx, request.params.org, request.query, paging)),
   );
 
   app.get(
@@ -145,12 +132,7 @@ export async function repositoryRoutes(fastify: FastifyInstance): Promise<void> 
       config: { grant: READ, resource: 'Repository' },
     },
     async (request, reply) =>
-      pagedList(
-        request,
-        reply,
-        (paging) => listForUser(request.ctx, request.params.username, request.query, paging),
-        (page) => list(request, page),
-      ),
+      repositoryPage(request, reply, (paging) => listForUser(request.ctx, request.params.username, request.query, paging)),
   );
 
   app.get(

@@ -33,6 +33,7 @@ import {
   updateScopeHook,
 } from './service.js';
 import type { Received } from './validate.js';
+import { created } from '../http/replies.js';
 
 type Level = 'read' | 'write' | 'admin';
 type Params = Record<string, string>;
@@ -133,8 +134,7 @@ function scopeRoutes(app: FastifyInstance, sr: ScopeRoutes): void {
     async (request, reply) => {
       const s = await scope(request, 'write');
       const r = await createScopeHook(request.ctx, s, received<CreateHookBody>(request));
-      reply.code(201).header('location', request.ctx.urls.api(`${s.path}/${r.hook.id}`));
-      return hook(r.hook, s, request.ctx.urls, r.last);
+      return created(reply, request.ctx.urls.api(`${s.path}/${r.hook.id}`), hook(r.hook, s, request.ctx.urls, r.last));
     },
   );
 

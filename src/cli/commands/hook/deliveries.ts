@@ -2,7 +2,7 @@
 // `hook deliveries ORG ID`, the form of earlier versions, still works with a deprecation note.
 import { Option, type Command } from 'commander';
 import type { IO } from '../../io.js';
-import { expectOk, printJson, printTable } from '../../output.js';
+import { expectOk, printList } from '../../output.js';
 import type { Factory } from '../factory.js';
 import { hookCommand, hookPath, withHooks, type Delivery, type HookOptions, type OwnerFlags } from './shared.js';
 
@@ -17,20 +17,15 @@ export async function runDeliveries(opts: DeliveriesOptions, io: IO): Promise<vo
   if (opts.status) q.set('status', opts.status);
   const res = expectOk(await opts.client.request('GET', `${hookPath(opts)}/deliveries?${q}`));
   const list = res.body as Delivery[];
-  if (opts.json) return printJson(io.stdout, list);
-  printTable(
-    io.stdout,
-    list.map((d) => ({
-      id: d.id,
-      guid: d.guid,
-      event: d.action ? `${d.event}.${d.action}` : d.event,
-      code: d.status_code,
-      status: d.status,
-      redelivery: d.redelivery ? 'yes' : '',
-      delivered: d.delivered_at,
-    })),
-    ['id', 'guid', 'event', 'code', 'status', 'redelivery', 'delivered'],
-  );
+  printList(io.stdout, opts.json, list, ['id', 'guid', 'event', 'code', 'status', 'redelivery', 'delivered'], (d) => ({
+    id: d.id,
+    guid: d.guid,
+    event: d.action ? `${d.event}.${d.action}` : d.event,
+    code: d.status_code,
+    status: d.status,
+    redelivery: d.redelivery ? 'yes' : '',
+    delivered: d.delivered_at,
+  }));
 }
 
 export function registerDeliveries(hook: Command, f: Factory): void {

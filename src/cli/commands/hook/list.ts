@@ -1,25 +1,20 @@
 // `hublet hook list --org ORG` (or `--repo OWNER/REPO`): an organization's or a repository's webhooks, as a table (or the API's JSON).
 import type { Command } from 'commander';
 import type { IO } from '../../io.js';
-import { expectOk, printJson, printTable } from '../../output.js';
+import { expectOk, printList } from '../../output.js';
 import type { Factory } from '../factory.js';
 import { hookCommand, hooksPath, withHooks, type Hook, type HooksOptions, type OwnerFlags } from './shared.js';
 
 export async function runList(opts: HooksOptions, io: IO): Promise<void> {
   const res = expectOk(await opts.client.request('GET', `${hooksPath(opts.owner)}?per_page=100`));
   const hooks = res.body as Hook[];
-  if (opts.json) return printJson(io.stdout, hooks);
-  printTable(
-    io.stdout,
-    hooks.map((h) => ({
-      id: h.id,
-      url: h.config.url,
-      events: h.events.join(','),
-      active: h.active ? 'yes' : 'no',
-      last: h.last_response.message ?? h.last_response.status,
-    })),
-    ['id', 'url', 'events', 'active', 'last'],
-  );
+  printList(io.stdout, opts.json, hooks, ['id', 'url', 'events', 'active', 'last'], (h) => ({
+    id: h.id,
+    url: h.config.url,
+    events: h.events.join(','),
+    active: h.active ? 'yes' : 'no',
+    last: h.last_response.message ?? h.last_response.status,
+  }));
 }
 
 export function registerList(hook: Command, f: Factory): void {

@@ -1,24 +1,19 @@
 // `hublet migration list [--org ORG]`: migrations, newest first, as a table (or the API's JSON).
 import type { Command } from 'commander';
 import type { IO } from '../../io.js';
-import { printJson, printTable } from '../../output.js';
+import { printList } from '../../output.js';
 import { withExamples } from '../examples.js';
 import { withClient, type ClientOptions, type Factory } from '../factory.js';
 import { allPages, basePath, withOrgOption, type Migration, type ScopeOptions } from './shared.js';
 
 export async function runList(opts: ClientOptions & ScopeOptions, io: IO): Promise<void> {
   const all = await allPages<Migration>(opts.client, basePath(opts));
-  if (opts.json) return printJson(io.stdout, all);
-  printTable(
-    io.stdout,
-    all.map((m) => ({
-      id: m.id,
-      state: m.state,
-      repositories: (m.repositories ?? []).map((r) => r.full_name).join(', '),
-      created: m.created_at,
-    })),
-    ['id', 'state', 'repositories', 'created'],
-  );
+  printList(io.stdout, opts.json, all, ['id', 'state', 'repositories', 'created'], (m) => ({
+    id: m.id,
+    state: m.state,
+    repositories: (m.repositories ?? []).map((r) => r.full_name).join(', '),
+    created: m.created_at,
+  }));
 }
 
 export function registerList(migration: Command, f: Factory): void {

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { ApiResponse } from '../../client.js';
 import type { IO } from '../../io.js';
-import { printJson, printTable } from '../../output.js';
+import { printList } from '../../output.js';
 import { withExamples } from '../examples.js';
 import { withClient, type Factory } from '../factory.js';
 import { allPages, basePath, expectMigrationOk, migrationId, withOrgOption, type MigrationOptions, type ScopeOptions } from './shared.js';
@@ -15,12 +15,11 @@ export async function runRepos(opts: MigrationOptions, io: IO): Promise<void> {
     `${basePath(opts)}/${id}/repositories`,
     check,
   );
-  if (opts.json) return printJson(io.stdout, repos);
-  printTable(
-    io.stdout,
-    repos.map((r) => ({ repository: r.full_name, visibility: r.private ? 'private' : 'public', default_branch: r.default_branch })),
-    ['repository', 'visibility', 'default_branch'],
-  );
+  printList(io.stdout, opts.json, repos, ['repository', 'visibility', 'default_branch'], (r) => ({
+    repository: r.full_name,
+    visibility: r.private ? 'private' : 'public',
+    default_branch: r.default_branch,
+  }));
 }
 
 export function registerRepos(migration: Command, f: Factory): void {

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Client } from '../../client.js';
 import type { IO } from '../../io.js';
-import { expectOk, printJson, printTable } from '../../output.js';
+import { expectOk, printList } from '../../output.js';
 import { positiveInteger } from '../option-values.js';
 import { withExamples } from '../examples.js';
 import { withClient, type ClientOptions, type Factory } from '../factory.js';
@@ -36,18 +36,13 @@ export async function runList(opts: ListOptions, io: IO): Promise<void> {
     else path = `/users/${enc(account.login)}/repos`;
   }
   const repos = await collect(client, path, opts.limit);
-  if (opts.json) return printJson(io.stdout, repos);
-  printTable(
-    io.stdout,
-    repos.map((r) => ({
-      name: r.full_name,
-      visibility: r.visibility,
-      branch: r.default_branch,
-      pushed: r.pushed_at,
-      description: r.description ?? '',
-    })),
-    ['name', 'visibility', 'branch', 'pushed', 'description'],
-  );
+  printList(io.stdout, opts.json, repos, ['name', 'visibility', 'branch', 'pushed', 'description'], (r) => ({
+    name: r.full_name,
+    visibility: r.visibility,
+    branch: r.default_branch,
+    pushed: r.pushed_at,
+    description: r.description ?? '',
+  }));
 }
 
 export function registerList(repo: Command, f: Factory): void {

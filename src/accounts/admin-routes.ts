@@ -1,5 +1,5 @@
 // The GitHub Enterprise admin API (site admins only): users, organizations (create, rename, delete), site admins,
-// suspensions, users' tokens and the instance's statistics.
+// suspensions, users' tokens and passwords (hublet's own), and the instance's statistics.
 import type { FastifyInstance } from 'fastify';
 import { pagedList, pagingQuery } from '../http/pagination.js';
 import { orgParams, userParams } from '../http/route-params.js';
@@ -9,9 +9,10 @@ import { typed } from '../http/typed.js';
 import { changeSiteAdmin, changeSuspension, renameAccount } from './admin.js';
 import { authorization, simpleOrganization, simpleUser } from './present.js';
 import { enterpriseStats, STAT_TYPES } from './stats.js';
-import { createOrganization, createUser, createUserToken, deleteUser, listUserTokens, revokeTokens } from './service.js';
+import { createOrganization, createUser, createUserToken, deleteUser, listUserTokens, revokeTokens, setUserPassword } from './service.js';
 import { created } from '../http/replies.js';
 
+const passwordBody = { type: 'object', required: ['password'], properties: { password: { type: 'string' } } } as const;
 const renameBody = { type: 'object', required: ['login'], properties: { login: { type: 'string' } } } as const;
 
 export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
@@ -27,7 +28,13 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
         body: {
           type: 'object',
           required: ['login'],
-          properties: { login: { type: 'string' }, email: { type: 'string' }, site_admin: { type: 'boolean' } },
+          // `password` is hublet's own (GitHub Enterprise sets passwords through its sign-in pages).
+          properties: {
+            login: { type: 'string' },
+            email: { type: 'string' },
+            site_admin: { type: 'boolean' },
+            password: { type: 'string' },
+          },
         },
       },
       config: { ...config, resource: 'User' },
@@ -37,8 +44,19 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
         login: request.body.login,
         email: request.body.email,
         siteAdmin: request.body.site_admin,
+        password: request.body.password,
       });
       return created(reply, request.ctx.urls.api(`/users/${user.login}`), simpleUser(user, request.ctx.urls));
+    },
+  );
+
+  // hublet's own: a site admin sets a user's password (204); the password never comes back.
+  app.put(
+    '/admin/users/:username/password',
+    { schema: { params: userParams, body: passwordBody }, config: { ...config, resource: 'User' } },
+    async (request, reply) => {
+      await setUserPassword(request.ctx, request.params.username, request.body.password);
+      return reply.code(204).send();
     },
   );
 

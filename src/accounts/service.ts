@@ -22,10 +22,12 @@ import {
   ownedOrganizationIds,
   removeMembership,
   setMembership,
+  savePasswordHash,
   soleOwnerships,
 } from './store.js';
 import { createToken, isTokenKind, listLiveTokens, revokeUserTokens, TOKEN_KINDS } from './tokens.js';
 import { parseTimestamp } from '../core/timestamps.js';
+import { hashPassword, passwordProblem } from './passwords.js';
 
 async function requireAccount(db: Db, login: string, type?: 'User' | 'Organization'): Promise<UserRow> {
   const row = await findAccount(db, login);
@@ -101,22 +103,42 @@ export function throwProblems(problems: (FieldError | null)[]): void {
   if (errors.length) throw new ValidationFailed(errors);
 }
 
-/** Creates a user (site admins only through the API), with the `user` `created` event. */
+/**
+ * Creates a user (site admins only through the API), with the `user` `created` event; with a password, its hash is
+ * kept in the same transaction (a refused password creates nothing).
+ */
 export async function createUser(
   ctx: ServiceContext,
-  input: { login: string; email?: string | null; siteAdmin?: boolean },
+  input: { login: string; email?: string | null; siteAdmin?: boolean; password?: string },
 ): Promise<UserRow> {
   const actor = requireSiteAdmin(ctx.actor);
   throwProblems([emailProblem('User', input.email)]);
+  const hash = input.password === undefined ? undefined : await newPasswordHash(input.password, input.login);
   return insertingLogin('User', () =>
     ctx.db.transaction().execute(async (trx) => {
       await assertLoginFree(trx, input.login, 'User');
       const now = ctx.clock.now();
       const user = await insertAccount(trx, { login: input.login, type: 'User', email: input.email, siteAdmin: input.siteAdmin }, now);
+      if (hash) await savePasswordHash(trx, user.id, hash, now);
       await emitUserEvent(trx, ctx, 'created', user, actor.user, now);
       return user;
     }),
   );
+}
+
+/** The hash of a new password, or GitHub's 422 naming what is wrong with it (passwords.ts's rules). */
+async function newPasswordHash(password: string, login: string): Promise<string> {
+  const problem = await passwordProblem(password, login);
+  if (problem) throw new ValidationFailed([{ resource: 'User', field: 'password', code: 'invalid', message: problem }]);
+  return hashPassword(password);
+}
+
+/** A site admin sets a user's password (`hublet admin user set-password`); the user's tokens are left as they are. */
+export async function setUserPassword(ctx: ServiceContext, login: string, password: string): Promise<void> {
+  requireSiteAdmin(ctx.actor);
+  const user = await requireUser(ctx, login);
+  const hash = await newPasswordHash(password, user.login);
+  await savePasswordHash(ctx.db, user.id, hash, ctx.clock.now());
 }
 
 /**

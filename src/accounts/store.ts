@@ -301,3 +301,13 @@ export async function setSuspended(db: Db, id: number, at: Date | null, now: Dat
     .where('id', '=', id)
     .execute();
 }
+
+/** Sets or replaces a user's password (its hash only). */
+export async function savePasswordHash(db: Db, userId: number, hash: string, now: Date): Promise<void> {
+  const updatedAt = now.toISOString();
+  await db
+    .insertInto('user_passwords')
+    .values({ user_id: userId, hash, updated_at: updatedAt })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ hash, updated_at: updatedAt }))
+    .execute();
+}

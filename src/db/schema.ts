@@ -47,6 +47,13 @@ interface TokensTable {
   revoked_at: string | null;
 }
 
+/** A user's password: its scrypt hash only (accounts/passwords.ts), apart from `users` so no read of a user carries it. */
+interface UserPasswordsTable {
+  user_id: number;
+  hash: string;
+  updated_at: string;
+}
+
 interface JobsTable {
   id: Generated<number>;
   queue: string;
@@ -67,6 +74,7 @@ interface CoreTables {
   users: UsersTable;
   memberships: MembershipsTable;
   tokens: TokensTable;
+  user_passwords: UserPasswordsTable;
   jobs: JobsTable;
 }
 

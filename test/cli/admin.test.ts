@@ -15,6 +15,7 @@ import { runTokenCreate } from '../../src/cli/commands/admin/token-create.js';
 import { runTokenRevoke } from '../../src/cli/commands/admin/token-revoke.js';
 import { runUserCreate } from '../../src/cli/commands/admin/user-create.js';
 import { runUserDelete } from '../../src/cli/commands/admin/user-delete.js';
+import { runSetPassword } from '../../src/cli/commands/admin/user-set-password.js';
 import { runInit } from '../../src/cli/commands/init/init.js';
 import { readAll } from '../../src/cli/io.js';
 import { IMPORT_MAP_HEADER } from '../../src/migrations/import/csv.js';
@@ -36,6 +37,16 @@ describe('admin user, token, org', () => {
     await runUserDelete({ client, login: 'alice' }, fake.io);
     expect(client.sent[0].body).toEqual({ login: 'alice', email: 'alice@example.com', site_admin: true });
     expect(fake.stdout()).toBe('created user alice\ndeleted user alice\n');
+  });
+
+  it('user set-password sends the password to PUT /admin/users/{login}/password and never prints it', async () => {
+    const client = stubClient({ 'PUT /admin/users/al%20ice/password': { status: 204 } });
+    const fake = fakeIO();
+    await runSetPassword({ client, login: 'al ice', password: 'correct horse battery staple' }, fake.io);
+    expect(client.sent.map((r) => [r.method, r.path, r.body])).toEqual([
+      ['PUT', '/admin/users/al%20ice/password', { password: 'correct horse battery staple' }],
+    ]);
+    expect(fake.stdout()).toBe('set the password of al ice\n');
   });
 
   it('token create prints the token alone (the record with --json), sending the kind as the API spells it; revoke revokes all', async () => {

@@ -228,7 +228,7 @@ describe('hublet completion', { timeout: 60_000 }, () => {
     };
     expect(await complete('hublet', 'gi')).toEqual(['gist']);
     expect(await complete('hublet', '--data', 'x', 'gist', 'cr')).toEqual(['create']);
-    expect(await complete('hublet', 'admin', 'user', '')).toEqual(['create', 'delete', 'help']);
+    expect(await complete('hublet', 'admin', 'user', '')).toEqual(['create', 'delete', 'set-password', 'help']);
     expect(await complete('hublet', 'hook', 'ping', '--o')).toEqual(['--org']);
     expect(await complete('hublet', 'hook', 'deliveries', '--status', '')).toEqual(['success', 'failure']);
     expect(await complete('hublet', 'hook', 'deliveries', '--status', '=', 'f')).toEqual(['failure']);

@@ -12,6 +12,7 @@ import { registerTokenCreate } from './token-create.js';
 import { registerTokenRevoke } from './token-revoke.js';
 import { registerUserCreate } from './user-create.js';
 import { registerUserDelete } from './user-delete.js';
+import { registerUserSetPassword } from './user-set-password.js';
 
 export function registerAdmin(program: Command, f: Factory): void {
   const admin = withExamples(
@@ -30,7 +31,7 @@ export function registerAdmin(program: Command, f: Factory): void {
   );
   registerFsck(admin, f);
   const groups: [string, string, ((parent: Command, f: Factory) => void)[]][] = [
-    ['user', 'create and delete users', [registerUserCreate, registerUserDelete]],
+    ['user', "create and delete users, set a user's password", [registerUserCreate, registerUserDelete, registerUserSetPassword]],
     ['token', "issue and revoke users' access tokens", [registerTokenCreate, registerTokenRevoke]],
     ['org', 'create organizations and add their members', [registerOrgCreate, registerOrgAddMember]],
     ['repo', 'import existing git repositories as a site admin', [registerRepoImport]],

@@ -13,6 +13,7 @@ const DATABASE_FREE = [
   'test/migrations/s3-config.test.ts',
   'test/webhooks/secret-box.test.ts',
   'test/foundation/pagination.test.ts',
+  'test/foundation/route-pieces.test.ts',
   'test/gists/plan.test.ts',
   'test/repos/plan.test.ts',
   'test/migrations/import-plan.test.ts',

@@ -8,6 +8,7 @@ import type { RepositoryRow } from '../../src/db/tables/repos.js';
 import type { MapRow } from '../../src/migrations/import/csv.js';
 import type { ArchiveContents, ArchiveOrganization, ArchiveRepository, ArchiveUser } from '../../src/migrations/import/layout.js';
 import { accountKey, planImport, repositoryKey, type ImportPlan, type Lookup } from '../../src/migrations/import/plan.js';
+import { userRow } from '../helpers/rows.js';
 
 const SOURCE = 'https://github.example';
 const urls = makeUrls('http://hublet.test');
@@ -63,24 +64,7 @@ class Server {
   repositories: RepositoryRow[] = [];
 
   account(login: string, type: UserRow['type'] = 'User'): UserRow {
-    const at = '2024-01-01T00:00:00.000Z';
-    const row: UserRow = {
-      id: this.accounts.length + 1,
-      login,
-      login_lower: login.toLowerCase(),
-      type,
-      name: null,
-      email: null,
-      company: null,
-      blog: null,
-      location: null,
-      bio: null,
-      site_admin: 0,
-      members_can_create_repositories: 1,
-      created_at: at,
-      updated_at: at,
-      suspended_at: null,
-    };
+    const row = userRow(this.accounts.length + 1, login, type);
     this.accounts.push(row);
     return row;
   }

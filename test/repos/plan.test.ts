@@ -8,34 +8,13 @@ import type { UserRow } from '../../src/db/schema.js';
 import type { RepositoryRow } from '../../src/db/tables/repos.js';
 import { checkUpdate, planCreate, planUpdate, type UpdatePlan } from '../../src/repos/plan.js';
 import type { CreateBody, UpdateBody } from '../../src/repos/schemas.js';
+import { userRow } from '../helpers/rows.js';
 
 const NOW = new Date('2024-05-06T07:08:09.000Z');
 const urls = makeUrls('http://hublet.test:3000');
 
-function account(id: number, login: string, type: UserRow['type'] = 'User', extra: Partial<UserRow> = {}): UserRow {
-  const at = '2024-01-01T00:00:00.000Z';
-  return {
-    id,
-    login,
-    login_lower: login.toLowerCase(),
-    type,
-    name: null,
-    email: null,
-    company: null,
-    blog: null,
-    location: null,
-    bio: null,
-    site_admin: 0,
-    members_can_create_repositories: 1,
-    created_at: at,
-    updated_at: at,
-    suspended_at: null,
-    ...extra,
-  };
-}
-
-const alice = account(1, 'alice');
-const acme = account(2, 'acme', 'Organization');
+const alice = userRow(1, 'alice');
+const acme = userRow(2, 'acme', 'Organization');
 
 function actor(kind: Actor['kind'], scopes: string[] = []): Actor {
   return { user: alice, kind, token: null, scopes, permissions: {}, appId: null };
@@ -190,7 +169,7 @@ describe('planCreate', () => {
     const named = planCreate(
       { name: 'x', auto_init: true },
       {
-        actor: { ...withRepo, user: account(1, 'alice', 'User', { name: 'Alice', email: 'a@example.com' }) },
+        actor: { ...withRepo, user: userRow(1, 'alice', 'User', { name: 'Alice', email: 'a@example.com' }) },
         owner: alice,
         now: NOW,
         urls,

@@ -8,7 +8,7 @@ import type { RepositoryRow } from '../../src/db/tables/repos.js';
 import type { MapRow } from '../../src/migrations/import/csv.js';
 import type { ArchiveContents, ArchiveOrganization, ArchiveRepository, ArchiveUser } from '../../src/migrations/import/layout.js';
 import { accountKey, planImport, repositoryKey, type ImportPlan, type Lookup } from '../../src/migrations/import/plan.js';
-import { userRow } from '../helpers/rows.js';
+import { repositoryRow, userRow } from '../helpers/rows.js';
 
 const SOURCE = 'https://github.example';
 const urls = makeUrls('http://hublet.test');
@@ -70,33 +70,7 @@ class Server {
   }
 
   repository(owner: UserRow, name: string): RepositoryRow {
-    const at = '2024-01-01T00:00:00.000Z';
-    const row = {
-      id: this.repositories.length + 1,
-      owner_id: owner.id,
-      name,
-      name_lower: name.toLowerCase(),
-      description: null,
-      homepage: null,
-      visibility: 'public',
-      default_branch: 'main',
-      topics: '[]',
-      has_issues: 1,
-      has_projects: 1,
-      has_wiki: 1,
-      has_downloads: 1,
-      has_discussions: 0,
-      is_template: 0,
-      archived: 0,
-      allow_forking: 1,
-      web_commit_signoff_required: 0,
-      merge_settings: '{}',
-      size_kb: 0,
-      language: null,
-      pushed_at: at,
-      created_at: at,
-      updated_at: at,
-    } satisfies RepositoryRow;
+    const row = repositoryRow(this.repositories.length + 1, owner, name);
     this.repositories.push(row);
     return row;
   }

@@ -8,7 +8,7 @@ import type { UserRow } from '../../src/db/schema.js';
 import type { RepositoryRow } from '../../src/db/tables/repos.js';
 import { checkUpdate, planCreate, planUpdate, type UpdatePlan } from '../../src/repos/plan.js';
 import type { CreateBody, UpdateBody } from '../../src/repos/schemas.js';
-import { userRow } from '../helpers/rows.js';
+import { repositoryRow, userRow } from '../helpers/rows.js';
 
 const NOW = new Date('2024-05-06T07:08:09.000Z');
 const urls = makeUrls('http://hublet.test:3000');
@@ -23,33 +23,15 @@ const withRepo = actor('classic', ['repo']);
 
 function repository(extra: Partial<RepositoryRow> = {}): RepositoryRow {
   const at = '2024-02-02T00:00:00.000Z';
-  return {
-    id: 7,
-    owner_id: alice.id,
-    name: 'Hello',
-    name_lower: 'hello',
+  const base = {
     description: 'old',
-    homepage: null,
     visibility: 'private',
-    default_branch: 'main',
-    topics: '[]',
-    has_issues: 1,
-    has_projects: 1,
-    has_wiki: 1,
-    has_downloads: 1,
-    has_discussions: 0,
-    is_template: 0,
-    archived: 0,
-    allow_forking: 1,
-    web_commit_signoff_required: 0,
-    merge_settings: '{}',
-    size_kb: 0,
     language: 'TypeScript',
     pushed_at: at,
     created_at: at,
     updated_at: at,
-    ...extra,
-  };
+  } as const;
+  return repositoryRow(7, alice, 'Hello', { ...base, ...extra });
 }
 
 /** The error `fn` throws (a failing test when it throws none). */

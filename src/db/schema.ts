@@ -5,6 +5,7 @@ import type { HookTables } from './tables/webhooks.js';
 import type { RepoTables } from './tables/repos.js';
 import type { GistTables } from './tables/gists.js';
 import type { MigrationTables } from './tables/migrations.js';
+import type { SignInTables } from './tables/sign-in.js';
 
 interface UsersTable {
   id: Generated<number>;
@@ -79,7 +80,7 @@ interface CoreTables {
 }
 
 /** Every table: add an area's `XTables` interface to the extends list (one line per area). */
-export interface Database extends CoreTables, EventTables, RepoTables, HookTables, GistTables, MigrationTables {}
+export interface Database extends CoreTables, EventTables, RepoTables, HookTables, GistTables, MigrationTables, SignInTables {}
 
 /** An open database (connect.ts) or a transaction on one. */
 export type Db = Kysely<Database>;

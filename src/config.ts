@@ -5,8 +5,9 @@ import path from 'node:path';
 import { allowedHostsProblem } from './net/allowed-hosts.js';
 import { trustedProxiesProblem } from './net/trusted-proxies.js';
 import { parseKey, parseKeyList } from './secrets/secret-box.js';
+import { signInSettings, type SignInSettings } from './sign-in-config.js';
 
-export interface Config {
+export interface Config extends SignInSettings {
   host: string;
   port: number;
   dataDir: string;
@@ -123,6 +124,14 @@ const ENV: Record<keyof Config, string> = {
   gistBodyLimitBytes: 'HUBLET_GIST_BODY_LIMIT',
   secretKey: 'HUBLET_SECRET_KEY',
   secretKeyPrevious: 'HUBLET_SECRET_KEY_PREVIOUS',
+  signup: 'HUBLET_SIGNUP',
+  passwordSignIn: 'HUBLET_PASSWORD_SIGNIN',
+  oidcIssuer: 'HUBLET_OIDC_ISSUER',
+  oidcClientId: 'HUBLET_OIDC_CLIENT_ID',
+  oidcClientSecret: 'HUBLET_OIDC_CLIENT_SECRET',
+  oidcAutoCreate: 'HUBLET_OIDC_AUTO_CREATE',
+  oidcName: 'HUBLET_OIDC_NAME',
+  deviceCodeTtlSeconds: 'HUBLET_DEVICE_CODE_TTL',
 };
 
 export class ConfigError extends Error {
@@ -199,6 +208,7 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     gistBodyLimitBytes: integer('gistBodyLimitBytes', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     responseCacheMiB: integer('responseCacheMiB', 32, 0, 65_536),
     ...secretKeys(pick, problems),
+    ...signInSettings(pick, integer, ENV, problems),
   };
   if (config.archiveStorage === 's3' && config.s3Bucket === undefined)
     problems.push(`s3Bucket (${ENV.s3Bucket}): required with archiveStorage s3`);

@@ -8,7 +8,8 @@ import { pathParams } from '../http/route-params.js';
 import { typed } from '../http/typed.js';
 import { LIST_PAGE_SIZE } from './gist-lists.js';
 import { profilePage } from './profile-page.js';
-import { anonymous, htmlPage, orNotFound, send, webConfig as config, type WebState } from './serve.js';
+import { htmlPage, orNotFound, send, webConfig as config, type WebState } from './serve.js';
+import { pageContext } from './viewer.js';
 
 const ownerParams = pathParams('owner');
 
@@ -16,11 +17,11 @@ export function accountPageRoutes(fastify: FastifyInstance, { cache }: WebState)
   const app = typed(fastify);
 
   app.get('/:owner', { schema: { params: ownerParams }, config }, async (request, reply) => {
-    const ctx = anonymous(request.ctx);
+    const ctx = pageContext(request);
     const login = request.params.owner;
     return send(
       reply,
-      await cache.get(ctx.db, `profile ${login.toLowerCase()}`, async () => {
+      await cache.get(ctx, `profile ${login.toLowerCase()}`, async () => {
         const account = await orNotFound(requireAnyAccount(ctx, login));
         const [repos, gists] = await Promise.all([
           listForOwner(ctx, account, { affiliations: ['owner'], sort: 'pushed', direction: 'desc', offset: 0, limit: LIST_PAGE_SIZE }),

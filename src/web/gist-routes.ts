@@ -13,6 +13,7 @@ import { discoverPage, LIST_PAGE_SIZE, userGistsPage } from './gist-lists.js';
 import { gistPage } from './gist-page.js';
 import { REVISIONS_PAGE_SIZE, revisionsPage, type RevisionChange } from './revisions-page.js';
 import { anonymous, htmlPage, orNotFound, pagedQuery, paging, queryValue, send, webConfig as config, type WebState } from './serve.js';
+import { pageContext } from './viewer.js';
 
 const GIST_ID = /^[0-9a-f]{32}$/i;
 const COMMIT_SHA = /^[0-9a-f]{40}$/i;
@@ -29,11 +30,11 @@ export function gistPageRoutes(fastify: FastifyInstance, { cache, images }: WebS
   const app = typed(fastify);
 
   app.get('/gist/discover', { schema: { querystring: pagedQuery }, config }, async (request, reply) => {
-    const ctx = anonymous(request.ctx);
+    const ctx = pageContext(request);
     const p = paging(request.query.page, LIST_PAGE_SIZE);
     return send(
       reply,
-      await cache.get(ctx.db, `discover ${p.page}`, async () => {
+      await cache.get(ctx, `discover ${p.page}`, async () => {
         const list = await orNotFound(listPublic(ctx, p));
         if (!list.items.length && p.page > 1) throw new NotFound();
         return htmlPage(discoverPage(list, p.page, ctx.urls));
@@ -43,12 +44,12 @@ export function gistPageRoutes(fastify: FastifyInstance, { cache, images }: WebS
 
   // A gist (by its id) or a user's gists (by login): one path, as on GitHub's gist host.
   app.get('/gist/:gist_id', { schema: { params: gistParams, querystring: pagedQuery }, config }, async (request, reply) => {
-    const ctx = anonymous(request.ctx);
+    const ctx = pageContext(request);
     const name = request.params.gist_id;
     const p = paging(request.query.page, LIST_PAGE_SIZE);
     return send(
       reply,
-      await cache.get(ctx.db, `gist ${name.toLowerCase()} ${p.page}`, async () => {
+      await cache.get(ctx, `gist ${name.toLowerCase()} ${p.page}`, async () => {
         const gist = GIST_ID.test(name) ? await findGist(ctx.db, name) : undefined;
         if (gist) {
           const [view, stars] = await Promise.all([singleView(ctx, gist), starCounts(ctx.db, [gist.id])]);
@@ -63,13 +64,13 @@ export function gistPageRoutes(fastify: FastifyInstance, { cache, images }: WebS
   });
 
   app.get('/gist/:gist_id/revisions', { schema: { params: gistParams, querystring: pagedQuery }, config }, async (request, reply) => {
-    const ctx = anonymous(request.ctx);
+    const ctx = pageContext(request);
     const p = paging(request.query.page, REVISIONS_PAGE_SIZE);
     const id = request.params.gist_id.toLowerCase();
     if (!GIST_ID.test(id)) throw new NotFound();
     return send(
       reply,
-      await cache.get(ctx.db, `revisions ${id} ${p.page}`, async () => {
+      await cache.get(ctx, `revisions ${id} ${p.page}`, async () => {
         const gist = await findGist(ctx.db, id);
         if (!gist) throw new NotFound();
         // One revision more than the page shows: the one before its oldest, which that one's diff is against.
@@ -86,12 +87,12 @@ export function gistPageRoutes(fastify: FastifyInstance, { cache, images }: WebS
 
   // The gist at one of its revisions.
   app.get('/gist/:gist_id/:sha', { schema: { params: revisionParams }, config }, async (request, reply) => {
-    const ctx = anonymous(request.ctx);
+    const ctx = pageContext(request);
     const { gist_id: id, sha } = request.params;
     if (!GIST_ID.test(id) || !COMMIT_SHA.test(sha)) throw new NotFound();
     return send(
       reply,
-      await cache.get(ctx.db, `revision ${id.toLowerCase()} ${sha.toLowerCase()}`, async () => {
+      await cache.get(ctx, `revision ${id.toLowerCase()} ${sha.toLowerCase()}`, async () => {
         const view = await orNotFound(revisionView(ctx, id, sha));
         const stars = await starCounts(ctx.db, [view.gist.id]);
         return htmlPage(
@@ -107,7 +108,7 @@ export function gistPageRoutes(fastify: FastifyInstance, { cache, images }: WebS
     const id = request.params.gist_id.toLowerCase();
     const file = typeof request.query.file === 'string' ? request.query.file : undefined;
     if (!GIST_ID.test(id)) throw new NotFound();
-    const built = await cache.get(ctx.db, `embed ${id} ${file === undefined ? '*' : JSON.stringify(file)}`, async () => {
+    const built = await cache.get(ctx, `embed ${id} ${file === undefined ? '*' : JSON.stringify(file)}`, async () => {
       const gist = await findGist(ctx.db, id);
       if (!gist) throw new NotFound();
       const script = embedScript(await singleView(ctx, gist), ctx.urls, file, images.links(ctx.urls));
@@ -120,7 +121,7 @@ export function gistPageRoutes(fastify: FastifyInstance, { cache, images }: WebS
   // Downloads: the gist's files at a revision (or its head), as GitHub's `/<owner>/<id>/archive/<sha>.zip`.
   for (const format of ['zip', 'tar.gz'] as const) {
     app.get(`/gist/:owner/:gist_id/archive/:sha.${format}`, { schema: { params: archiveParams }, config }, async (request, reply) => {
-      const ctx = anonymous(request.ctx);
+      const ctx = pageContext(request);
       const { owner, gist_id: id, sha } = request.params;
       if (!GIST_ID.test(id) || !COMMIT_SHA.test(sha)) throw new NotFound();
       const gist = await findGist(ctx.db, id);

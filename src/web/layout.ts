@@ -1,7 +1,7 @@
 // The page shell every web page shares (head, site header, footer) and the not-found page; the security headers every
 // web response carries (a Content-Security-Policy without inline scripts, nosniff, no framing).
 import type { FastifyReply } from 'fastify';
-import { html, type Html } from './html.js';
+import { html, trustedHtml, type Html } from './html.js';
 import { pageStylesheet } from './styles.js';
 
 /** No inline script or style anywhere, nothing from other hosts, no plugins, no framing by other sites. */
@@ -16,6 +16,12 @@ export function securityHeaders(reply: FastifyReply): void {
   reply.header('x-frame-options', 'DENY');
   reply.header('referrer-policy', 'same-origin');
 }
+
+/**
+ * Where the header names the viewer (signed in: who, and Sign out; else Sign in). Pages are built and cached without
+ * it; serve.ts fills it per request, so a page's cached bytes never carry one person's name or form token to another.
+ */
+export const VIEWER_SLOT = trustedHtml('<!--hublet:viewer-->');
 
 export interface PageOptions {
   title: string;
@@ -39,14 +45,19 @@ ${options.noindex ? html`<meta name="robots" content="noindex">\n` : ''}<title>$
 <link rel="stylesheet" href="${base}/-/web.css?v=${pageStylesheet.version}">
 </head>
 <body>
-<header class="site"><a class="home" href="${base}/gist/discover">hublet</a><nav aria-label="Site"><a href="${base}/gist/discover">Discover gists</a></nav></header>
+<header class="site"><a class="home" href="${base}/gist/discover">hublet</a><nav aria-label="Site"><a href="${base}/gist/discover">Discover gists</a></nav>${VIEWER_SLOT}</header>
 <main id="main">
 ${options.body}
 </main>
-<footer>Served by hublet. Signing in on the web is not available yet: use the API or the CLI to create and edit.</footer>
+<footer>Served by hublet.</footer>
 </body>
 </html>
 `;
+}
+
+/** A refusal the person can read (a forged or expired form, a cross-site post, too many attempts). */
+export function errorPage(base: string, title: string, message: string): Html {
+  return page({ title: `${title} · hublet`, base, noindex: true, body: html`<h1>${title}</h1><p>${message}</p>` });
 }
 
 /** The page for anything that does not exist or that the visitor may not see (the same page for both). */

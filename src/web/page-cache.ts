@@ -3,7 +3,7 @@
 // committed write, by this process or another, changes the stamp and the next request builds the page afresh. Never
 // stale. Keys are canonical (the route and its parsed parameters, never the raw query), so junk in a URL cannot fill it.
 import { changeStamp } from '../db/change-stamp.js';
-import type { Db } from '../db/schema.js';
+import type { ServiceContext } from '../core/context.js';
 import { StampedCache } from '../http/stamped-cache.js';
 
 /** A built response: its status, bytes and the headers that go with them. */
@@ -22,9 +22,12 @@ export class PageCache {
     this.cache = new StampedCache(maxBytes, (page) => page.body.length);
   }
 
-  /** The page for `key`: the stored one while nothing was committed since it was built, else a fresh build (kept). */
-  async get(db: Db, key: string, build: () => Promise<BuiltPage>): Promise<BuiltPage> {
+  /**
+   * The page for `key` as the context's viewer sees it: the stored one while nothing was committed since it was built,
+   * else a fresh build (kept). Each signed-in person has pages of their own (they may see more); visitors share theirs.
+   */
+  async get(ctx: ServiceContext, key: string, build: () => Promise<BuiltPage>): Promise<BuiltPage> {
     if (this.maxBytes === 0) return build();
-    return this.cache.obtain(key, await changeStamp(db), build);
+    return this.cache.obtain(`${ctx.actor?.user.id ?? ''}|${key}`, await changeStamp(ctx.db), build);
   }
 }

@@ -11,7 +11,8 @@ import { pathParams, repoParams } from '../http/route-params.js';
 import { typed } from '../http/typed.js';
 import { repositoryLinks } from './links.js';
 import { blobPage, readmeIn, repositoryPage, treePage, type RepositoryView } from './repo-pages.js';
-import { anonymous, htmlPage, orNotFound, redirect, send, webConfig as config, type WebState } from './serve.js';
+import { htmlPage, orNotFound, redirect, send, webConfig as config, type WebState } from './serve.js';
+import { pageContext } from './viewer.js';
 
 /** `/<owner>/<repo>/<view>/<ref>/<path>`: the wildcard is the ref and the path. */
 const refPathParams = pathParams('owner', 'repo', '*');
@@ -21,11 +22,11 @@ export function repoPageRoutes(fastify: FastifyInstance, { cache, images }: WebS
 
   // A repository's home: the html_url of repositories (private ones, like anything the visitor may not see, are 404).
   app.get('/:owner/:repo', { schema: { params: repoParams }, config }, async (request, reply) => {
-    const ctx = anonymous(request.ctx);
+    const ctx = pageContext(request);
     const { owner, repo: name } = request.params;
     return send(
       reply,
-      await cache.get(ctx.db, `repository ${owner.toLowerCase()}/${name.toLowerCase()}`, async () => {
+      await cache.get(ctx, `repository ${owner.toLowerCase()}/${name.toLowerCase()}`, async () => {
         const view = await repositoryView(ctx, owner, name);
         const commit = await commitAt(ctx, view.repo, view.repo.default_branch);
         const root = commit ? await treeAt(ctx, view.repo, commit, '') : null;
@@ -38,7 +39,7 @@ export function repoPageRoutes(fastify: FastifyInstance, { cache, images }: WebS
   // A directory, a file and a file's bytes at a ref: `…/tree/<ref>/<path>`, `…/blob/<ref>/<path>`, `…/raw/<ref>/<path>`.
   for (const view of ['tree', 'blob', 'raw'] as const) {
     app.get(`/:owner/:repo/${view}/*`, { schema: { params: refPathParams }, config }, async (request, reply) => {
-      const ctx = anonymous(request.ctx);
+      const ctx = pageContext(request);
       const { owner, repo: name } = request.params;
       const rest = request.params['*'];
       if (view === 'raw') {
@@ -51,7 +52,7 @@ export function repoPageRoutes(fastify: FastifyInstance, { cache, images }: WebS
         reply.header('access-control-allow-origin', '*');
         return reply.type(isBinary(bytes) ? 'application/octet-stream' : 'text/plain; charset=utf-8').send(bytes);
       }
-      const built = await cache.get(ctx.db, `${view} ${owner.toLowerCase()}/${name.toLowerCase()} ${rest}`, async () => {
+      const built = await cache.get(ctx, `${view} ${owner.toLowerCase()}/${name.toLowerCase()} ${rest}`, async () => {
         const found = await repositoryView(ctx, owner, name);
         const at = await refAndPath(ctx, found, rest);
         if (!at) throw new NotFound();

@@ -1,9 +1,12 @@
 // The web's routes, registered by page family on one scope: the gist pages (gist-routes.ts), a user's or
 // organization's page (account-routes.ts), a repository's pages (repo-routes.ts), and what the pages load (the
-// stylesheets and the image proxy, asset-routes.ts); with what they share, one per app: the page cache and the image
-// proxy. Pages are anonymous (a token changes nothing they show), outside the API's rate limit, cached by the change
-// stamp, and carry a CSP without inline scripts. A browser (Accept: text/html) that asks for what does not exist, or
+// stylesheets and the image proxy, asset-routes.ts), signing in and out (sign-in-routes.ts); with what they share, one
+// per app: the page cache and the image proxy. Pages show what their viewer (the session cookie, viewer.ts) may see (a
+// token changes nothing), are outside the API's rate limit, cached by the change stamp per viewer, carry a CSP without
+// inline scripts, and every POST carries a checked authenticity token (csrf.ts). A browser (Accept: text/html) that asks for what does not exist, or
 // that it may not see, gets the not-found page; every other client gets the API's 404 JSON.
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from '../core/errors.js';
 import { exemptFromRateLimit } from '../http/rate-limit.js';
@@ -11,11 +14,15 @@ import { accountPageRoutes } from './account-routes.js';
 import { assetRoutes } from './asset-routes.js';
 import { gistPageRoutes } from './gist-routes.js';
 import { ImageProxy } from './image-proxy.js';
-import { notFoundPage, securityHeaders } from './layout.js';
+import { checkForm, CSRF_FIELD } from './csrf.js';
+import { field, type FormBody } from './forms.js';
+import { errorPage, notFoundPage, securityHeaders } from './layout.js';
 import { PageCache } from './page-cache.js';
 import { loadRenderers, renderersLoaded } from './renderers.js';
 import { repoPageRoutes } from './repo-routes.js';
 import { htmlPage, send, type WebState } from './serve.js';
+import { signInRoutes } from './sign-in-routes.js';
+import { registerViewer } from './viewer.js';
 
 /** Whether the client asked for HTML (browsers do): it gets the HTML not-found page rather than the API's JSON. */
 function wantsHtml(request: FastifyRequest): boolean {
@@ -32,6 +39,13 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
     if (renderersLoaded()) return done();
     loadRenderers().then(() => done(), done);
   });
+  // Who is looking (the session cookie), forms as posted by browsers, and every POST's authenticity checked (csrf.ts).
+  await app.register(fastifyCookie);
+  await app.register(fastifyFormbody, { bodyLimit: 1024 * 1024 });
+  registerViewer(app);
+  app.addHook('preHandler', async (request) => {
+    if (request.method === 'POST') checkForm(request, field(request.body as FormBody, CSRF_FIELD));
+  });
   app.addHook('onSend', async (_request, reply, payload) => {
     securityHeaders(reply);
     return payload;
@@ -40,11 +54,17 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
     if (error instanceof HttpError && error.status === 404 && wantsHtml(request)) {
       return send(reply, htmlPage(notFoundPage(request.ctx.urls.base), 404));
     }
+    // A refused form (forged, expired, cross-site) is a page a person can read; programs get the API's JSON.
+    if (error instanceof HttpError && error.status < 500 && wantsHtml(request)) {
+      const title = error.status === 403 ? 'Request refused' : 'Something is wrong with this request';
+      return send(reply, htmlPage(errorPage(request.ctx.urls.base, title, error.message), error.status));
+    }
     // Everything else is answered by the app's handler, in the API's shape.
     throw error;
   });
 
   assetRoutes(app, state.images);
+  signInRoutes(app);
   gistPageRoutes(app, state);
   accountPageRoutes(app, state);
   repoPageRoutes(app, state);

@@ -7,7 +7,9 @@ import { PUBLIC } from '../core/grants.js';
 import { parsePaging, type Paging } from '../http/pagination.js';
 import type { Html } from './html.js';
 import type { ImageProxy } from './image-proxy.js';
+import { VIEWER_SLOT } from './layout.js';
 import type { BuiltPage, PageCache } from './page-cache.js';
+import { viewerHeader } from './viewer-header.js';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
 
@@ -17,7 +19,7 @@ export interface WebState {
   images: ImageProxy;
 }
 
-/** Every web route: public, and a token changes nothing it shows. */
+/** Every web route: public to the API's rules (a token changes nothing a page shows; the session cookie does). */
 export const webConfig = { grant: PUBLIC };
 
 /**
@@ -60,7 +62,20 @@ export function redirect(location: string): BuiltPage {
   return { status: 302, body: Buffer.alloc(0), type: HTML_TYPE, headers: { location } };
 }
 
+const SLOT = Buffer.from(VIEWER_SLOT.text);
+
+/**
+ * Sends a built page, its header's viewer slot filled for this request (viewer-header.ts). Pages depend on the cookie:
+ * `Vary: Cookie`, and a signed-in person's pages are kept by no shared cache.
+ */
 export function send(reply: FastifyReply, built: BuiltPage): FastifyReply {
   if (built.headers) reply.headers(built.headers);
-  return reply.code(built.status).type(built.type).send(built.body);
+  let body = built.body;
+  if (built.type === HTML_TYPE) {
+    reply.header('vary', 'Cookie');
+    if (reply.request.viewer) reply.header('cache-control', 'private, no-store');
+    const at = body.indexOf(SLOT);
+    if (at >= 0) body = Buffer.concat([body.subarray(0, at), Buffer.from(viewerHeader(reply).text), body.subarray(at + SLOT.length)]);
+  }
+  return reply.code(built.status).type(built.type).send(body);
 }

@@ -100,6 +100,26 @@ h2 { font-size: 16px; margin: 24px 0 8px; }
 .crumbs { font-size: 16px; margin: 0 0 12px; overflow-wrap: anywhere; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .notice-bar { padding: 8px 12px; border: 1px solid var(--border); border-radius: 6px; background: var(--badge); }
+.site nav { flex: 1; }
+.viewer { display: flex; gap: 12px; align-items: center; }
+.viewer form { margin: 0; }
+.form-page { max-width: 420px; margin: 0 auto; }
+.form-page.wide { max-width: 720px; }
+.form .field { margin: 0 0 16px; display: flex; flex-direction: column; gap: 4px; }
+.form label, .form legend { font-weight: 600; }
+.form input[type=text], .form input[type=password], .form input[type=email], .form input[type=url], .form input[type=date], .form select, .form textarea { font: inherit; padding: 5px 8px; border: 1px solid var(--border); border-radius: 6px; background: var(--bg); color: var(--fg); }
+.form fieldset { border: 1px solid var(--border); border-radius: 6px; margin: 0 0 16px; padding: 8px 12px; }
+.form .check { display: flex; gap: 6px; align-items: baseline; font-weight: 400; }
+.hint { margin: 0; color: var(--muted); font-size: 12px; }
+.field-error { margin: 0; color: var(--k); font-size: 12px; }
+.flash { padding: 8px 12px; border-radius: 6px; border: 1px solid var(--border); }
+.flash-error { background: var(--del); }
+.flash-notice { background: var(--add); }
+button, .button { font: inherit; padding: 5px 16px; border: 1px solid var(--border); border-radius: 6px; background: var(--subtle); color: var(--fg); cursor: pointer; display: inline-block; }
+button.primary { background: #1f883d; color: #ffffff; border-color: #1a7f37; }
+button.danger { color: var(--k); }
+.secret-value { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; padding: 8px 12px; border: 1px solid var(--border); border-radius: 6px; background: var(--add); overflow-wrap: anywhere; }
+.user-code { font: 600 28px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; letter-spacing: 4px; }
 footer { max-width: 1012px; margin: 0 auto; padding: 16px; color: var(--muted); font-size: 12px; border-top: 1px solid var(--border); }
 ${fileRules('')}`;
 

@@ -23,7 +23,7 @@ export interface TestServer {
   /** fetch against the server, JSON body in and out. */
   api(method: string, path: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<ApiResult>;
   octokit(token?: string): Octokit;
-  createUser(login: string, opts?: { siteAdmin?: boolean; email?: string }): Promise<{ login: string; id: number }>;
+  createUser(login: string, opts?: { siteAdmin?: boolean; email?: string; password?: string }): Promise<{ login: string; id: number }>;
   createToken(
     login: string,
     opts?: { scopes?: string[]; kind?: string; permissions?: Record<string, string>; app_id?: number; expires_at?: string },
@@ -97,7 +97,10 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
       new Octokit({ baseUrl: url, auth: token, request: { retries: 0 }, log: { debug() {}, info() {}, warn() {}, error() {} } }),
     async createUser(login, opts = {}) {
       return expectStatus(
-        await api('POST', '/admin/users', { token: adminToken, body: { login, email: opts.email, site_admin: opts.siteAdmin } }),
+        await api('POST', '/admin/users', {
+          token: adminToken,
+          body: { login, email: opts.email, site_admin: opts.siteAdmin, password: opts.password },
+        }),
         201,
         `create user ${login}`,
       );

@@ -22,6 +22,12 @@ interface ServeFlags {
   trustProxy?: string;
   tlsCert?: string;
   tlsKey?: string;
+  signup?: string;
+  passwordSignin?: boolean;
+  oidcIssuer?: string;
+  oidcClientId?: string;
+  oidcName?: string;
+  oidcAutoCreate?: boolean;
 }
 
 interface ServeOptions {
@@ -134,6 +140,12 @@ export function registerServe(program: Command, f: Factory): void {
     )
     .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM, chain after it); needs --tls-key (HUBLET_TLS_CERT)')
     .option('--tls-key <file>', "the certificate's private key (PEM, unencrypted); needs --tls-cert (HUBLET_TLS_KEY)")
+    .option('--signup <mode>', 'off (default), open (anyone at /signup) or invite (invitation links) (HUBLET_SIGNUP)')
+    .option('--no-password-signin', 'no password sign-in on the web: single sign-on only (HUBLET_PASSWORD_SIGNIN=0)')
+    .option('--oidc-issuer <url>', "OpenID Connect single sign-on: the provider's issuer URL (HUBLET_OIDC_ISSUER)")
+    .option('--oidc-client-id <id>', "hublet's client id at the provider (HUBLET_OIDC_CLIENT_ID; the secret: HUBLET_OIDC_CLIENT_SECRET)")
+    .option('--oidc-name <name>', 'the provider\'s name on the "Sign in with …" button (HUBLET_OIDC_NAME)')
+    .option('--oidc-auto-create', 'create an account at the first single sign-on of someone unknown (HUBLET_OIDC_AUTO_CREATE=1)')
     .action(async (flags: ServeFlags, command: Command) => {
       // --base-url is the program's own option (local mode takes it too): the public URL in every link, recorded in the data dir.
       const g = globals(command);
@@ -157,6 +169,12 @@ export function registerServe(program: Command, f: Factory): void {
         trustProxy: flags.trustProxy,
         tlsCert: flags.tlsCert,
         tlsKey: flags.tlsKey,
+        signup: flags.signup,
+        passwordSignIn: flags.passwordSignin === false ? '0' : undefined,
+        oidcIssuer: flags.oidcIssuer,
+        oidcClientId: flags.oidcClientId,
+        oidcName: flags.oidcName,
+        oidcAutoCreate: flags.oidcAutoCreate ? '1' : undefined,
       };
       await runServe({ config, env: f.env }, f.io);
     });

@@ -1,0 +1,93 @@
+// Who is looking at a page: the person whose session cookie names a live session (accounts/sessions.ts), or nobody.
+// The cookie is HttpOnly and SameSite=Lax, and over HTTPS `Secure` with the `__Host-` prefix; pages read what the
+// viewer may see through the services with the viewer's own authority (a `local` actor), never a token's.
+import type {} from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { endSession, findSession, SESSION_LIFETIME_MS, startSession } from '../accounts/sessions.js';
+import type { ServiceContext } from '../core/context.js';
+import type { Actor } from '../core/grants.js';
+import type { UserRow } from '../db/schema.js';
+import type { WebSessionRow } from '../db/tables/sign-in.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in person of a web request, or null (set by the web scope's onRequest hook). */
+    viewer: Viewer | null;
+  }
+}
+
+export interface Viewer {
+  user: UserRow;
+  /** The session id the cookie carries (the CSRF token of a signed-in person's forms is bound to it). */
+  sessionId: string;
+  method: WebSessionRow['method'];
+}
+
+/** Whether the site is served over HTTPS (its base URL says so, behind a proxy too): cookies are then Secure. */
+export function servedOverHttps(request: FastifyRequest): boolean {
+  return request.ctx.urls.base.startsWith('https:');
+}
+
+/** A cookie name of this site: `__Host-` prefixed over HTTPS (Secure, Path=/, no Domain: bound to this host). */
+export function cookieName(request: FastifyRequest, name: string): string {
+  return servedOverHttps(request) ? `__Host-${name}` : name;
+}
+
+/** Sets one of the site's cookies (HttpOnly, SameSite=Lax, Path=/; Secure over HTTPS), for a session or until cleared. */
+export function setSiteCookie(reply: FastifyReply, name: string, value: string, maxAgeSeconds?: number): void {
+  reply.setCookie(cookieName(reply.request, name), value, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: servedOverHttps(reply.request),
+    maxAge: maxAgeSeconds,
+  });
+}
+
+export function clearSiteCookie(reply: FastifyReply, name: string): void {
+  reply.clearCookie(cookieName(reply.request, name), {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: servedOverHttps(reply.request),
+  });
+}
+
+const SESSION_COOKIE = 'hublet_session';
+
+/** Reads the session cookie of every web request into `request.viewer`. */
+export function registerViewer(app: FastifyInstance): void {
+  app.decorateRequest('viewer', null);
+  app.addHook('onRequest', async (request) => {
+    const id = request.cookies[cookieName(request, SESSION_COOKIE)];
+    if (!id) return;
+    const live = await findSession(request.ctx.db, id, request.ctx.clock.now());
+    if (live) request.viewer = { user: live.user, sessionId: id, method: live.session.method };
+  });
+}
+
+/** Signs a person in: a new session (a new id, whatever cookie came with the request) and its cookie. */
+export async function signIn(request: FastifyRequest, reply: FastifyReply, user: UserRow, method: WebSessionRow['method']): Promise<void> {
+  if (request.viewer) await endSession(request.ctx.db, request.viewer.sessionId);
+  const id = await startSession(request.ctx.db, user.id, method, request.ctx.clock.now());
+  setSiteCookie(reply, SESSION_COOKIE, id, SESSION_LIFETIME_MS / 1000);
+  request.viewer = { user, sessionId: id, method };
+}
+
+export async function signOut(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (request.viewer) await endSession(request.ctx.db, request.viewer.sessionId);
+  clearSiteCookie(reply, SESSION_COOKIE);
+  request.viewer = null;
+}
+
+/** The person's own full authority, as the CLI's local mode has it: pages act and read through the same services. */
+function viewerActor(user: UserRow): Actor {
+  return { user, kind: 'local', token: null, scopes: [], permissions: {}, appId: null };
+}
+
+/** The request's context as the page's viewer: anonymous, or the signed-in person. */
+export function pageContext(request: FastifyRequest): ServiceContext {
+  const ctx = Object.create(request.ctx) as ServiceContext;
+  ctx.actor = request.viewer ? viewerActor(request.viewer.user) : null;
+  return ctx;
+}

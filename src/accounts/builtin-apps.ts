@@ -10,7 +10,7 @@ export interface BuiltinApp {
 }
 
 export const GH_CLIENT_ID = '178c6fc778ccc68e1d6a';
-export const HUBLET_CLI_CLIENT_ID = 'hublet_cli_00000000000';
+export const HUBLET_CLI_CLIENT_ID = 'hublet-cli';
 
 export const BUILTIN_APPS: readonly BuiltinApp[] = Object.freeze([
   { clientId: GH_CLIENT_ID, name: 'GitHub CLI', homepageUrl: 'https://cli.github.com/', callbackUrl: 'http://127.0.0.1/callback' },

@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '../db/connect.js';
 import type { TokenRow, UserRow } from '../db/schema.js';
-import { writeVersions, type WriteVersions } from '../db/write-observer.js';
+import { changeStamp } from '../db/change-stamp.js';
 import type { TokenKind } from '../core/grants.js';
 
 export const TOKEN_KINDS: Readonly<Record<TokenKind, string>> = {
@@ -127,12 +127,11 @@ async function readToken(db: Db, hash: string): Promise<{ token: TokenRow; user:
 
 /**
  * Tokens looked up lately, one cache per app: every authenticated request needs its token and user, and this saves that
- * query (one in six of GET /gists/{id}). An entry counts only while no write this process committed to `tokens` or
- * `users` since the lookup began (write-observer.ts), so a revocation, a deleted or renamed user through this server
- * is seen by the very next request; writes by other processes on the same database (more servers, the CLI's local
- * mode) are seen within TOKEN_CACHE_TTL_MS.
+ * query (one in six of GET /gists/{id}). An entry counts only while the database's change stamp (db/change-stamp.ts) is
+ * the one taken before its lookup: any commit since, by this process or another sharing the database (more servers,
+ * the CLI's local mode), drops it, so a revocation, a deleted, suspended or renamed user is seen by the very next
+ * request in every process. The stamp costs one pread per event-loop turn on SQLite and one batched query on PostgreSQL.
  */
-const TOKEN_CACHE_TTL_MS = 2000;
 const TOKEN_CACHE_MAX = 10_000;
 
 /** A token row, its user and what the caller makes of them (the actor), all frozen and shared by the requests that hit. */
@@ -143,14 +142,8 @@ export interface FoundToken<T> {
 }
 
 interface CachedToken<T> extends FoundToken<T> {
-  /** When it was read (the request clock, ms). */
-  at: number;
-  /** tokens + users write versions taken before the read. */
-  version: number;
-}
-
-function accountsVersion(versions: WriteVersions): number {
-  return versions.version('tokens') + versions.version('users');
+  /** The change stamp taken before the read. */
+  stamp: string;
 }
 
 /** Finds live tokens by the presented secret; `derive` builds, once per read row, what the caller keeps of it. */
@@ -161,26 +154,23 @@ export class TokenCache<T> {
 
   /** The live token for a presented secret; revoked, expired or unknown tokens are undefined. */
   async lookup(db: Db, presented: string, now: Date): Promise<FoundToken<T> | undefined> {
-    const found = await this.read(db, hashToken(presented), now);
+    const found = await this.read(db, hashToken(presented));
     if (!found) return undefined;
     if (found.token.revoked_at) return undefined;
     if (found.token.expires_at && Date.parse(found.token.expires_at) <= now.getTime()) return undefined;
     return found;
   }
 
-  private async read(db: Db, hash: string, now: Date): Promise<FoundToken<T> | undefined> {
-    const versions = writeVersions(db);
-    if (!versions) return this.fresh(await readToken(db, hash));
-    const version = accountsVersion(versions);
-    const t = now.getTime();
+  private async read(db: Db, hash: string): Promise<FoundToken<T> | undefined> {
+    const stamp = await changeStamp(db);
     const hit = this.entries.get(hash);
     // The rows are frozen: every request holding them shares them, and nothing may change a cached row.
-    if (hit && hit.version === version && hit.at <= t && t - hit.at < TOKEN_CACHE_TTL_MS) return hit;
+    if (hit && hit.stamp === stamp) return hit;
     const found = this.fresh(await readToken(db, hash));
     this.entries.delete(hash);
     if (!found) return undefined;
     if (this.entries.size >= TOKEN_CACHE_MAX) this.entries.delete(this.entries.keys().next().value as string);
-    const entry = { at: t, version, ...found };
+    const entry = { stamp, ...found };
     this.entries.set(hash, entry);
     return entry;
   }

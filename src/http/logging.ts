@@ -6,8 +6,12 @@ import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify
 import { pino, type DestinationStream } from 'pino';
 import type { AccessRecord } from './fast-path.js';
 
-/** Query parameters that could carry a secret are masked before a URL is logged. */
-const SECRET_QUERY = /([?&](?:access_token|token|client_secret|secret|password)=)[^&]*/gi;
+/**
+ * Query parameters that could carry a secret are masked before a URL is logged: tokens and passwords, the OAuth and
+ * OpenID codes and state that come back to /login/oidc/callback, invitation links.
+ */
+const SECRET_QUERY =
+  /([?&](?:access_token|token|client_secret|secret|password|code|device_code|state|invitation|authenticity_token)=)[^&]*/gi;
 
 function maskUrl(url: string): string {
   return url.includes('=') ? url.replace(SECRET_QUERY, '$1********') : url;

@@ -285,6 +285,21 @@ function headersArb(tokens: { user: string; admin: string }) {
       fc.oneof(fc.constantFrom('Thu, 01 Jan 1970 00:00:00 GMT', 'Sat, 13 Sep 275760 00:00:00 GMT', 'yesterday'), printable(40)),
     ),
     authorization: auth,
+    // The web's session cookie and form checks: junk, planted and oversized cookies, cross-site markers.
+    cookie: optional(
+      fc.oneof(
+        fc.constantFrom(
+          'hublet_session=' + 'A'.repeat(43),
+          'hublet_session=',
+          'hublet_csrf=x; hublet_session=../../',
+          '=;;=',
+          `hublet_session=${'x'.repeat(5000)}`,
+        ),
+        printable(80).map((t) => `hublet_session=${t}`),
+      ),
+    ),
+    'sec-fetch-site': optional(fc.constantFrom('same-origin', 'cross-site', 'same-site', 'none', '')),
+    origin: optional(fc.constantFrom('http://127.0.0.1', 'null', 'https://evil.example', '')),
     'content-type': optional(
       fc.oneof(
         fc.constantFrom(
@@ -387,8 +402,33 @@ const objectBody = fc
   .chain((o) => fc.record({ o: fc.constant(o), files: optional(files), config: optional(hookConfig) }))
   .map(({ o, files: f, config }) => JSON.stringify({ ...o, ...(f ? { files: f } : {}), ...(config ? { config } : {}) }));
 
+/** Forms as browsers and OAuth clients post them: the sign-in, token, OAuth and device fields, repeated, empty or junk. */
+const FORM_FIELDS = [
+  'authenticity_token',
+  'login',
+  'password',
+  'return_to',
+  'client_id',
+  'client_secret',
+  'code',
+  'device_code',
+  'user_code',
+  'grant_type',
+  'redirect_uri',
+  'state',
+  'scope',
+  'note',
+  'scopes',
+  'email',
+  'invitation',
+];
+const formBody = fc
+  .array(fc.tuple(fc.oneof(fc.constantFrom(...FORM_FIELDS), hostileText), hostileText), { maxLength: 6 })
+  .map((pairs) => new URLSearchParams(pairs).toString());
+
 const body = fc.oneof(
   { weight: 5, arbitrary: objectBody },
+  { weight: 2, arbitrary: formBody },
   { weight: 1, arbitrary: fc.constant(undefined) },
   {
     weight: 2,

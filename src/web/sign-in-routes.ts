@@ -5,6 +5,7 @@ import { checkPassword } from '../accounts/sign-in.js';
 import { NotFound } from '../core/errors.js';
 import { typed } from '../http/typed.js';
 import { csrfToken } from './csrf.js';
+import { providerName } from './oidc-client.js';
 import { field, formSchema, type FormBody } from './forms.js';
 import { signInPage, signOutPage } from './sign-in-page.js';
 import { htmlPage, send, webConfig as config } from './serve.js';
@@ -24,7 +25,7 @@ export function localPath(raw: unknown): string | undefined {
 }
 
 /** Where a person lands after signing in without a `return_to`: their gists. */
-function home(request: FastifyRequest, login: string): string {
+export function home(request: FastifyRequest, login: string): string {
   return `${request.ctx.urls.base}/gist/${login}`;
 }
 
@@ -32,8 +33,7 @@ function home(request: FastifyRequest, login: string): string {
 function ssoButton(request: FastifyRequest, returnTo: string): { name: string; href: string } | undefined {
   const c = request.ctx.config;
   if (!c.oidcIssuer) return undefined;
-  const name = c.oidcName ?? new URL(c.oidcIssuer).host;
-  return { name, href: `${request.ctx.urls.base}/login/oidc?return_to=${encodeURIComponent(returnTo)}` };
+  return { name: providerName(c), href: `${request.ctx.urls.base}/login/oidc?return_to=${encodeURIComponent(returnTo)}` };
 }
 
 /** The sign-in page, fresh or after a refused attempt (status, message, the name typed kept). */

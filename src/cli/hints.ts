@@ -20,7 +20,7 @@ export function hintsFor(res: Answer): string[] {
   if (res.status === 401) {
     const refused = (res.body as { message?: unknown } | null)?.message === 'Bad credentials';
     const what = refused ? 'the server refused the credential' : 'this needs a token';
-    return [`hint: ${what}: sign in with \`hublet auth login --server URL --token TOKEN\`, or pass --token (HUBLET_TOKEN)`];
+    return [`hint: ${what}: sign in with \`hublet auth login --server URL\`, or pass --token (HUBLET_TOKEN)`];
   }
   if (res.status !== 403 && res.status !== 404) return [];
   const accepted = list(h['x-accepted-oauth-scopes']);

@@ -113,7 +113,7 @@ function noDatabase(config: Readonly<Config>, named: OpenOptions['named']): NoDa
     `hublet: no hublet database in ${where}.`,
     `  ${byDefault ? 'Create' : 'A typo? Otherwise create'} one with \`hublet init ${args}\`, or start a server on it with \`hublet serve ${args}\`.`,
   ];
-  if (byDefault) lines.push('  Or use a server: `hublet auth login --server URL --token T` (or --server URL, or HUBLET_SERVER).');
+  if (byDefault) lines.push('  Or use a server: `hublet auth login --server URL` (or pass --server URL, or set HUBLET_SERVER).');
   return new NoDatabaseError(EXIT.usage, lines.join('\n'));
 }
 

@@ -54,14 +54,14 @@ describe('auth login, logout', () => {
     expect(out.stdout()).toBe(`signed out (removed ${file})\nnot signed in\n`);
   });
 
-  it('needs --server and --token (exit 2); a refused token saves nothing (exit 4)', async () => {
+  it('needs --server (exit 2); a refused token saves nothing (exit 4)', async () => {
     const env = home('refused');
     const never = () => {
       throw new Error('not to be called');
     };
     await expect(runLogin({ token: 't', json: false, env, connect: never }, fakeIO().io)).rejects.toMatchObject({
       code: 2,
-      message: 'hublet auth login needs --server URL and --token TOKEN',
+      message: 'hublet auth login needs --server URL (and --token TOKEN in scripts)',
     });
     const client = stubClient({ 'GET /user': { status: 401, body: { message: 'Bad credentials' } } });
     await expect(

@@ -98,7 +98,7 @@ describe('hublet auth setup-git', () => {
     expect(r.code).toBe(4);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      'hublet: not signed in to any server: nothing to set up\nhint: sign in first: `hublet auth login --server URL --token TOKEN`, then run `hublet auth setup-git`\n',
+      'hublet: not signed in to any server: nothing to set up\nhint: sign in first: `hublet auth login --server URL`, then run `hublet auth setup-git`\n',
     );
     expect(fs.existsSync(path.join(sb.home, '.gitconfig'))).toBe(false);
     const noToken = await runInProcess(['--server', s.url, 'auth', 'setup-git'], { env });
@@ -181,7 +181,7 @@ describe('hublet auth setup-git', () => {
     const cloned = await local(['gist', 'clone', g.id, dir]);
     expect(cloned.code, cloned.stderr).toBe(0);
     expect(cloned.stderr).toBe(
-      `hint: pushing with git needs a token for ${origin}: sign in with \`hublet auth login --server ${origin} --token TOKEN\`, then \`hublet auth setup-git\`\n`,
+      `hint: pushing with git needs a token for ${origin}: sign in with \`hublet auth login --server ${origin}\`, then \`hublet auth setup-git\`\n`,
     );
     expect((await git(['-C', dir, 'remote', 'get-url', 'origin'], env)).stdout.trim()).toBe(g.git_pull_url);
     expect((await commitAndPush(dir, 'g.txt', 'pushed locally\n', env)).code).not.toBe(0);
@@ -214,7 +214,7 @@ describe("hublet auth git-credential: git's credential protocol", () => {
     expect(other.code).toBe(1);
     expect(other.stdout).toBe('');
     expect(other.stderr).toBe(
-      'hublet auth git-credential: no token for http://127.0.0.1:1; sign in with `hublet auth login --server http://127.0.0.1:1 --token TOKEN`\n',
+      'hublet auth git-credential: no token for http://127.0.0.1:1; sign in with `hublet auth login --server http://127.0.0.1:1`\n',
     );
     const https = await get(env, `protocol=https\nhost=127.0.0.1:${port()}\n\n`); // another origin
     expect(https.code).toBe(1);

@@ -68,7 +68,7 @@ describe('gist list without credentials, and --public', () => {
       expect(failed(r, 4).stderr).toMatch(
         /^hublet: not signed in: `gist list` lists (your gists|the gists you starred), which needs a token/,
       );
-      expect(r.stderr).toContain(`hint: sign in with \`hublet auth login --server ${s.url} --token TOKEN\``);
+      expect(r.stderr).toContain(`hint: sign in with \`hublet auth login --server ${s.url}\``);
       expect(r.stderr).toContain("hint: `hublet gist list --public` lists everyone's public gists without a token");
     }
 
@@ -357,7 +357,7 @@ describe('auth token', () => {
     expect(ok(fromFlag).stdout).toBe('hlp_given\n');
     // The saved token belongs to the saved server only.
     expect(failed(otherServer, 4).stderr).toBe(
-      'hublet: no token found for http://127.0.0.1:1\nhint: sign in with `hublet auth login --server http://127.0.0.1:1 --token TOKEN`, or set HUBLET_TOKEN\n',
+      'hublet: no token found for http://127.0.0.1:1\nhint: sign in with `hublet auth login --server http://127.0.0.1:1`, or set HUBLET_TOKEN\n',
     );
     expect(failed(localMode, 1).stderr).toMatch(
       /^hublet: no token: this command would run in local mode \(data dir from --data\), which acts without one\n$/,

@@ -58,7 +58,7 @@ export async function runCredential(opts: CredentialOptions, io: IO): Promise<vo
     throw noAnswer(`no token for ${protocol ?? '(no protocol)'}://${host ?? '(no host)'}: only http(s) servers have one`);
   const origin = originOf(`${protocol}://${host}`);
   const found = origin ? tokenForOrigin(origin, opts.env) : undefined;
-  if (!found) throw noAnswer(`no token for ${origin ?? host}; sign in with \`hublet auth login --server ${origin ?? host} --token TOKEN\``);
+  if (!found) throw noAnswer(`no token for ${origin ?? host}; sign in with \`hublet auth login --server ${origin ?? host}\``);
   // As gh: a token from the environment goes as x-access-token; a saved one as its login, when that was saved.
   const user = found.from === 'saved credentials' && found.login ? found.login : TOKEN_USER;
   const asked = wants.get('username');

@@ -1,4 +1,6 @@
-// `hublet auth login --server URL --token TOKEN`: checks the token against the server's GET /user and saves both (mode 0600).
+// `hublet auth login --server URL [--token TOKEN]`: without --token, signs in with a one-time code approved in the browser
+// (device-login.ts); with it (for scripts), takes the token as given. Either way the token is checked against the
+// server's GET /user and saved with the server (mode 0600).
 import type { Command } from 'commander';
 import { RemoteClient, type Client } from '../../client.js';
 import { writeCredentials } from '../../credentials.js';
@@ -6,6 +8,7 @@ import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk, printJson } from '../../output.js';
 import { withExamples } from '../examples.js';
 import { globals, type Factory } from '../factory.js';
+import { deviceLogin, type Timing } from './device-login.js';
 
 interface LoginOptions {
   server?: string;
@@ -13,16 +16,19 @@ interface LoginOptions {
   json: boolean;
   /** Where the credentials file is found (HUBLET_CONFIG_DIR, XDG_CONFIG_HOME). */
   env: NodeJS.ProcessEnv;
-  /** The client that checks the token at the server (a RemoteClient). */
+  /** A client of the server (a RemoteClient) with this token, or with none when it is '' (the device flow's requests). */
   connect: (server: string, token: string) => Client;
+  /** How the device flow waits between polls (the real clock unless a test gives its own). */
+  timing?: Timing;
 }
 
 export async function runLogin(opts: LoginOptions, io: IO): Promise<void> {
-  if (!opts.server || !opts.token) throw new CliExit(EXIT.usage, 'hublet auth login needs --server URL and --token TOKEN');
+  if (!opts.server) throw new CliExit(EXIT.usage, 'hublet auth login needs --server URL (and --token TOKEN in scripts)');
   const server = opts.server.replace(/\/+$/, '');
-  const res = expectOk(await opts.connect(server, opts.token).request('GET', '/user'));
+  const token = opts.token ?? (await deviceLogin(opts.connect(server, ''), server, io, opts.timing));
+  const res = expectOk(await opts.connect(server, token).request('GET', '/user'));
   const login = (res.body as { login: string }).login;
-  const file = writeCredentials({ server, token: opts.token, login }, opts.env);
+  const file = writeCredentials({ server, token, login }, opts.env);
   if (opts.json) printJson(io.stdout, { server, login, credentials: file });
   else io.stdout.write(`signed in to ${server} as ${login} (saved to ${file})\n`);
 }
@@ -33,9 +39,11 @@ export function registerLogin(auth: Command, f: Factory): void {
     auth
       .command('login')
       .description(
-        'check a token against a server and save both, for remote mode: give the server with --server URL and the token with --token T (the program options below)',
+        'sign in to a server for remote mode: --server URL alone prints a one-time code to enter in the browser and waits for your approval; with --token T (scripts) checks that token instead; either way saves the server and the token (the program options below)',
       ),
     [
+      '# prints a code and a URL: open it, sign in, enter the code, authorize',
+      'hublet auth login --server https://hublet.example.com',
       '# the admin token the first hublet serve printed',
       'hublet auth login --server http://127.0.0.1:3000 --token hlp_…',
       '# a token from a file, not from the shell history',

@@ -23,7 +23,7 @@ interface SetupGitOptions {
   executable: string;
 }
 
-const signIn = (server: string) => `hublet auth login --server ${server} --token TOKEN`;
+const signIn = (server: string) => `hublet auth login --server ${server}`;
 
 /** The origins to set up: the server this command would use, and the saved one; each must have a token. */
 function servers(opts: SetupGitOptions): string[] {

@@ -47,11 +47,11 @@ async function remoteStatus(choice: RemoteChoice, opts: StatusOptions, io: IO): 
     else if (!valid) io.stdout.write(`user: none, token rejected (HTTP ${res.status}) (token ${from(token)})\n`);
     else io.stdout.write(`user: ${login} (token ${from(token)})${scopes ? `; scopes: ${scopes}` : ''}\n`);
   }
-  if (!token) throw new CliExit(EXIT.auth, 'hublet: no token for this server; sign in with hublet auth login --server URL --token T');
+  if (!token) throw new CliExit(EXIT.auth, 'hublet: no token for this server; sign in with hublet auth login --server URL');
   if (!valid)
     throw new CliExit(
       EXIT.auth,
-      `hublet: the token ${from(token)} no longer works; sign in again with hublet auth login --server ${server.value} --token T`,
+      `hublet: the token ${from(token)} no longer works; sign in again with hublet auth login --server ${server.value}`,
     );
 }
 

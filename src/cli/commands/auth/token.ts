@@ -20,7 +20,7 @@ export async function runToken(opts: TokenOptions, io: IO): Promise<void> {
   if (!choice.token) {
     throw new CliExit(
       EXIT.auth,
-      `hublet: no token found for ${choice.server.value}\nhint: sign in with \`hublet auth login --server ${choice.server.value} --token TOKEN\`, or set HUBLET_TOKEN`,
+      `hublet: no token found for ${choice.server.value}\nhint: sign in with \`hublet auth login --server ${choice.server.value}\`, or set HUBLET_TOKEN`,
     );
   }
   io.stdout.write(`${choice.token.value}\n`);

@@ -94,7 +94,7 @@ async function pushHints(url: string, env: NodeJS.ProcessEnv): Promise<string[]>
       `hint: to push with git without a password prompt, run \`hublet auth setup-git\` once (git then asks hublet for the token for ${origin})`,
     ];
   const then = helper ? '' : ', then `hublet auth setup-git`';
-  return [`hint: pushing with git needs a token for ${origin}: sign in with \`hublet auth login --server ${origin} --token TOKEN\`${then}`];
+  return [`hint: pushing with git needs a token for ${origin}: sign in with \`hublet auth login --server ${origin}\`${then}`];
 }
 
 export function registerClone(gist: Command, f: Factory): void {

@@ -68,7 +68,7 @@ function anonymous(command: Command, flags: ListFlags, env: NodeJS.ProcessEnv): 
     EXIT.auth,
     [
       `hublet: not signed in: \`gist list\` lists ${what}, which needs a token; this command would run in ${describeChoice(choice)} without one`,
-      `hint: sign in with \`hublet auth login --server ${choice.server.value} --token TOKEN\`, or pass --token (HUBLET_TOKEN)`,
+      `hint: sign in with \`hublet auth login --server ${choice.server.value}\`, or pass --token (HUBLET_TOKEN)`,
       "hint: `hublet gist list --public` lists everyone's public gists without a token",
     ].join('\n'),
   );

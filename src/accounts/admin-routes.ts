@@ -9,7 +9,8 @@ import { typed } from '../http/typed.js';
 import { changeSiteAdmin, changeSuspension, renameAccount } from './admin.js';
 import { authorization, simpleOrganization, simpleUser } from './present.js';
 import { enterpriseStats, STAT_TYPES } from './stats.js';
-import { createOrganization, createUser, createUserToken, deleteUser, listUserTokens, revokeTokens, setUserPassword } from './service.js';
+import { createOrganization, createUser, deleteUser, setUserPassword } from './service.js';
+import { createUserToken, listUserTokens, revokeTokens } from './token-service.js';
 import { created } from '../http/replies.js';
 
 const passwordBody = { type: 'object', required: ['password'], properties: { password: { type: 'string' } } } as const;

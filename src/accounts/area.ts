@@ -4,6 +4,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Area } from '../core/area.js';
 import { adminRoutes } from './admin-routes.js';
+import { invitationRoutes } from './invitation-routes.js';
+import { oauthRoutes } from './oauth-routes.js';
 import { organizationRoutes } from './org-routes.js';
 import { accountRoutes } from './routes.js';
 
@@ -11,6 +13,8 @@ async function routes(app: FastifyInstance): Promise<void> {
   await app.register(accountRoutes);
   await app.register(organizationRoutes);
   await app.register(adminRoutes);
+  await app.register(invitationRoutes);
+  await app.register(oauthRoutes);
 }
 
 export const accountsArea: Area = { name: 'accounts', routes };

@@ -13,6 +13,12 @@ export const GH_CLIENT_ID = '178c6fc778ccc68e1d6a';
 export const HUBLET_CLI_CLIENT_ID = 'hublet-cli';
 
 export const BUILTIN_APPS: readonly BuiltinApp[] = Object.freeze([
-  { clientId: GH_CLIENT_ID, name: 'GitHub CLI', homepageUrl: 'https://cli.github.com/', callbackUrl: 'http://127.0.0.1/callback' },
-  { clientId: HUBLET_CLI_CLIENT_ID, name: 'hublet CLI', homepageUrl: 'https://github.com/hublet', callbackUrl: 'http://127.0.0.1/callback' },
+  // gh's web-flow fallback listens on a loopback port of its own: any loopback address, port and path is its callback.
+  { clientId: GH_CLIENT_ID, name: 'GitHub CLI', homepageUrl: 'https://cli.github.com/', callbackUrl: 'http://127.0.0.1/' },
+  {
+    clientId: HUBLET_CLI_CLIENT_ID,
+    name: 'hublet CLI',
+    homepageUrl: 'https://github.com/hublet',
+    callbackUrl: 'http://127.0.0.1/callback',
+  },
 ]);

@@ -14,6 +14,8 @@ const RESERVED: ReadonlySet<string> = new Set([
   'avatars',
   'login',
   'logout',
+  'session',
+  'signup',
   'settings',
   'organizations',
   'migrations',

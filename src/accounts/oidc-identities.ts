@@ -1,14 +1,14 @@
 // Accounts signed into through OpenID Connect: an identity is the provider's issuer and its `sub` for the person,
 // linked to one hublet user (`oidc_identities`). Only that link signs someone in: never a matching login or email.
 // On a first sign-in with auto-create, the account is made through the account service (the API's login rules, the
-// `user` `created` event, on behalf of the built-in site admin) and then linked; a login already taken is refused.
+// `user` `created` event sent by the new user, as at sign-up) and linked in the same transaction; a login already
+// taken is refused.
 import type { ServiceContext } from '../core/context.js';
 import { ValidationFailed } from '../core/errors.js';
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
 import { loginProblem } from './logins.js';
-import { createUser, emailProblem } from './service.js';
-import { ensureAdmin } from './site-admin.js';
+import { emailProblem, registerUser } from './service.js';
 
 export interface OidcIdentity {
   issuer: string;
@@ -28,7 +28,7 @@ export async function findLinkedUser(db: Db, identity: OidcIdentity): Promise<Us
 }
 
 /** Links an identity to a user (one user per identity: the primary key refuses a second link). */
-export async function linkIdentity(db: Db, identity: OidcIdentity, userId: number, now: Date): Promise<void> {
+async function linkIdentity(db: Db, identity: OidcIdentity, userId: number, now: Date): Promise<void> {
   await db
     .insertInto('oidc_identities')
     .values({ issuer: identity.issuer, subject: identity.subject, user_id: userId, created_at: now.toISOString() })
@@ -60,11 +60,9 @@ export async function createLinkedUser(
   if (problem) return { ok: false, reason: 'invalid_username', username, message: problem.message };
   const email = emailProblem('User', profile.email) ? null : profile.email;
   const now = ctx.clock.now();
-  const site = Object.create(ctx) as ServiceContext;
-  site.actor = { user: await ensureAdmin(ctx.db, now), kind: 'local', token: null, scopes: [], permissions: {}, appId: null };
   let user: UserRow;
   try {
-    user = await createUser(site, { login: username, email });
+    user = await registerUser(ctx, { login: username, email }, 'self', (trx, made) => linkIdentity(trx, identity, made.id, now));
   } catch (err) {
     if (!takenLogin(err)) throw err;
     // The same person's other sign-in (another tab) may have made and linked it a moment ago; anyone else's is refused.
@@ -72,6 +70,5 @@ export async function createLinkedUser(
     if (linked) return { ok: true, user: linked };
     return { ok: false, reason: 'login_taken', username };
   }
-  await linkIdentity(ctx.db, identity, user.id, now);
   return { ok: true, user };
 }

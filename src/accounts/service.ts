@@ -1,16 +1,15 @@
-// Account operations: users, organizations, memberships and tokens (the built-in site admin: site-admin.ts).
+// Account operations: users, organizations and memberships (tokens: token-service.ts; the built-in site admin: site-admin.ts).
 import fs from 'node:fs';
 import type { Db } from '../db/connect.js';
 import { isUniqueViolation, lockRows } from '../db/dialect.js';
-import type { TokenRow, UserRow } from '../db/schema.js';
+import type { UserRow } from '../db/schema.js';
 import { NotFound, Unprocessable, ValidationFailed, Forbidden, type FieldError } from '../core/errors.js';
 import type { ServiceContext } from '../core/context.js';
-import { requireActor, requireSiteAdmin, type TokenKind } from '../core/grants.js';
+import { requireActor, requireSiteAdmin } from '../core/grants.js';
 import { filesOwnedBy } from './lifecycle.js';
 import { emitOrganizationEvent } from './org-events.js';
 import { emitUserEvent } from './user-events.js';
 import { loginProblem } from './logins.js';
-import { isKnownScope, isPermissionLevel, FINE_GRAINED_PERMISSIONS, KNOWN_SCOPES } from '../core/scopes.js';
 import {
   allMembershipsOf,
   countOwners,
@@ -25,8 +24,6 @@ import {
   savePasswordHash,
   soleOwnerships,
 } from './store.js';
-import { createToken, isTokenKind, listLiveTokens, revokeUserTokens, TOKEN_KINDS } from './tokens.js';
-import { parseTimestamp } from '../core/timestamps.js';
 import { hashPassword, passwordProblem } from './passwords.js';
 
 async function requireAccount(db: Db, login: string, type?: 'User' | 'Organization'): Promise<UserRow> {
@@ -36,7 +33,7 @@ async function requireAccount(db: Db, login: string, type?: 'User' | 'Organizati
 }
 
 /** A user by login (404 when there is none, or it is an organization). */
-function requireUser(ctx: ServiceContext, login: string): Promise<UserRow> {
+export function requireUser(ctx: ServiceContext, login: string): Promise<UserRow> {
   return requireAccount(ctx.db, login, 'User');
 }
 
@@ -103,33 +100,56 @@ export function throwProblems(problems: (FieldError | null)[]): void {
   if (errors.length) throw new ValidationFailed(errors);
 }
 
-/**
- * Creates a user (site admins only through the API), with the `user` `created` event; with a password, its hash is
- * kept in the same transaction (a refused password creates nothing).
- */
-export async function createUser(
-  ctx: ServiceContext,
-  input: { login: string; email?: string | null; siteAdmin?: boolean; password?: string },
-): Promise<UserRow> {
+/** A new user: login and email by the API's rules, and optionally a first password (passwords.ts's rules). */
+export interface NewUser {
+  login: string;
+  email?: string | null;
+  siteAdmin?: boolean;
+  password?: string;
+}
+
+/** Creates a user (site admins only through the API), with the `user` `created` event the site admin sends. */
+export async function createUser(ctx: ServiceContext, input: NewUser): Promise<UserRow> {
   const actor = requireSiteAdmin(ctx.actor);
-  throwProblems([emailProblem('User', input.email)]);
-  const hash = input.password === undefined ? undefined : await newPasswordHash(input.password, input.login);
+  return registerUser(ctx, input, actor.user);
+}
+
+/**
+ * The one way a user account is made (a site admin's createUser, a person's sign-up): every problem with the login, the
+ * email and the password reported at once; then in one transaction the account, its password's hash, what `alsoInTransaction`
+ * adds (an invitation used up) and the `user` `created` event, sent by `sender` (at sign-up: the new user themself).
+ * A refused password, a taken login or a failing addition creates nothing.
+ */
+export async function registerUser(
+  ctx: ServiceContext,
+  input: NewUser,
+  sender: UserRow | 'self',
+  alsoInTransaction?: (trx: Db, user: UserRow) => Promise<void>,
+): Promise<UserRow> {
+  const weak = input.password === undefined ? null : await passwordProblem(input.password, input.login);
+  throwProblems([loginProblem(input.login, 'User'), emailProblem('User', input.email), weak === null ? null : passwordError(weak)]);
+  const hash = input.password === undefined ? undefined : await hashPassword(input.password);
   return insertingLogin('User', () =>
     ctx.db.transaction().execute(async (trx) => {
       await assertLoginFree(trx, input.login, 'User');
       const now = ctx.clock.now();
       const user = await insertAccount(trx, { login: input.login, type: 'User', email: input.email, siteAdmin: input.siteAdmin }, now);
       if (hash) await savePasswordHash(trx, user.id, hash, now);
-      await emitUserEvent(trx, ctx, 'created', user, actor.user, now);
+      if (alsoInTransaction) await alsoInTransaction(trx, user);
+      await emitUserEvent(trx, ctx, 'created', user, sender === 'self' ? user : sender, now);
       return user;
     }),
   );
 }
 
+function passwordError(message: string): FieldError {
+  return { resource: 'User', field: 'password', code: 'invalid', message };
+}
+
 /** The hash of a new password, or GitHub's 422 naming what is wrong with it (passwords.ts's rules). */
 async function newPasswordHash(password: string, login: string): Promise<string> {
   const problem = await passwordProblem(password, login);
-  if (problem) throw new ValidationFailed([{ resource: 'User', field: 'password', code: 'invalid', message: problem }]);
+  if (problem) throw new ValidationFailed([passwordError(problem)]);
   return hashPassword(password);
 }
 
@@ -199,104 +219,6 @@ export async function createOrganization(
       return org;
     }),
   );
-}
-
-export interface TokenRequest {
-  scopes?: string[];
-  kind?: string;
-  permissions?: Record<string, string>;
-  appId?: number | null;
-  note?: string | null;
-  expiresAt?: string | null;
-}
-
-/** Checks a token request; every problem is reported at once. */
-function tokenProblems(input: TokenRequest, now: Date): { kind: TokenKind; errors: ValidationFailed | null } {
-  const errors: FieldError[] = [];
-  const kind = (input.kind ?? 'classic') as TokenKind;
-  if (!isTokenKind(kind))
-    errors.push({
-      resource: 'OauthAccess',
-      field: 'kind',
-      code: 'invalid',
-      message: `kind must be one of ${Object.keys(TOKEN_KINDS).join(', ')}`,
-    });
-  for (const s of input.scopes ?? []) {
-    if (!isKnownScope(s))
-      errors.push({
-        resource: 'OauthAccess',
-        field: 'scopes',
-        code: 'invalid',
-        message: `unknown scope ${s}; known: ${KNOWN_SCOPES.join(', ')}`,
-      });
-  }
-  for (const [p, level] of Object.entries(input.permissions ?? {})) {
-    if (!(FINE_GRAINED_PERMISSIONS as readonly string[]).includes(p) || !isPermissionLevel(level)) {
-      errors.push({
-        resource: 'OauthAccess',
-        field: 'permissions',
-        code: 'invalid',
-        message: `${p}: ${level} is not a known permission and level (read, write, admin)`,
-      });
-    }
-  }
-  if (input.expiresAt != null) {
-    const at = parseTimestamp(input.expiresAt);
-    if (at === undefined)
-      errors.push({ resource: 'OauthAccess', field: 'expires_at', code: 'invalid', message: 'expires_at must be an ISO 8601 time' });
-    else if (at <= now.getTime())
-      errors.push({ resource: 'OauthAccess', field: 'expires_at', code: 'invalid', message: 'expires_at must be in the future' });
-  }
-  const note = textProblem('OauthAccess', 'note', input.note, 1000);
-  if (note) errors.push(note);
-  if (input.appId != null && !(Number.isSafeInteger(input.appId) && input.appId > 0 && input.appId <= 2_147_483_647)) {
-    errors.push({ resource: 'OauthAccess', field: 'app_id', code: 'invalid', message: 'app_id must be a positive 32-bit integer' });
-  }
-  if (kind === 'oauth' && input.appId == null)
-    errors.push({ resource: 'OauthAccess', field: 'app_id', code: 'missing_field', message: 'oauth tokens name the app they belong to' });
-  return { kind, errors: errors.length ? new ValidationFailed(errors) : null };
-}
-
-/** Issues a token for a user (site admins only). The token itself is returned once and never stored. */
-export async function createUserToken(
-  ctx: ServiceContext,
-  login: string,
-  input: TokenRequest,
-): Promise<{ row: TokenRow; token: string; user: UserRow }> {
-  requireSiteAdmin(ctx.actor);
-  const user = await requireUser(ctx, login);
-  const { kind, errors } = tokenProblems(input, ctx.clock.now());
-  if (errors) throw errors;
-  const { row, token } = await createToken(ctx.db, {
-    userId: user.id,
-    kind,
-    scopes: input.scopes ?? [],
-    permissions: input.permissions ?? {},
-    appId: input.appId ?? null,
-    note: input.note ?? null,
-    expiresAt: input.expiresAt ? new Date(parseTimestamp(input.expiresAt)!).toISOString() : null,
-    now: ctx.clock.now(),
-  });
-  return { row, token, user };
-}
-
-/** A user's live (not revoked) tokens, for site admins; the secrets themselves are never stored, so never shown. */
-export async function listUserTokens(
-  ctx: ServiceContext,
-  login: string,
-  page: { offset: number; perPage: number },
-): Promise<{ user: UserRow; tokens: TokenRow[]; total: number }> {
-  requireSiteAdmin(ctx.actor);
-  const user = await requireUser(ctx, login);
-  const { rows, total } = await listLiveTokens(ctx.db, user.id, page);
-  return { user, tokens: rows, total };
-}
-
-/** Revokes every token of a user: each is refused with 401 Bad credentials from then on. */
-export async function revokeTokens(ctx: ServiceContext, login: string): Promise<void> {
-  requireSiteAdmin(ctx.actor);
-  const user = await requireUser(ctx, login);
-  await revokeUserTokens(ctx.db, user.id, ctx.clock.now());
 }
 
 /** A membership is visible to the org's owners and to the member themself. */

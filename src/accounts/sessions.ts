@@ -12,7 +12,7 @@ export const SESSION_IDLE_MS = 7 * 24 * 3600 * 1000;
 /** last_seen_at is written at most this often (each write is a commit, which renews every cached page). */
 const TOUCH_EVERY_MS = 3600 * 1000;
 
-export function hashSessionId(id: string): string {
+function hashSessionId(id: string): string {
   return crypto.hash('sha256', id, 'hex');
 }
 

@@ -9,9 +9,9 @@ import { clearFailures, isThrottled, recordFailure, type ThrottleRule } from './
 
 const WINDOW_MS = 15 * 60 * 1000;
 /** Wrong passwords for one account name in 15 minutes before sign-in is refused (whatever the password). */
-export const ACCOUNT_RULE: ThrottleRule = { limit: 10, windowMs: WINDOW_MS };
+const ACCOUNT_RULE: ThrottleRule = { limit: 10, windowMs: WINDOW_MS };
 /** Wrong passwords from one client address in 15 minutes (names guessed across accounts). */
-export const ADDRESS_RULE: ThrottleRule = { limit: 50, windowMs: WINDOW_MS };
+const ADDRESS_RULE: ThrottleRule = { limit: 50, windowMs: WINDOW_MS };
 
 export type SignInCheck = { ok: true; user: UserRow } | { ok: false; reason: 'invalid' | 'throttled' | 'suspended' };
 

@@ -129,6 +129,7 @@ function scopeHeaders(grant: Grant, scopes: ScopeHeaders) {
 export function registerAuth(app: FastifyInstance, authenticate: Authenticate, scopes: ScopeHeaders): void {
   // The request's context starts with no actor (app.ts); a credential that does not authenticate throws before one is set.
   app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config?.clientCredentials) return;
     request.ctx.actor = await authenticate(request);
   });
 

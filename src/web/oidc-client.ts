@@ -27,7 +27,7 @@ export interface VerifiedIdentity {
   profile(): Promise<OidcProfile>;
 }
 
-export interface OidcProfile {
+interface OidcProfile {
   /** `preferred_username`, as sent (unchecked: it may be anything). */
   username: unknown;
   /** `email` when the provider says it is verified, else null. */

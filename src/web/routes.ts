@@ -11,17 +11,24 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from '../core/errors.js';
 import { exemptFromRateLimit } from '../http/rate-limit.js';
 import { accountPageRoutes } from './account-routes.js';
+import { appSettingsRoutes } from './app-settings-routes.js';
 import { assetRoutes } from './asset-routes.js';
 import { gistPageRoutes } from './gist-routes.js';
 import { ImageProxy } from './image-proxy.js';
 import { checkForm, CSRF_FIELD } from './csrf.js';
+import { deviceRoutes } from './device-routes.js';
 import { field, type FormBody } from './forms.js';
 import { errorPage, notFoundPage, securityHeaders } from './layout.js';
+import { oauthPageRoutes } from './oauth-routes.js';
 import { PageCache } from './page-cache.js';
+import { oidcRoutes } from './oidc-routes.js';
 import { loadRenderers, renderersLoaded } from './renderers.js';
 import { repoPageRoutes } from './repo-routes.js';
+import { securityRoutes } from './security-routes.js';
 import { htmlPage, send, type WebState } from './serve.js';
 import { signInRoutes } from './sign-in-routes.js';
+import { signupRoutes } from './signup-routes.js';
+import { tokenRoutes } from './token-routes.js';
 import { registerViewer } from './viewer.js';
 
 /** Whether the client asked for HTML (browsers do): it gets the HTML not-found page rather than the API's JSON. */
@@ -65,6 +72,13 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
 
   assetRoutes(app, state.images);
   signInRoutes(app);
+  signupRoutes(app);
+  tokenRoutes(app);
+  securityRoutes(app);
+  deviceRoutes(app);
+  oauthPageRoutes(app);
+  appSettingsRoutes(app);
+  oidcRoutes(app);
   gistPageRoutes(app, state);
   accountPageRoutes(app, state);
   repoPageRoutes(app, state);

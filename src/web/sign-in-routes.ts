@@ -37,7 +37,7 @@ function ssoButton(request: FastifyRequest, returnTo: string): { name: string; h
 }
 
 /** The sign-in page, fresh or after a refused attempt (status, message, the name typed kept). */
-export function sendSignInPage(
+function sendSignInPage(
   request: FastifyRequest,
   reply: FastifyReply,
   opts: { returnTo?: string; error?: string; status?: number; submitted?: FormBody } = {},

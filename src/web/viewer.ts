@@ -24,7 +24,7 @@ export interface Viewer {
 }
 
 /** Whether the site is served over HTTPS (its base URL says so, behind a proxy too): cookies are then Secure. */
-export function servedOverHttps(request: FastifyRequest): boolean {
+function servedOverHttps(request: FastifyRequest): boolean {
   return request.ctx.urls.base.startsWith('https:');
 }
 

@@ -289,7 +289,7 @@ function headersArb(tokens: { user: string; admin: string }) {
     cookie: optional(
       fc.oneof(
         fc.constantFrom(
-          'hublet_session=' + 'A'.repeat(43),
+          `hublet_session=${'A'.repeat(43)}`,
           'hublet_session=',
           'hublet_csrf=x; hublet_session=../../',
           '=;;=',

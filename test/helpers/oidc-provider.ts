@@ -46,7 +46,7 @@ function publicJwk(jwk: Record<string, unknown>): Record<string, unknown> {
   return { kty, n, e, kid, alg, use };
 }
 
-export async function startOidcProvider(certs: TestCertificates): Promise<TestOidcProvider> {
+async function startOidcProvider(certs: TestCertificates): Promise<TestOidcProvider> {
   const key = signingKey('test-key');
   const wrongKeys = JSON.stringify({ keys: [publicJwk(signingKey('test-key'))] });
   let handler: Handler = (_req, res) => res.writeHead(503).end();
@@ -87,14 +87,14 @@ export async function startOidcProvider(certs: TestCertificates): Promise<TestOi
   return op;
 }
 
-export interface ProviderResponse {
+interface ProviderResponse {
   status: number;
   location: string;
   text: string;
 }
 
 /** A person's browser at the provider: trusts the test CA, keeps the provider's cookies, follows nothing by itself. */
-export class ProviderBrowser {
+class ProviderBrowser {
   private readonly cookies = new Map<string, string>();
   private readonly agent: Agent;
 

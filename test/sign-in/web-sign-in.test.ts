@@ -12,12 +12,14 @@ let now = Date.parse('2026-11-28T10:00:00.000Z');
 const clock = { now: () => new Date(now) };
 let s: TestServer;
 let aliceToken: string;
+let aliceRepoToken: string;
 let secretGist: { id: string };
 
 beforeAll(async () => {
   s = await startServer({ clock });
   await s.createUser('alice', { password: PASSWORD, email: 'alice@example.com' });
   aliceToken = await s.createToken('alice', { scopes: ['gist'] });
+  aliceRepoToken = await s.createToken('alice', { scopes: ['repo'] });
   const r = await s.api('POST', '/gists', {
     token: aliceToken,
     body: { public: false, files: { 'secret.md': { content: 'hidden words' } } },
@@ -161,7 +163,23 @@ describe('what a signed-in person sees', () => {
     const after = await visitor.get('/gist/alice');
     expect(after.text).not.toContain('secret.md');
     expect(after.headers.get('vary')).toMatch(/Cookie/i);
-    expect(secretGist.id).toMatch(/^[0-9a-f]{32}$/);
+    expect((await visitor.get(`/gist/${secretGist.id}`)).text).toContain('hidden words');
+  });
+
+  it('shows a private repository to those who can read it, a not-found page to everyone else', async () => {
+    const made = await s.api('POST', '/user/repos', { token: aliceRepoToken, body: { name: 'plans', private: true, auto_init: true } });
+    expect(made.status).toBe(201);
+    const visitor = new WebClient(s.url);
+    expect((await visitor.get('/alice/plans')).status).toBe(404);
+    const web = new WebClient(s.url);
+    await web.signIn('alice', PASSWORD);
+    const own = await web.get('/alice/plans');
+    expect(own.status).toBe(200);
+    expect(own.text).toContain('plans');
+    expect((await visitor.get('/alice/plans')).status).toBe(404);
+    const profile = await web.get('/alice');
+    expect(profile.text).toContain('plans');
+    expect((await visitor.get('/alice')).text).not.toContain('/alice/plans');
   });
 });
 

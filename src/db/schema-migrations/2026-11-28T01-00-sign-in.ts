@@ -83,6 +83,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('expires_at', 'text', (c) => c.notNull())
     .addColumn('used_at', 'text')
+    /** The token the code was exchanged for: revoked if the code is presented again (RFC 6749 §4.1.2). */
+    .addColumn('token_id', 'integer', (c) => c.references('tokens.id').onDelete('set null'))
     .execute();
 
   await withId(db, db.schema.createTable('device_codes'))

@@ -71,6 +71,7 @@ interface OauthCodesTable {
   created_at: string;
   expires_at: string;
   used_at: string | null;
+  token_id: number | null;
 }
 
 interface DeviceCodesTable {

@@ -1,9 +1,12 @@
-// `hublet admin …`: site administration, one command per file (fsck; user create/delete; token create/revoke; org create/add-member; repo import; migration import).
+// `hublet admin …`: site administration, one command per file (fsck; user create/delete/set-password; token create/revoke; invite create;
+// app create; org create/add-member; repo import; migration import).
 // Locally it acts as the site admin over the data dir, no server needed; remotely through the admin API.
 import type { Command } from 'commander';
 import { withExamples } from '../examples.js';
 import type { Factory } from '../factory.js';
+import { registerAppCreate } from './app-create.js';
 import { registerFsck } from './fsck.js';
+import { registerInviteCreate } from './invite-create.js';
 import { registerMigrationImport } from './migration-import.js';
 import { registerOrgAddMember } from './org-add-member.js';
 import { registerOrgCreate } from './org-create.js';
@@ -34,6 +37,8 @@ export function registerAdmin(program: Command, f: Factory): void {
     ['user', "create and delete users, set a user's password", [registerUserCreate, registerUserDelete, registerUserSetPassword]],
     ['token', "issue and revoke users' access tokens", [registerTokenCreate, registerTokenRevoke]],
     ['org', 'create organizations and add their members', [registerOrgCreate, registerOrgAddMember]],
+    ['invite', 'make sign-up invitations (HUBLET_SIGNUP=invite)', [registerInviteCreate]],
+    ['app', 'register OAuth apps (client id and secret)', [registerAppCreate]],
     ['repo', 'import existing git repositories as a site admin', [registerRepoImport]],
     ['migration', 'import migration archives as a site admin', [registerMigrationImport]],
   ];

@@ -22,7 +22,7 @@ export interface Timing {
   sleep(ms: number): Promise<void>;
 }
 
-export const realTiming: Timing = {
+const realTiming: Timing = {
   now: () => Date.now(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };

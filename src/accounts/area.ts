@@ -1,5 +1,5 @@
-// The accounts area: users, organizations and memberships (GET /user, /users, /orgs, members, memberships) and the site
-// admin API.
+// The accounts area: users, organizations and memberships (GET /user, /users, /orgs, members, memberships), the site
+// admin API (invitations and OAuth apps included), and the OAuth endpoints programs call (device code, access token).
 // Authentication itself is app-wide (src/accounts/authenticate.ts, registered by src/server/app.ts before any area).
 import type { FastifyInstance } from 'fastify';
 import type { Area } from '../core/area.js';

@@ -11,9 +11,8 @@ import { hasAnyScope } from '../core/scopes.js';
 import { typed } from '../http/typed.js';
 import { csrfToken } from './csrf.js';
 import { field, formSchema } from './forms.js';
-import { errorPage } from './layout.js';
 import { consentPage } from './oauth-pages.js';
-import { htmlPage, queryValue, send, webConfig as config } from './serve.js';
+import { htmlPage, PageRefusal, queryValue, send, webConfig as config } from './serve.js';
 import { asViewer } from './token-routes.js';
 import type { Viewer } from './viewer.js';
 
@@ -31,20 +30,15 @@ function last(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.at(-1) : value;
 }
 
-/** The app and where to send the person back; an error page is sent (and undefined returned) when either is wrong. */
-async function checkRequest(request: FastifyRequest, reply: FastifyReply, p: AuthorizeParams) {
-  const base = request.ctx.urls.base;
+/** The app and where to send the person back; a refusal (a page for browsers) when either is wrong. */
+async function checkRequest(request: FastifyRequest, p: AuthorizeParams) {
   const app = await findAppByClientId(request.ctx.db, p.clientId, request.ctx.clock.now());
-  if (!app) {
-    send(reply, htmlPage(errorPage(base, 'Application not found', 'There is no OAuth app with this client_id on this site.'), 404));
-    return undefined;
-  }
+  if (!app) throw new PageRefusal(404, 'Application not found', 'There is no OAuth app with this client_id on this site.');
   const redirectUri = acceptedRedirectUri(app.callback_url, p.redirectUri);
   if (!redirectUri) {
     const why =
       'The redirect_uri is not associated with this application. The application might be misconfigured or could be trying to redirect you to a website you weren’t expecting.';
-    send(reply, htmlPage(errorPage(base, 'Redirect URI mismatch', why), 400));
-    return undefined;
+    throw new PageRefusal(400, 'Redirect URI mismatch', why);
   }
   return { app, redirectUri };
 }
@@ -102,8 +96,7 @@ export function oauthPageRoutes(fastify: FastifyInstance): void {
         scope: last(q.scope),
         state: last(q.state) ?? '',
       };
-      const checked = await checkRequest(request, reply, p);
-      if (!checked) return reply;
+      const checked = await checkRequest(request, p);
       return asViewer(request, reply, async (_ctx, viewer) => {
         const granted = await grantedScopes(request.ctx.db, viewer.user.id, checked.app.id);
         const scopes = p.scope === undefined ? (granted ?? []) : parseScopes(p.scope);
@@ -136,8 +129,7 @@ export function oauthPageRoutes(fastify: FastifyInstance): void {
       scope: field(body, 'scope'),
       state: field(body, 'state'),
     };
-    const checked = await checkRequest(request, reply, p);
-    if (!checked) return reply;
+    const checked = await checkRequest(request, p);
     const again = new URLSearchParams({ client_id: p.clientId, redirect_uri: p.redirectUri, scope: p.scope, state: p.state });
     return asViewer(
       request,

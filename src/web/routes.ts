@@ -1,10 +1,12 @@
 // The web's routes, registered by page family on one scope: the gist pages (gist-routes.ts), a user's or
-// organization's page (account-routes.ts), a repository's pages (repo-routes.ts), and what the pages load (the
-// stylesheets and the image proxy, asset-routes.ts), signing in and out (sign-in-routes.ts); with what they share, one
-// per app: the page cache and the image proxy. Pages show what their viewer (the session cookie, viewer.ts) may see (a
-// token changes nothing), are outside the API's rate limit, cached by the change stamp per viewer, carry a CSP without
-// inline scripts, and every POST carries a checked authenticity token (csrf.ts). A browser (Accept: text/html) that asks for what does not exist, or
-// that it may not see, gets the not-found page; every other client gets the API's 404 JSON.
+// organization's page (account-routes.ts), a repository's pages (repo-routes.ts), what the pages load (stylesheets and
+// the image proxy, asset-routes.ts), and a person's own: signing in and out (sign-in-routes.ts, oidc-routes.ts),
+// sign-up (signup-routes.ts), tokens (token-routes.ts), password (security-routes.ts), OAuth consent, the device code
+// and apps (oauth-, device-, app-settings-routes.ts). They share, one per app, the page cache and the image proxy.
+// Pages show what their viewer (the session cookie, viewer.ts) may see (a token changes nothing), are outside the
+// API's rate limit, cached by the change stamp per viewer, carry a CSP without inline scripts, and every POST carries a
+// checked authenticity token (csrf.ts). A browser (Accept: text/html) that asks for what does not exist, or that it
+// may not see, gets the not-found page; every other client gets the API's 404 JSON.
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -25,7 +27,7 @@ import { oidcRoutes } from './oidc-routes.js';
 import { loadRenderers, renderersLoaded } from './renderers.js';
 import { repoPageRoutes } from './repo-routes.js';
 import { securityRoutes } from './security-routes.js';
-import { htmlPage, send, type WebState } from './serve.js';
+import { htmlPage, PageRefusal, send, type WebState } from './serve.js';
 import { signInRoutes } from './sign-in-routes.js';
 import { signupRoutes } from './signup-routes.js';
 import { tokenRoutes } from './token-routes.js';
@@ -58,6 +60,9 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
     return payload;
   });
   app.setErrorHandler(async (error, request, reply) => {
+    if (error instanceof PageRefusal && wantsHtml(request)) {
+      return send(reply, htmlPage(errorPage(request.ctx.urls.base, error.title, error.message), error.status));
+    }
     if (error instanceof HttpError && error.status === 404 && wantsHtml(request)) {
       return send(reply, htmlPage(notFoundPage(request.ctx.urls.base), 404));
     }

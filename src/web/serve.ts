@@ -43,6 +43,20 @@ export function anonymous(requestCtx: ServiceContext): ServiceContext {
   return ctx;
 }
 
+/**
+ * A refusal in the page's own words: browsers get a page titled `title` saying `message` (routes.ts's error handler),
+ * programs the API's JSON error with the same status and message.
+ */
+export class PageRefusal extends HttpError {
+  constructor(
+    status: number,
+    readonly title: string,
+    message: string,
+  ) {
+    super(status, message);
+  }
+}
+
 /** A read the page needs, where any refusal of the API (404, 422) is simply "not here". */
 export async function orNotFound<T>(read: Promise<T>): Promise<T> {
   try {

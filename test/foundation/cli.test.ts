@@ -30,7 +30,7 @@ describe('the program', () => {
   it('prints its version and help, and exits 2 on usage errors without touching the data dir', async () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
     const untouched = path.join(sb.root, 'untouched');
-    const [version, help, subHelp, unknownOption, missingArg, unknownCommand, badChoice, badField, badInput, badApp, loginNoToken] =
+    const [version, help, subHelp, unknownOption, missingArg, unknownCommand, badChoice, badField, badInput, badApp, loginNoServer] =
       await pool([
         () => runCli(['--version'], { env: sb.env }),
         () => runCli(['--help'], { env: sb.env }),
@@ -42,7 +42,7 @@ describe('the program', () => {
         () => runCli(['--data', untouched, 'api', '/admin/users', '-f', 'no-equals-sign'], { env: sb.env }),
         () => runCli(['--data', untouched, 'api', '/admin/users', '--input', path.join(sb.root, 'missing.json')], { env: sb.env }),
         () => runCli(['--data', untouched, 'admin', 'token', 'create', 'x', '--kind', 'oauth', '--app', 'twelve'], { env: sb.env }),
-        () => runCli(['auth', 'login', '--server', 'http://127.0.0.1:1'], { env: sb.env }),
+        () => runCli(['auth', 'login'], { env: sb.env }),
       ]);
     expect(version).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
     expect(help.code).toBe(0);
@@ -56,8 +56,8 @@ describe('the program', () => {
     expect(badField.stderr).toContain('no-equals-sign');
     expect(badInput.stderr).toContain('missing.json');
     expect(badApp.stderr).toContain('twelve');
-    expect(loginNoToken.stderr).toContain('--token');
-    for (const r of [unknownOption, missingArg, unknownCommand, badChoice, badField, badInput, badApp, loginNoToken]) {
+    expect(loginNoServer.stderr).toContain('needs --server URL');
+    for (const r of [unknownOption, missingArg, unknownCommand, badChoice, badField, badInput, badApp, loginNoServer]) {
       expect(r.code, r.stderr).toBe(2);
       expect(r.stdout).toBe('');
     }

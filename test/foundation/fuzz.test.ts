@@ -73,6 +73,8 @@ function send(req: Sent): Promise<Answer> {
 }
 
 const GIT_PROTOCOL = /\/(?:info\/refs|git-upload-pack|git-receive-pack)(?:\?|$)/;
+/** GitHub's OAuth endpoints for programs answer in OAuth's shape (RFC 6749: `error`, form-encoded or JSON), not the API's. */
+const OAUTH_ENDPOINT = /^(?:\/api\/v3)?\/login\/(?:oauth\/access_token|device\/code)(?:\?|$)/;
 const NOT_THE_API = new RegExp(
   `${GIT_PROTOCOL.source}|^(?:\\/api\\/v3)?\\/gist\\/[^/?]+\\/[^/?]+\\/raw(?:[/?]|$)|^(?:\\/api\\/v3)?\\/camo\\/`,
 );
@@ -102,7 +104,10 @@ function check(req: Sent, res: Answer): void {
   // GitHub's shape.
   const htmlPage = /text\/html/.test(headerOf(req, 'accept')) && res.contentType.startsWith('text/html');
   if (htmlPage && res.status >= 400 && req.method !== 'HEAD') expect(res.body, what).toMatch(/<!doctype html>/i);
-  if (res.status >= 400 && req.method !== 'HEAD' && !NOT_THE_API.test(req.path) && !htmlPage) {
+  if (res.status >= 400 && req.method !== 'HEAD' && OAUTH_ENDPOINT.test(req.path)) {
+    const fields = res.contentType.includes('json') ? JSON.parse(res.body) : Object.fromEntries(new URLSearchParams(res.body));
+    expect(typeof fields.error === 'string' || typeof fields.message === 'string', what).toBe(true);
+  } else if (res.status >= 400 && req.method !== 'HEAD' && !NOT_THE_API.test(req.path) && !htmlPage) {
     expect(res.contentType, what).toMatch(/^application\/json/);
     const body = JSON.parse(res.body) as Record<string, unknown>;
     expect(typeof body.message, what).toBe('string');

@@ -73,3 +73,17 @@ export class WebClient {
     return this.post('/session', { login, password, ...(returnTo ? { return_to: returnTo } : {}) });
   }
 }
+
+/** The hidden fields of a page's forms (their values unescaped), as a browser would post them. */
+export function hiddenFields(text: string): Record<string, string> {
+  const unescaped = (v: string) =>
+    v
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
+  const out: Record<string, string> = {};
+  for (const m of text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) out[m[1]] = unescaped(m[2]);
+  return out;
+}

@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInProcessCliServer, type InProcessCliServer } from '../helpers/cli-inprocess.js';
 import type { TestServer } from '../helpers/server.js';
-import { WebClient } from '../helpers/web-client.js';
+import { hiddenFields, WebClient } from '../helpers/web-client.js';
 
 const PASSWORD = 'correct horse battery staple 42';
 let cli: InProcessCliServer;
@@ -41,10 +41,7 @@ async function appToken(web: WebClient, app: { client_id: string; client_secret:
   const page = await web.get(`/login/oauth/authorize?client_id=${app.client_id}&scope=${scope}`);
   let location = page.location;
   if (page.status === 200) {
-    const fields = Object.fromEntries(
-      [...page.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]]),
-    );
-    location = (await web.post('/login/oauth/authorize', { ...fields, authorize: '1' })).location;
+    location = (await web.post('/login/oauth/authorize', { ...hiddenFields(page.text), authorize: '1' })).location;
   }
   const code = new URL(location).searchParams.get('code') as string;
   const res = await fetch(`${s.url}/login/oauth/access_token`, {

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { WebClient } from '../helpers/web-client.js';
+import { hiddenFields, WebClient } from '../helpers/web-client.js';
 import { BrowserSession, seriousViolations } from '../web/browser.js';
 
 const PASSWORD = 'correct horse battery staple 42';
@@ -34,20 +34,6 @@ afterAll(() => s?.close());
 
 function authorizePath(params: Record<string, string>): string {
   return `/login/oauth/authorize?${new URLSearchParams(params)}`;
-}
-
-/** The hidden fields of the page's form, as a browser would post them. */
-function hiddenFields(text: string): Record<string, string> {
-  const unescaped = (v: string) =>
-    v
-      .replace(/&quot;/g, '"')
-      .replace(/&#39;/g, "'")
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>')
-      .replace(/&amp;/g, '&');
-  const out: Record<string, string> = {};
-  for (const m of text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) out[m[1]] = unescaped(m[2]);
-  return out;
 }
 
 async function signedIn(login: string): Promise<WebClient> {

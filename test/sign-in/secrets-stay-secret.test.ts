@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandbox, startServe, type Sandbox, type ServeProcess } from '../helpers/cli.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.js';
-import { WebClient } from '../helpers/web-client.js';
+import { hiddenFields, WebClient } from '../helpers/web-client.js';
 
 const PASSWORD = 'correct horse battery staple 42';
 const ADMIN = `hlp_${'S'.repeat(36)}`;
@@ -58,8 +58,7 @@ describe('secrets of signing in', () => {
     const app = (await api('POST', `${base}/admin/oauth-apps`, { name: 'Notes', callback_url: 'https://app.example.com/cb' })).body;
     expect(app.client_secret).toMatch(/^[0-9a-f]{40}$/);
     const consent = await web.get(`/login/oauth/authorize?client_id=${app.client_id}&scope=gist&state=st4te`);
-    const hidden = Object.fromEntries([...consent.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]]));
-    const back = await web.post('/login/oauth/authorize', { ...hidden, authorize: '1' });
+    const back = await web.post('/login/oauth/authorize', { ...hiddenFields(consent.text), authorize: '1' });
     const code = new URL(back.location).searchParams.get('code') as string;
     const exchanged = await fetch(`${base}/login/oauth/access_token`, {
       method: 'POST',
@@ -71,7 +70,8 @@ describe('secrets of signing in', () => {
 
     // An invitation link, opened in a browser.
     const invitation = (await api('POST', `${base}/admin/invitations`, { note: 'for dana' })).body;
-    expect((await new WebClient(base).get(new URL(invitation.invitation_url).pathname + new URL(invitation.invitation_url).search)).status).toBe(200);
+    const link = new URL(invitation.invitation_url);
+    expect((await new WebClient(base).get(link.pathname + link.search)).status).toBe(200);
 
     // The device flow: a code, approved on the page, polled for its token.
     const started = await fetch(`${base}/login/device/code`, {
@@ -82,8 +82,7 @@ describe('secrets of signing in', () => {
     const device = (await started.json()) as { device_code: string; user_code: string };
     await web.get('/login/device');
     const entered = await web.post('/login/device', { user_code: device.user_code });
-    const approve = Object.fromEntries([...entered.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]]));
-    expect((await web.post('/login/device/authorize', { ...approve, authorize: '1' })).status).toBeLessThan(400);
+    expect((await web.post('/login/device/authorize', { ...hiddenFields(entered.text), authorize: '1' })).status).toBeLessThan(400);
     const polled = await fetch(`${base}/login/oauth/access_token`, {
       method: 'POST',
       headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },

@@ -64,7 +64,9 @@ describe('the client address behind a proxy', () => {
     const before = routed();
     const first = await anonymous(plain, path, '198.51.100.1');
     const second = await anonymous(plain, path, '198.51.100.2');
-    expect(routed()).toBe(before); // both answered by the fast path
+    // Both answered by the fast path (on SQLite; on PostgreSQL a commit anywhere in the cluster may send one to the
+    // routes, as below: the counts hold either way).
+    if (!onPostgres) expect(routed()).toBe(before);
     expect(second.used).toBe(first.used + 1);
     const viaRoute = await anonymous(plain, '/users/admin', '198.51.100.3');
     expect(viaRoute.status).toBe(200);

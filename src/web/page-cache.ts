@@ -12,6 +12,8 @@ export interface BuiltPage {
   body: Buffer;
   type: string;
   headers?: Readonly<Record<string, string>>;
+  /** The body with its viewer slot filled, last time, and the header it was filled with (serve.ts reuses it). */
+  filled?: { header: string; body: Buffer };
 }
 
 export class PageCache {
@@ -19,7 +21,8 @@ export class PageCache {
 
   /** @param maxBytes memory for bodies and keys; 0 keeps nothing (every request builds its page). */
   constructor(private readonly maxBytes: number) {
-    this.cache = new StampedCache(maxBytes, (page) => page.body.length);
+    // A page may hold a second, filled copy of its body (serve.ts): counted in its size from the start.
+    this.cache = new StampedCache(maxBytes, (page) => page.body.length * 2);
   }
 
   /**

@@ -9,7 +9,7 @@
 // may not see, gets the not-found page; every other client gets the API's 404 JSON.
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { HttpError } from '../core/errors.js';
 import { exemptFromRateLimit } from '../http/rate-limit.js';
 import { accountPageRoutes } from './account-routes.js';
@@ -33,6 +33,16 @@ import { signupRoutes } from './signup-routes.js';
 import { tokenRoutes } from './token-routes.js';
 import { registerViewer } from './viewer.js';
 
+/** Every POST of the web is a form: its authenticity token is checked before the handler runs (csrf.ts). */
+function formAuthenticity(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  try {
+    checkForm(request, field(request.body as FormBody, CSRF_FIELD));
+  } catch (err) {
+    return done(err as Error);
+  }
+  done();
+}
+
 /** Whether the client asked for HTML (browsers do): it gets the HTML not-found page rather than the API's JSON. */
 function wantsHtml(request: FastifyRequest): boolean {
   return /\btext\/html\b|\bapplication\/xhtml\+xml\b/i.test(request.headers.accept ?? '');
@@ -52,8 +62,9 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: 1024 * 1024 });
   registerViewer(app);
-  app.addHook('preHandler', async (request) => {
-    if (request.method === 'POST') checkForm(request, field(request.body as FormBody, CSRF_FIELD));
+  app.addHook('onRoute', (route) => {
+    if (![route.method].flat().includes('POST')) return;
+    route.preHandler = [...[route.preHandler ?? []].flat(), formAuthenticity];
   });
   app.addHook('onSend', async (_request, reply, payload) => {
     securityHeaders(reply);

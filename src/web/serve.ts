@@ -78,9 +78,20 @@ export function redirect(location: string): BuiltPage {
 
 const SLOT = Buffer.from(VIEWER_SLOT.text);
 
+/** The page's body with its viewer slot holding `header`: the one filled last time when the header is the same. */
+function filled(built: BuiltPage, header: string): Buffer {
+  if (built.filled?.header === header) return built.filled.body;
+  const at = built.body.indexOf(SLOT);
+  if (at < 0) return built.body;
+  const body = Buffer.concat([built.body.subarray(0, at), Buffer.from(header), built.body.subarray(at + SLOT.length)]);
+  built.filled = { header, body };
+  return body;
+}
+
 /**
- * Sends a built page, its header's viewer slot filled for this request (viewer-header.ts). Pages depend on the cookie:
- * `Vary: Cookie`, and a signed-in person's pages are kept by no shared cache.
+ * Sends a built page, its header's viewer slot filled for this request (viewer-header.ts): a cached page's visitors at
+ * one address share one filled copy (the header differs only by where Sign in brings them back). Pages depend on the
+ * cookie: `Vary: Cookie`, and a signed-in person's pages are kept by no shared cache.
  */
 export function send(reply: FastifyReply, built: BuiltPage): FastifyReply {
   if (built.headers) reply.headers(built.headers);
@@ -88,8 +99,7 @@ export function send(reply: FastifyReply, built: BuiltPage): FastifyReply {
   if (built.type === HTML_TYPE) {
     reply.header('vary', 'Cookie');
     if (reply.request.viewer) reply.header('cache-control', 'private, no-store');
-    const at = body.indexOf(SLOT);
-    if (at >= 0) body = Buffer.concat([body.subarray(0, at), Buffer.from(viewerHeader(reply).text), body.subarray(at + SLOT.length)]);
+    body = filled(built, viewerHeader(reply).text);
   }
   return reply.code(built.status).type(built.type).send(body);
 }

@@ -58,11 +58,14 @@ const SESSION_COOKIE = 'hublet_session';
 /** Reads the session cookie of every web request into `request.viewer`. */
 export function registerViewer(app: FastifyInstance): void {
   app.decorateRequest('viewer', null);
-  app.addHook('onRequest', async (request) => {
+  // A callback hook: a visitor without a session cookie (most requests) passes on without a promise.
+  app.addHook('onRequest', (request, _reply, done) => {
     const id = request.cookies[cookieName(request, SESSION_COOKIE)];
-    if (!id) return;
-    const live = await findSession(request.ctx.db, id, request.ctx.clock.now());
-    if (live) request.viewer = { user: live.user, sessionId: id, method: live.session.method };
+    if (!id) return done();
+    findSession(request.ctx.db, id, request.ctx.clock.now()).then((live) => {
+      if (live) request.viewer = { user: live.user, sessionId: id, method: live.session.method };
+      done();
+    }, done);
   });
 }
 

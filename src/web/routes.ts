@@ -38,7 +38,8 @@ function formAuthenticity(request: FastifyRequest, _reply: FastifyReply, done: H
   try {
     checkForm(request, field(request.body as FormBody, CSRF_FIELD));
   } catch (err) {
-    return done(err as Error);
+    done(err as Error);
+    return;
   }
   done();
 }

@@ -27,8 +27,19 @@ export async function findLinkedUser(db: Db, identity: OidcIdentity): Promise<Us
   return user?.type === 'User' ? user : undefined;
 }
 
+/** The subject a user is linked to at this issuer, if any (the security page's "connected" line). */
+export async function linkedSubject(db: Db, userId: number, issuer: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('oidc_identities')
+    .select('subject')
+    .where('user_id', '=', userId)
+    .where('issuer', '=', issuer)
+    .executeTakeFirst();
+  return row?.subject;
+}
+
 /** Links an identity to a user (one user per identity: the primary key refuses a second link). */
-async function linkIdentity(db: Db, identity: OidcIdentity, userId: number, now: Date): Promise<void> {
+export async function linkIdentity(db: Db, identity: OidcIdentity, userId: number, now: Date): Promise<void> {
   await db
     .insertInto('oidc_identities')
     .values({ issuer: identity.issuer, subject: identity.subject, user_id: userId, created_at: now.toISOString() })

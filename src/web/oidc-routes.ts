@@ -1,17 +1,20 @@
 // Single sign-on with OpenID Connect: GET /login/oidc sends the browser to the provider (authorization code flow with
 // PKCE, state and nonce, oidc-client.ts), and GET /login/oidc/callback (the redirect URI to register at the provider)
 // signs in the account linked to the provider's `sub`, or makes it on a first sign-in when auto-create is on
-// (accounts/oidc-identities.ts). What must come back (state, nonce, PKCE verifier, return_to) waits in an HttpOnly
+// (accounts/oidc-identities.ts); POST /login/oidc/connect links the provider account of a signed-in person instead
+// (from /settings/security), which is how an existing account gets single sign-on. What must come back (state, nonce, PKCE verifier, return_to) waits in an HttpOnly
 // cookie sealed with the site's secret key, for 10 minutes and one callback: nothing is stored server-side, so any
 // server process on the database can finish a sign-in another started. Every refusal is a page that says what to do.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createLinkedUser, type FirstSignIn, findLinkedUser } from '../accounts/oidc-identities.js';
+import { createLinkedUser, type FirstSignIn, findLinkedUser, linkIdentity } from '../accounts/oidc-identities.js';
 import { NotFound } from '../core/errors.js';
+import { isUniqueViolation } from '../db/dialect.js';
 import type { UserRow } from '../db/schema.js';
 import { typed } from '../http/typed.js';
 import { html } from './html.js';
 import { page } from './layout.js';
 import { type FlowChecks, OidcClient, OidcFailure, providerName } from './oidc-client.js';
+import { formSchema } from './forms.js';
 import { webConfig as config, htmlPage, queryValue, send } from './serve.js';
 import { home, localPath } from './sign-in-routes.js';
 import { clearSiteCookie, cookieName, setSiteCookie, signIn } from './viewer.js';
@@ -24,6 +27,8 @@ interface PendingSignIn extends FlowChecks {
   issuer: string;
   returnTo: string | null;
   expiresAt: number;
+  /** Connecting the provider account to this signed-in user (from /settings/security) rather than signing in. */
+  connectUserId?: number;
 }
 
 const startQuery = { type: 'object', properties: { return_to: queryValue } } as const;
@@ -45,6 +50,7 @@ function openPending(request: FastifyRequest, sealed: string | undefined, issuer
   const strings = [p.state, p.nonce, p.codeVerifier, p.issuer].every((v) => typeof v === 'string');
   if (!strings || p.issuer !== issuer || typeof p.expiresAt !== 'number' || p.expiresAt <= request.ctx.clock.now().getTime())
     return undefined;
+  if (p.connectUserId !== undefined && !Number.isSafeInteger(p.connectUserId)) return undefined;
   return { ...(p as PendingSignIn), returnTo: localPath(p.returnTo) ?? null };
 }
 
@@ -112,6 +118,43 @@ function notCreatedPage(request: FastifyRequest, reply: FastifyReply, refusal: E
   }
 }
 
+/**
+ * The callback of a connection: the provider's account is linked to the signed-in person who started it (the same
+ * session: a callback in another browser, or after signing out, is refused), unless it is linked to someone else.
+ */
+async function connect(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  client: OidcClient,
+  pending: PendingSignIn,
+  query: string,
+): Promise<FastifyReply> {
+  const name = providerName(request.ctx.config);
+  const viewer = request.viewer;
+  if (!viewer || viewer.user.id !== pending.connectUserId)
+    return problemPage(request, reply, 403, 'Not connected', `Sign in to hublet first, then connect your ${name} account again.`);
+  let identity: Awaited<ReturnType<OidcClient['finish']>>;
+  try {
+    identity = await client.finish(new URL(`${request.ctx.urls.base}/login/oidc/callback${query}`), pending);
+  } catch (err) {
+    if (err instanceof OidcFailure) return failurePage(request, reply, err, name);
+    throw err;
+  }
+  const linked = await findLinkedUser(request.ctx.db, identity);
+  if (linked && linked.id !== viewer.user.id)
+    return problemPage(request, reply, 409, 'Not connected', `This ${name} account is already connected to another hublet account.`);
+  if (!linked) {
+    try {
+      await linkIdentity(request.ctx.db, identity, viewer.user.id, request.ctx.clock.now());
+    } catch (err) {
+      // The same identity linked a moment ago by a parallel callback: whoever it went to is checked again next time.
+      if (!isUniqueViolation(err)) throw err;
+      return problemPage(request, reply, 409, 'Not connected', `This ${name} account is already connected to a hublet account.`);
+    }
+  }
+  return reply.redirect(`${request.ctx.urls.base}/settings/security`, 303);
+}
+
 export function oidcRoutes(fastify: FastifyInstance): void {
   const app = typed(fastify);
   const c = fastify.hublet.config;
@@ -122,11 +165,13 @@ export function oidcRoutes(fastify: FastifyInstance): void {
   const name = providerName(c);
   const redirectUri = (request: FastifyRequest) => `${request.ctx.urls.base}/login/oidc/callback`;
 
-  app.get('/login/oidc', { schema: { querystring: startQuery }, config }, async (request, reply) => {
-    if (!client) throw new NotFound();
-    reply.header('cache-control', 'no-store');
-    const returnTo = localPath(request.query.return_to);
-    if (request.viewer) return reply.redirect(returnTo ?? home(request, request.viewer.user.login), 303);
+  /** Sends the browser to the provider, the pending sign-in sealed in its cookie. */
+  const startFlow = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    client: OidcClient,
+    pending: Pick<PendingSignIn, 'returnTo' | 'connectUserId'>,
+  ) => {
     let started: Awaited<ReturnType<OidcClient['start']>>;
     try {
       started = await client.start(redirectUri(request));
@@ -134,14 +179,29 @@ export function oidcRoutes(fastify: FastifyInstance): void {
       if (err instanceof OidcFailure) return failurePage(request, reply, err, name);
       throw err;
     }
-    const pending: PendingSignIn = {
+    const sealed: PendingSignIn = {
       ...started.checks,
       issuer: client.issuer,
-      returnTo: returnTo ?? null,
+      ...pending,
       expiresAt: request.ctx.clock.now().getTime() + PENDING_LIFETIME_MS,
     };
-    setSiteCookie(reply, PENDING_COOKIE, request.ctx.secrets.seal(JSON.stringify(pending), PENDING_CONTEXT), PENDING_LIFETIME_MS / 1000);
+    setSiteCookie(reply, PENDING_COOKIE, request.ctx.secrets.seal(JSON.stringify(sealed), PENDING_CONTEXT), PENDING_LIFETIME_MS / 1000);
     return reply.redirect(started.url.href, 303);
+  };
+
+  app.get('/login/oidc', { schema: { querystring: startQuery }, config }, async (request, reply) => {
+    if (!client) throw new NotFound();
+    reply.header('cache-control', 'no-store');
+    const returnTo = localPath(request.query.return_to);
+    if (request.viewer) return reply.redirect(returnTo ?? home(request, request.viewer.user.login), 303);
+    return startFlow(request, reply, client, { returnTo: returnTo ?? null });
+  });
+
+  // A signed-in person connects their provider account (a CSRF-checked form on /settings/security).
+  app.post('/login/oidc/connect', { schema: formSchema, config }, async (request, reply) => {
+    if (!client) throw new NotFound();
+    if (!request.viewer) return reply.redirect(`${request.ctx.urls.base}/login?return_to=${encodeURIComponent('/settings/security')}`, 303);
+    return startFlow(request, reply, client, { returnTo: '/settings/security', connectUserId: request.viewer.user.id });
   });
 
   app.get('/login/oidc/callback', { schema: { querystring: callbackQuery }, config }, async (request, reply) => {
@@ -159,6 +219,7 @@ export function oidcRoutes(fastify: FastifyInstance): void {
         'This sign-in was not started in this browser, or took longer than 10 minutes. Start again.',
       );
     const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+    if (pending.connectUserId !== undefined) return connect(request, reply, client, pending, query);
     let user: UserRow;
     try {
       const identity = await client.finish(new URL(redirectUri(request) + query), pending);

@@ -13,6 +13,20 @@ export interface SecurityPageOptions {
   errors?: FormErrors;
   /** A message above the form (the change made, or a refusal). */
   notice?: { message: string; kind: 'error' | 'notice' };
+  /** Single sign-on, when set up: the provider's name and whether this person's account is connected to it. */
+  sso?: { name: string; connected: boolean };
+}
+
+/** The single sign-on section: connected, or a button that connects the person's account at the provider. */
+function ssoSection(o: SecurityPageOptions): Html | '' {
+  if (!o.sso) return '';
+  const body = o.sso.connected
+    ? html`<p>Your ${o.sso.name} account is connected: you can sign in with it.</p>`
+    : html`<form class="form" method="post" action="${o.base}/login/oidc/connect">${tokenInput(o.csrf)}
+<p class="hint">Sign in at ${o.sso.name} once to connect it to this account; then “Sign in with ${o.sso.name}” signs you in here.</p>
+<button type="submit">Connect your ${o.sso.name} account</button></form>`;
+  return html`<h2>Single sign-on</h2>
+${body}`;
 }
 
 export function securityPage(o: SecurityPageOptions): Html {
@@ -39,6 +53,7 @@ ${input({ label: 'New password', name: 'password', type: 'password', autocomplet
 ${input({ label: 'Confirm new password', name: 'password_confirmation', type: 'password', autocomplete: 'new-password', required: true, error: errors.password_confirmation })}
 <p class="hint">Your other sessions are signed out when the password changes; this one stays.</p>
 <button type="submit" class="primary">Update password</button>
-</form>`,
+</form>
+${ssoSection(o)}`,
   });
 }

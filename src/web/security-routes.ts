@@ -1,12 +1,15 @@
 // The signed-in person's password at /settings/security: GET shows the form, POST changes it (the old password checked
-// and throttled, the new one by NIST's rules; every other session of theirs ends, this one stays).
+// and throttled, the new one by NIST's rules; every other session of theirs ends, this one stays), and, with single
+// sign-on set up, whether their account is connected to the provider (the button posts to /login/oidc/connect).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { linkedSubject } from '../accounts/oidc-identities.js';
 import { changeOwnPassword, hasPassword } from '../accounts/own-account.js';
 import type { ServiceContext } from '../core/context.js';
 import { HttpError, ValidationFailed, type FieldError } from '../core/errors.js';
 import { typed } from '../http/typed.js';
 import { csrfToken } from './csrf.js';
 import { field, formSchema } from './forms.js';
+import { providerName } from './oidc-client.js';
 import { securityPage, type SecurityPageOptions } from './security-page.js';
 import { htmlPage, send, webConfig as config } from './serve.js';
 import { formErrors } from './token-pages.js';
@@ -27,10 +30,15 @@ async function sendSecurityPage(
   status: number,
   extra: Pick<SecurityPageOptions, 'errors' | 'notice'> = {},
 ): Promise<FastifyReply> {
+  const issuer = ctx.config.oidcIssuer;
+  const sso = issuer
+    ? { name: providerName(ctx.config), connected: (await linkedSubject(ctx.db, viewer.user.id, issuer)) !== undefined }
+    : undefined;
   const markup = securityPage({
     base: ctx.urls.base,
     csrf: csrfToken(request, reply),
     hasPassword: await hasPassword(ctx, viewer.user.id),
+    sso,
     ...extra,
   });
   return send(reply, htmlPage(markup, status));

@@ -112,6 +112,50 @@ describe('with auto-create, trusting the provider through NODE_EXTRA_CA_CERTS', 
     expect(await userNamed(h, 'erin')).toMatchObject({ email: null });
   });
 
+  it('a person signed in with a password connects their provider account on /settings/security, then signs in with it', async () => {
+    const password = 'correct horse battery staple 42';
+    expect((await api(h, 'POST', '/admin/users', { login: 'paula', password })).status).toBe(201);
+    op.accounts.set('sub-paula', { preferred_username: 'pc-4711', email: 'p@example.com', email_verified: true });
+    const web = new WebClient(h.url);
+    expect((await web.signIn('paula', password)).status).toBe(303);
+    const settings = await web.get('/settings/security');
+    expect(settings.text).toContain('Connect your ');
+    // Only with the form's token (a forged post starts nothing).
+    expect((await web.post('/login/oidc/connect', { authenticity_token: 'forged' })).status).toBe(403);
+    const start = await web.post('/login/oidc/connect', {});
+    expect(start.status, start.text).toBe(303);
+    expect(start.location.startsWith(`${op.issuer}/`)).toBe(true);
+    const back = await throughProvider(start.location, 'sub-paula');
+    const connected = await web.get(back);
+    expect(connected.status, connected.text).toBe(303);
+    expect(connected.location).toBe(`${h.url}/settings/security`);
+    const paula = await userNamed(h, 'paula');
+    expect((await identities(h)).filter((i) => i.subject === 'sub-paula').map((i) => i.user_id)).toEqual([paula!.id]);
+    expect(await userNamed(h, 'pc-4711')).toBeUndefined();
+    expect((await web.get('/settings/security')).text).toContain('account is connected');
+
+    // Signed out, "Sign in with …" now brings paula back.
+    const again = await signInAs(h, 'sub-paula');
+    expect(again.callback.location).toBe(`${h.url}/gist/paula`);
+    expect((await again.web.get('/gist/paula')).text).toContain(signedInAs(h, 'paula'));
+
+    // A provider account connected to someone else is not taken over; a callback in a signed-out browser connects nothing.
+    expect((await api(h, 'POST', '/admin/users', { login: 'quinn', password })).status).toBe(201);
+    const quinn = new WebClient(h.url);
+    await quinn.signIn('quinn', password);
+    await quinn.get('/settings/security');
+    const taken = await quinn.get(await throughProvider((await quinn.post('/login/oidc/connect', {})).location, 'sub-paula'));
+    expectRefused(taken, 409, 'already connected to another hublet account');
+    const stray = new WebClient(h.url);
+    await stray.signIn('quinn', password);
+    await stray.get('/settings/security');
+    const started = await stray.post('/login/oidc/connect', {});
+    await stray.post('/logout', {});
+    op.accounts.set('sub-quinn', { preferred_username: 'quinn-x', email: 'q@example.com', email_verified: true });
+    expectRefused(await stray.get(await throughProvider(started.location, 'sub-quinn')), 403, 'Sign in to hublet first');
+    expect((await identities(h)).filter((i) => i.subject === 'sub-quinn')).toEqual([]);
+  });
+
   it('refuses a username that is someone else’s login, and neither signs into nor links their account', async () => {
     expect((await api(h, 'POST', '/admin/users', { login: 'dave', email: 'dave@example.com' })).status).toBe(201);
     op.accounts.set('sub-mallory', { preferred_username: 'DAVE', email: 'dave@example.com', email_verified: true });

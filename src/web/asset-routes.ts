@@ -1,9 +1,13 @@
 // What the pages load besides themselves: the stylesheets (`/-/web.css`, `/-/embed.css`; immutable when asked for by
-// their version) and the image proxy (`GET /camo/<digest>/<hex>`, image-proxy.ts) that shows Markdown's images from
-// other hosts, its answers sandboxed and its refusals plain text (docs/web.md, The image proxy).
+// their version), the image proxy (`GET /camo/<digest>/<hex>`, image-proxy.ts) that shows Markdown's images from
+// other hosts, its answers sandboxed and its refusals plain text (docs/web.md, The image proxy), and every account's
+// `avatar_url` (`GET /avatars/<login>?s=N`: an identicon, identicon.ts).
 import type { FastifyInstance } from 'fastify';
+import { findAccount } from '../accounts/store.js';
+import { NotFound } from '../core/errors.js';
 import { pathParams } from '../http/route-params.js';
 import { typed } from '../http/typed.js';
+import { identiconPng } from './identicon.js';
 import type { ImageProxy } from './image-proxy.js';
 import { queryValue, webConfig as config } from './serve.js';
 import { embedStylesheet, pageStylesheet } from './styles.js';
@@ -14,6 +18,20 @@ const SANDBOX = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; s
 /** `?v=<version>` of a stylesheet (a repeated `v` names no version). */
 const stylesheetQuery = { type: 'object', properties: { v: queryValue } } as const;
 const proxyParams = pathParams('digest', 'address');
+const avatarParams = pathParams('username');
+/** `?s=` or `?size=` in pixels, as GitHub's avatar host takes them (the last of a repeated one). */
+const avatarQuery = { type: 'object', properties: { s: queryValue, size: queryValue } } as const;
+const AVATAR_SIZE = { fallback: 420, min: 16, max: 460 };
+
+/** A requested avatar size within GitHub's bounds; anything else is the default. */
+function avatarSize(raw: string | string[] | undefined): number {
+  const n = Number(Array.isArray(raw) ? raw.at(-1) : raw);
+  return Number.isInteger(n) && n > 0 ? Math.min(AVATAR_SIZE.max, Math.max(AVATAR_SIZE.min, n)) : AVATAR_SIZE.fallback;
+}
+
+/** Identicons drawn lately, by account and size (a few hundred bytes each). */
+const identicons = new Map<string, Buffer>();
+const IDENTICONS_KEPT = 2000;
 
 export function assetRoutes(fastify: FastifyInstance, images: ImageProxy): void {
   const app = typed(fastify);
@@ -28,6 +46,21 @@ export function assetRoutes(fastify: FastifyInstance, images: ImageProxy): void 
       return reply.type('text/css; charset=utf-8').send(sheet.body);
     });
   }
+
+  app.get('/avatars/:username', { schema: { params: avatarParams, querystring: avatarQuery }, config }, async (request, reply) => {
+    const account = await findAccount(request.ctx.db, request.params.username);
+    if (!account) throw new NotFound();
+    const size = avatarSize(request.query.s ?? request.query.size);
+    const key = `${account.id}:${size}`;
+    let png = identicons.get(key);
+    if (!png) {
+      png = identiconPng(account.id, size);
+      if (identicons.size >= IDENTICONS_KEPT) identicons.delete(identicons.keys().next().value as string);
+      identicons.set(key, png);
+    }
+    reply.header('cache-control', 'public, max-age=300');
+    return reply.type('image/png').send(png);
+  });
 
   app.get('/camo/:digest/:address', { schema: { params: proxyParams }, config }, async (request, reply) => {
     const answer = await images.answer(request.params.digest, request.params.address);

@@ -62,7 +62,8 @@ export interface ProfileData {
 export function profilePage(data: ProfileData, urls: Urls): Html {
   const { account } = data;
   const org = account.type === 'Organization';
-  const body = html`<h1><strong>${account.login}</strong>${account.name ? html` <span class="muted">${account.name}</span>` : ''}${org ? html`<span class="badge">Organization</span>` : ''}</h1>
+  const body = html`<img class="avatar" src="${urls.html(`/avatars/${account.login}`)}?s=96" alt="" width="96" height="96">
+<h1><strong>${account.login}</strong>${account.name ? html` <span class="muted">${account.name}</span>` : ''}${org ? html`<span class="badge">Organization</span>` : ''}</h1>
 ${account.bio ? html`<p class="description">${account.bio}</p>` : ''}${facts(account)}
 <h2>Public repositories</h2>
 ${repositoryList(data.repos, urls)}

@@ -120,6 +120,7 @@ button.primary { background: #1f883d; color: #ffffff; border-color: #1a7f37; }
 button.danger { color: var(--k); }
 .secret-value { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; padding: 8px 12px; border: 1px solid var(--border); border-radius: 6px; background: var(--add); overflow-wrap: anywhere; }
 .user-code { font: 600 28px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; letter-spacing: 4px; }
+.avatar { float: right; border-radius: 50%; border: 1px solid var(--border); }
 footer { max-width: 1012px; margin: 0 auto; padding: 16px; color: var(--muted); font-size: 12px; border-top: 1px solid var(--border); }
 .settings-nav { display: flex; flex-wrap: wrap; gap: 16px; margin: 0 0 16px; border-bottom: 1px solid var(--border); padding: 0 0 8px; }
 .settings-nav a[aria-current=page] { font-weight: 600; }

@@ -6,7 +6,7 @@ import type { AuthorizedApp } from '../accounts/oauth-grants.js';
 import type { OauthAppRow } from '../db/tables/sign-in.js';
 import { field, flash, input, tokenInput, type FormBody } from './forms.js';
 import { html, type Html } from './html.js';
-import { day, settingsPage, type FormErrors } from './token-pages.js';
+import { day, settingsPage, type FormErrors } from './settings-layout.js';
 
 const CURRENT = '/settings/applications';
 

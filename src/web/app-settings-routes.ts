@@ -14,9 +14,8 @@ import { APP_FIELDS, applicationPage, applicationsPage, newApplicationPage } fro
 import { csrfToken } from './csrf.js';
 import { field, formSchema } from './forms.js';
 import { htmlPage, send, webConfig as config } from './serve.js';
-import { formErrors } from './token-pages.js';
-import { asViewer } from './token-routes.js';
-import type { Viewer } from './viewer.js';
+import { formErrors } from './settings-layout.js';
+import { asViewer, type Viewer } from './viewer.js';
 
 const idParams = pathParams('id');
 const clientParams = pathParams('client_id');

@@ -10,8 +10,7 @@ import { csrfToken } from './csrf.js';
 import { deviceAuthorizePage, deviceCodePage, deviceDonePage } from './device-pages.js';
 import { field, formSchema } from './forms.js';
 import { htmlPage, queryValue, send, webConfig as config } from './serve.js';
-import { asViewer } from './token-routes.js';
-import type { Viewer } from './viewer.js';
+import { asViewer, type Viewer } from './viewer.js';
 
 const REFUSED = {
   invalid: { status: 422, message: "That code didn't work. Check the code and try again." },

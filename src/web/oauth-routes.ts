@@ -13,8 +13,7 @@ import { csrfToken } from './csrf.js';
 import { field, formSchema } from './forms.js';
 import { consentPage } from './oauth-pages.js';
 import { htmlPage, PageRefusal, queryValue, send, webConfig as config } from './serve.js';
-import { asViewer } from './token-routes.js';
-import type { Viewer } from './viewer.js';
+import { asViewer, type Viewer } from './viewer.js';
 
 const ACCESS_DENIED_URI = 'https://docs.github.com/apps/managing-oauth-apps/troubleshooting-authorization-request-errors/#access-denied';
 

@@ -3,7 +3,7 @@
 // first one without the old.
 import { flash, input, tokenInput } from './forms.js';
 import { html, type Html } from './html.js';
-import { settingsPage, type FormErrors } from './token-pages.js';
+import { settingsPage, type FormErrors } from './settings-layout.js';
 
 export interface SecurityPageOptions {
   base: string;

@@ -12,9 +12,8 @@ import { field, formSchema } from './forms.js';
 import { providerName } from './oidc-client.js';
 import { securityPage, type SecurityPageOptions } from './security-page.js';
 import { htmlPage, send, webConfig as config } from './serve.js';
-import { formErrors } from './token-pages.js';
-import { asViewer } from './token-routes.js';
-import type { Viewer } from './viewer.js';
+import { formErrors } from './settings-layout.js';
+import { asViewer, type Viewer } from './viewer.js';
 
 const LABELS = {
   old_password: { field: 'old_password', label: 'Old password' },

@@ -3,7 +3,7 @@
 import { field, flash, input, tokenInput, type FormBody } from './forms.js';
 import { html, type Html } from './html.js';
 import { page } from './layout.js';
-import type { FormErrors } from './token-pages.js';
+import type { FormErrors } from './settings-layout.js';
 
 export interface SignupPageOptions {
   base: string;

@@ -9,7 +9,7 @@ import { csrfToken } from './csrf.js';
 import { field, formSchema, type FormBody } from './forms.js';
 import { htmlPage, queryValue, send, webConfig as config } from './serve.js';
 import { invitationNeededPage, signupPage, type SignupPageOptions } from './signup-page.js';
-import { formErrors } from './token-pages.js';
+import { formErrors } from './settings-layout.js';
 import { pageContext, signIn } from './viewer.js';
 
 const LABELS = {

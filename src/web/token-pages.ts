@@ -1,62 +1,11 @@
-// The settings pages' shell (their navigation, refused fields named by their labels) and the personal access token
-// pages, in GitHub's words: the list at /settings/tokens ("Delete" on each; a new token shown once, above it), "Generate
+// The personal access token pages, in GitHub's words: the list at /settings/tokens ("Delete" on each; a new token shown once, above it), "Generate
 // new token (classic)" with "Note", "Expiration" and a checkbox per scope, and "Generate new token" (fine-grained) with
 // "Token name", "Expiration" and a control per permission; both end in "Generate token".
-import type { FieldError } from '../core/errors.js';
 import { FINE_GRAINED_PERMISSIONS, KNOWN_SCOPES, type FineGrainedPermission, type PermissionLevel } from '../core/scopes.js';
 import type { TokenRow } from '../db/schema.js';
 import { field, fieldValues, flash, input, tokenInput, type FormBody } from './forms.js';
 import { html, type Html } from './html.js';
-import { page } from './layout.js';
-
-const SETTINGS_LINKS = [
-  { href: '/settings/tokens', label: 'Personal access tokens' },
-  { href: '/settings/security', label: 'Password and authentication' },
-  { href: '/settings/applications', label: 'Applications' },
-];
-
-/** A settings page: its title, the settings navigation (the current page marked) and its body. */
-export function settingsPage(o: { base: string; title: string; current: string; body: Html }): Html {
-  const links = SETTINGS_LINKS.map(
-    (l) => html`<a href="${o.base}${l.href}"${l.href === o.current ? html` aria-current="page"` : ''}>${l.label}</a>`,
-  );
-  return page({
-    title: `${o.title} · hublet`,
-    base: o.base,
-    noindex: true,
-    body: html`<div class="form-page wide"><nav class="settings-nav" aria-label="Settings">${links}</nav>
-<h1>${o.title}</h1>
-${o.body}</div>`,
-  });
-}
-
-/** What a form shows next to each of its fields (by the field's name; '' above the form), one message each. */
-export type FormErrors = Record<string, string>;
-
-/** Where a service's field goes on a form, and the label that starts a message the service began with the field's name. */
-export type FieldLabels = Record<string, { field: string; label: string }>;
-
-/**
- * The problems a service reported (a 422's errors), each under its form field and worded with its label ("note can't
- * be blank" under Note: "Note can't be blank"); a field the form does not have goes above the form.
- */
-export function formErrors(errors: readonly FieldError[], labels: FieldLabels): FormErrors {
-  const out: FormErrors = {};
-  for (const e of errors) {
-    const name = e.field ?? '';
-    const target = labels[name];
-    const message = e.message ?? `${name} is invalid`;
-    const worded = target && name && message.startsWith(name) ? target.label + message.slice(name.length) : message;
-    const key = target?.field ?? '';
-    out[key] = out[key] ? `${out[key]}; ${worded}` : worded;
-  }
-  return out;
-}
-
-/** GitHub's way of writing a day: "Sat, Dec 26, 2026". */
-export function day(iso: string): string {
-  return new Date(iso).toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
-}
+import { day, settingsPage, type FormErrors } from './settings-layout.js';
 
 function expiry(row: TokenRow, now: Date): Html {
   if (!row.expires_at) return html`<span class="token-expiry">This token has no expiration date.</span>`;

@@ -13,29 +13,11 @@ import { csrfToken } from './csrf.js';
 import { field, fieldValues, formSchema, type FormBody } from './forms.js';
 import type { Html } from './html.js';
 import { htmlPage, queryValue, send, webConfig as config } from './serve.js';
-import { classicTokenPage, fineGrainedTokenPage, formErrors, permissionField, tokenListPage, type FormErrors } from './token-pages.js';
-import { pageContext, type Viewer } from './viewer.js';
+import { formErrors, type FormErrors } from './settings-layout.js';
+import { classicTokenPage, fineGrainedTokenPage, permissionField, tokenListPage } from './token-pages.js';
+import { asViewer } from './viewer.js';
 
 const DAY_MS = 24 * 3600 * 1000;
-
-/**
- * Runs a page for the signed-in person with their own authority; anyone else is sent to sign in, coming back to this
- * page (a GET) or to `back` (a refused POST).
- */
-export async function asViewer(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  run: (ctx: ServiceContext, viewer: Viewer) => Promise<FastifyReply>,
-  back?: string,
-): Promise<FastifyReply> {
-  const viewer = request.viewer;
-  if (!viewer) {
-    const returnTo = request.method === 'GET' ? request.url : back;
-    const query = returnTo ? `?return_to=${encodeURIComponent(returnTo)}` : '';
-    return reply.redirect(`${request.ctx.urls.base}/login${query}`, 303);
-  }
-  return run(pageContext(request), viewer);
-}
 
 /** "Expiration" as the API's `expires_at`: days from now, the end of a custom day (UTC), or none. */
 function expiresAt(body: FormBody, now: Date): { expiresAt: string | null; dateField: boolean } {

@@ -1,6 +1,7 @@
 // Who is looking at a page: the person whose session cookie names a live session (accounts/sessions.ts), or nobody.
 // The cookie is HttpOnly and SameSite=Lax, and over HTTPS `Secure` with the `__Host-` prefix; pages read what the
-// viewer may see through the services with the viewer's own authority (a `local` actor), never a token's.
+// viewer may see through the services with the viewer's own authority (a `local` actor), never a token's. `asViewer` runs a
+// page only for a signed-in person, sending anyone else to sign in.
 import type {} from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { endSession, findSession, SESSION_LIFETIME_MS, startSession } from '../accounts/sessions.js';
@@ -93,4 +94,23 @@ export function pageContext(request: FastifyRequest): ServiceContext {
   const ctx = Object.create(request.ctx) as ServiceContext;
   ctx.actor = request.viewer ? viewerActor(request.viewer.user) : null;
   return ctx;
+}
+
+/**
+ * Runs a page for the signed-in person with their own authority; anyone else is sent to sign in, coming back to this
+ * page (a GET) or to `back` (a refused POST).
+ */
+export async function asViewer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  run: (ctx: ServiceContext, viewer: Viewer) => Promise<FastifyReply>,
+  back?: string,
+): Promise<FastifyReply> {
+  const viewer = request.viewer;
+  if (!viewer) {
+    const returnTo = request.method === 'GET' ? request.url : back;
+    const query = returnTo ? `?return_to=${encodeURIComponent(returnTo)}` : '';
+    return reply.redirect(`${request.ctx.urls.base}/login${query}`, 303);
+  }
+  return run(pageContext(request), viewer);
 }

@@ -10,7 +10,8 @@ import { copyObjects, createRepo, gistRepoDir, removeRepo, withGistLock } from '
 import { untilHeadHolds } from './head-retry.js';
 import type { GistLimits, Received } from './parse.js';
 import { planCreate, planUpdate } from './plan.js';
-import type { CreateBody, UpdateBody } from './schemas.js';
+import { bodyVerdict } from '../http/validation.js';
+import { type CreateBody, createBody, type UpdateBody, updateBody } from './schemas.js';
 import {
   addStar,
   advanceHead,
@@ -113,6 +114,16 @@ export async function createGist(
     throw err;
   }
   return row!;
+}
+
+/** A create body another front end built (a web form): judged by the API route's schema, then created as the API would. */
+export function createGistFrom(ctx: ServiceContext, body: CreateBody): Promise<GistRow> {
+  return createGist(ctx, { body, schemaErrors: bodyVerdict(createBody, body) });
+}
+
+/** An update body another front end built (a web form): judged by the API route's schema, then applied as the API would. */
+export function updateGistFrom(ctx: ServiceContext, id: string, body: UpdateBody): Promise<GistRow> {
+  return updateGist(ctx, id, { body, schemaErrors: bodyVerdict(updateBody, body) });
 }
 
 /**

@@ -11,6 +11,7 @@ import { tarGz, zip } from './archive.js';
 import { embedScript } from './embed.js';
 import { discoverPage, LIST_PAGE_SIZE, userGistsPage } from './gist-lists.js';
 import { gistPage } from './gist-page.js';
+import { gistPageFor } from './gists/gist-view.js';
 import { REVISIONS_PAGE_SIZE, revisionsPage, type RevisionChange } from './revisions-page.js';
 import { anonymous, htmlPage, orNotFound, pagedQuery, paging, queryValue, send, webConfig as config, type WebState } from './serve.js';
 import { pageContext } from './viewer.js';
@@ -51,10 +52,7 @@ export function gistPageRoutes(fastify: FastifyInstance, { cache, images }: WebS
       reply,
       await cache.get(ctx, `gist ${name.toLowerCase()} ${p.page}`, async () => {
         const gist = GIST_ID.test(name) ? await findGist(ctx.db, name) : undefined;
-        if (gist) {
-          const [view, stars] = await Promise.all([singleView(ctx, gist), starCounts(ctx.db, [gist.id])]);
-          return htmlPage(gistPage({ view, stars: stars.get(gist.id) ?? 0 }, ctx.urls, images.links(ctx.urls)));
-        }
+        if (gist) return htmlPage(await gistPageFor(ctx, gist, images.links(ctx.urls)));
         const account = await orNotFound(requireAnyAccount(ctx, name));
         const list = await listForUser(ctx, account.login, p);
         if (!list.items.length && p.page > 1) throw new NotFound();

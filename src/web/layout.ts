@@ -23,6 +23,12 @@ export function securityHeaders(reply: FastifyReply): void {
  */
 export const VIEWER_SLOT = trustedHtml('<!--hublet:viewer-->');
 
+/**
+ * Where a cached page's forms carry their authenticity token: the token is bound to one session (csrf.ts), so serve.ts
+ * fills it per request, as the viewer slot, and a page kept for one person works in each of their sessions.
+ */
+export const FORM_TOKEN_SLOT = trustedHtml('<!--hublet:form-token-->');
+
 export interface PageOptions {
   title: string;
   /** Links are absolute, built from the public base URL. */

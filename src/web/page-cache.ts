@@ -12,8 +12,10 @@ export interface BuiltPage {
   body: Buffer;
   type: string;
   headers?: Readonly<Record<string, string>>;
-  /** The body with its viewer slot filled, last time, and the header it was filled with (serve.ts reuses it). */
-  filled?: { header: string; body: Buffer };
+  /** Whether the body has forms whose token slots are filled per request (serve.ts). */
+  forms?: boolean;
+  /** The body with its slots filled, last time, and what they were filled with (serve.ts reuses it). */
+  filled?: { key: string; body: Buffer };
 }
 
 export class PageCache {

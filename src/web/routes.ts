@@ -16,6 +16,8 @@ import { accountPageRoutes } from './account-routes.js';
 import { appSettingsRoutes } from './app-settings-routes.js';
 import { assetRoutes } from './asset-routes.js';
 import { gistPageRoutes } from './gist-routes.js';
+import { gistActionRoutes } from './gists/gist-action-routes.js';
+import { gistWriteRoutes } from './gists/gist-write-routes.js';
 import { ImageProxy } from './image-proxy.js';
 import { checkForm, CSRF_FIELD } from './csrf.js';
 import { deviceRoutes } from './device-routes.js';
@@ -97,6 +99,8 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
   appSettingsRoutes(app);
   oidcRoutes(app);
   gistPageRoutes(app, state);
+  gistWriteRoutes(app);
+  gistActionRoutes(app, state.images);
   accountPageRoutes(app, state);
   repoPageRoutes(app, state);
 }

@@ -7,7 +7,9 @@ import { PUBLIC } from '../core/grants.js';
 import { parsePaging, type Paging } from '../http/pagination.js';
 import type { Html } from './html.js';
 import type { ImageProxy } from './image-proxy.js';
-import { VIEWER_SLOT } from './layout.js';
+import { csrfToken } from './csrf.js';
+import { tokenInput } from './forms.js';
+import { FORM_TOKEN_SLOT, VIEWER_SLOT } from './layout.js';
 import type { BuiltPage, PageCache } from './page-cache.js';
 import { viewerHeader } from './viewer-header.js';
 
@@ -67,8 +69,10 @@ export async function orNotFound<T>(read: Promise<T>): Promise<T> {
   }
 }
 
+/** A page; one with forms (their token slots, layout.ts) is filled with the request's token when sent. */
 export function htmlPage(markup: Html, status = 200): BuiltPage {
-  return { status, body: Buffer.from(markup.text), type: HTML_TYPE };
+  const forms = markup.text.includes(TOKEN_SLOT) || undefined;
+  return { status, body: Buffer.from(markup.text), type: HTML_TYPE, forms };
 }
 
 /** A redirect, kept in the page cache like a page (a path's kind changes only with a push). */
@@ -77,14 +81,20 @@ export function redirect(location: string): BuiltPage {
 }
 
 const SLOT = Buffer.from(VIEWER_SLOT.text);
+const TOKEN_SLOT = FORM_TOKEN_SLOT.text;
 
-/** The page's body with its viewer slot holding `header`: the one filled last time when the header is the same. */
-function filled(built: BuiltPage, header: string): Buffer {
-  if (built.filled?.header === header) return built.filled.body;
+/**
+ * The page's body with its viewer slot holding `header` and its forms' token slots `token`: the one filled last time
+ * when both are the same (a cached page's visitors at one address share it; a person's pages, per session).
+ */
+function filled(built: BuiltPage, header: string, token: string): Buffer {
+  const key = header + token;
+  if (built.filled?.key === key) return built.filled.body;
   const at = built.body.indexOf(SLOT);
-  if (at < 0) return built.body;
-  const body = Buffer.concat([built.body.subarray(0, at), Buffer.from(header), built.body.subarray(at + SLOT.length)]);
-  built.filled = { header, body };
+  if (at < 0 && !built.forms) return built.body;
+  let body = at < 0 ? built.body : Buffer.concat([built.body.subarray(0, at), Buffer.from(header), built.body.subarray(at + SLOT.length)]);
+  if (built.forms) body = Buffer.from(body.toString().replaceAll(TOKEN_SLOT, token));
+  built.filled = { key, body };
   return body;
 }
 
@@ -99,7 +109,8 @@ export function send(reply: FastifyReply, built: BuiltPage): FastifyReply {
   if (built.type === HTML_TYPE) {
     reply.header('vary', 'Cookie');
     if (reply.request.viewer) reply.header('cache-control', 'private, no-store');
-    body = filled(built, viewerHeader(reply).text);
+    const token = built.forms ? tokenInput(csrfToken(reply.request, reply)).text : '';
+    body = filled(built, viewerHeader(reply).text, token);
   }
   return reply.code(built.status).type(built.type).send(body);
 }

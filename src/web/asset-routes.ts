@@ -1,7 +1,7 @@
-// What the pages load besides themselves: the stylesheets (`/-/web.css`, `/-/embed.css`; immutable when asked for by
-// their version), the image proxy (`GET /camo/<digest>/<hex>`, image-proxy.ts) that shows Markdown's images from
-// other hosts, its answers sandboxed and its refusals plain text (docs/web.md, The image proxy), and every account's
-// `avatar_url` (`GET /avatars/<login>?s=N`: an identicon, identicon.ts).
+// What the pages load besides themselves: the stylesheets (`/-/web.css`, `/-/embed.css`) and the script (`/-/web.js`;
+// each immutable when asked for by its version), the image proxy (`GET /camo/<digest>/<hex>`, image-proxy.ts) that
+// shows Markdown's images from other hosts, its answers sandboxed and its refusals plain text (docs/web.md, The image proxy), and every account's
+// `avatar_url` (`GET /avatars/<login>?s=N`: the picture its owner uploaded, as it is, else an identicon, identicon.ts).
 import type { FastifyInstance } from 'fastify';
 import { findAccount } from '../accounts/store.js';
 import { NotFound } from '../core/errors.js';
@@ -9,6 +9,7 @@ import { pathParams } from '../http/route-params.js';
 import { typed } from '../http/typed.js';
 import { identiconPng } from './identicon.js';
 import type { ImageProxy } from './image-proxy.js';
+import { pageScript } from './page-script.js';
 import { queryValue, webConfig as config } from './serve.js';
 import { embedStylesheet, pageStylesheet } from './styles.js';
 
@@ -47,9 +48,16 @@ export function assetRoutes(fastify: FastifyInstance, images: ImageProxy): void 
     });
   }
 
+  app.get('/-/web.js', { schema: { querystring: stylesheetQuery }, config }, async (request, reply) => {
+    const versioned = request.query.v === pageScript.version;
+    reply.header('cache-control', versioned ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
+    return reply.type('text/javascript; charset=utf-8').send(pageScript.body);
+  });
+
   app.get('/avatars/:username', { schema: { params: avatarParams, querystring: avatarQuery }, config }, async (request, reply) => {
     const account = await findAccount(request.ctx.db, request.params.username);
     if (!account) throw new NotFound();
+    reply.header('cache-control', 'public, max-age=300');
     const size = avatarSize(request.query.s ?? request.query.size);
     const key = `${account.id}:${size}`;
     let png = identicons.get(key);
@@ -58,7 +66,6 @@ export function assetRoutes(fastify: FastifyInstance, images: ImageProxy): void 
       if (identicons.size >= IDENTICONS_KEPT) identicons.delete(identicons.keys().next().value as string);
       identicons.set(key, png);
     }
-    reply.header('cache-control', 'public, max-age=300');
     return reply.type('image/png').send(png);
   });
 

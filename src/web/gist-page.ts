@@ -46,8 +46,8 @@ function actions(data: GistPageData, links: GistLinks, urls: Urls): Html {
   const embed = `<script src="${links.embed}"></script>`;
   return html`<div class="actions">
 <div class="links"><a href="${links.archive(sha, 'zip')}">Download ZIP</a><a href="${links.archive(sha, 'tar.gz')}">Download tar.gz</a><a href="${links.revisions}">Revisions</a><a href="${userGistsLink(urls, data.view.owner.login)}">More by ${data.view.owner.login}</a></div>
-<label>Clone with git<input type="text" readonly value="${links.clone}"></label>
-<label>Embed this gist<input type="text" readonly value="${embed}"></label>
+<label>Clone with git<input type="text" readonly value="${links.clone}" data-copy="the clone URL"></label>
+<label>Embed this gist<input type="text" readonly value="${embed}" data-copy="the embed code"></label>
 </div>`;
 }
 

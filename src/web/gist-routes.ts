@@ -3,13 +3,13 @@
 import type { FastifyInstance } from 'fastify';
 import { requireAnyAccount } from '../accounts/service.js';
 import { NotFound } from '../core/errors.js';
-import { filesAtRevision, listCommits, listForUser, listPublic, revisionView, singleView } from '../gists/reads.js';
+import { filesAtRevision, listCommits, listForUser, listPublic, listStarred, revisionView, singleView } from '../gists/reads.js';
 import { findGist, starCounts } from '../gists/store.js';
 import { pathParams } from '../http/route-params.js';
 import { typed } from '../http/typed.js';
 import { tarGz, zip } from './archive.js';
 import { embedScript } from './embed.js';
-import { discoverPage, LIST_PAGE_SIZE, userGistsPage } from './gist-lists.js';
+import { discoverPage, LIST_PAGE_SIZE, starredPage, userGistsPage } from './gist-lists.js';
 import { gistPage } from './gist-page.js';
 import { gistPageFor } from './gists/gist-view.js';
 import { REVISIONS_PAGE_SIZE, revisionsPage, type RevisionChange } from './revisions-page.js';
@@ -56,7 +56,23 @@ export function gistPageRoutes(fastify: FastifyInstance, { cache, images }: WebS
         const account = await orNotFound(requireAnyAccount(ctx, name));
         const list = await listForUser(ctx, account.login, p);
         if (!list.items.length && p.page > 1) throw new NotFound();
-        return htmlPage(userGistsPage(account, list, p.page, ctx.urls));
+        return htmlPage(userGistsPage(account, list, p.page, ctx.urls, ctx.actor?.user.id === account.id));
+      }),
+    );
+  });
+
+  // "Starred gists": the signed-in person's own (anyone else's is not found here; the API lists one's own alone too).
+  app.get('/gist/:gist_id/starred', { schema: { params: gistParams, querystring: pagedQuery }, config }, async (request, reply) => {
+    const ctx = pageContext(request);
+    const viewer = ctx.actor?.user;
+    if (!viewer || viewer.login_lower !== request.params.gist_id.toLowerCase()) throw new NotFound();
+    const p = paging(request.query.page, LIST_PAGE_SIZE);
+    return send(
+      reply,
+      await cache.get(ctx, `starred ${p.page}`, async () => {
+        const list = await listStarred(ctx, p);
+        if (!list.items.length && p.page > 1) throw new NotFound();
+        return htmlPage(starredPage(viewer, list, p.page, ctx.urls));
       }),
     );
   });

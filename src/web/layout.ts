@@ -2,6 +2,7 @@
 // web response carries (a Content-Security-Policy without inline scripts, nosniff, no framing).
 import type { FastifyReply } from 'fastify';
 import { html, trustedHtml, type Html } from './html.js';
+import { pageScript } from './page-script.js';
 import { pageStylesheet } from './styles.js';
 
 /** No inline script or style anywhere, nothing from other hosts, no plugins, no framing by other sites. */
@@ -49,6 +50,7 @@ export function page(options: PageOptions): Html {
 ${options.noindex ? html`<meta name="robots" content="noindex">\n` : ''}<title>${options.title}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${base}/-/web.css?v=${pageStylesheet.version}">
+<script src="${base}/-/web.js?v=${pageScript.version}" defer></script>
 </head>
 <body>
 <header class="site"><a class="home" href="${base}/gist/discover">hublet</a><nav aria-label="Site"><a href="${base}/gist/discover">Discover gists</a></nav>${VIEWER_SLOT}</header>

@@ -121,6 +121,29 @@ button.danger { color: var(--k); }
 .secret-value { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; padding: 8px 12px; border: 1px solid var(--border); border-radius: 6px; background: var(--add); overflow-wrap: anywhere; }
 .user-code { font: 600 28px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; letter-spacing: 4px; }
 .avatar { float: right; border-radius: 50%; border: 1px solid var(--border); }
+.gist-actions { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 0 0 16px; }
+.gist-actions form { margin: 0; display: inline; }
+.counted { display: inline-flex; align-items: stretch; }
+.counted > form > button, .counted > a.button { border-radius: 6px 0 0 6px; }
+.counted .count { border: 1px solid var(--border); border-left: 0; border-radius: 0 6px 6px 0; padding: 5px 10px; font-weight: 600; }
+.gist-editor { max-width: 1012px; }
+.gist-file { display: flex; flex-direction: column; }
+textarea.code-editor { font: 12px/20px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; tab-size: 4; width: 100%; resize: vertical; white-space: pre; }
+.form-actions { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
+.comments { margin: 32px 0 0; }
+.comment { border: 1px solid var(--border); border-radius: 6px; margin: 0 0 16px; }
+.comment-head { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; padding: 8px 12px; background: var(--subtle); border-bottom: 1px solid var(--border); border-radius: 6px 6px 0 0; color: var(--muted); }
+.comment-head strong { color: var(--fg); }
+.comment-avatar, .menu-avatar { border-radius: 50%; vertical-align: middle; }
+.comment-actions { margin-left: auto; display: flex; gap: 12px; }
+.comment-body { padding: 8px 16px; }
+.comment-form textarea { width: 100%; resize: vertical; }
+.menu { position: relative; }
+.menu summary { cursor: pointer; display: flex; gap: 6px; align-items: center; }
+.menu-items { position: absolute; right: 0; z-index: 10; min-width: 200px; display: flex; flex-direction: column; gap: 2px; padding: 8px 0; margin-top: 4px; background: var(--bg); border: 1px solid var(--border); border-radius: 6px; }
+.menu-items a, .menu-items button { padding: 4px 16px; text-align: left; border: 0; background: none; color: var(--fg); border-radius: 0; width: 100%; }
+.menu-items a:hover, .menu-items a:focus, .menu-items button:hover, .menu-items button:focus { background: var(--subtle); }
+button.copy { font-size: 12px; padding: 2px 8px; margin-top: 2px; }
 footer { max-width: 1012px; margin: 0 auto; padding: 16px; color: var(--muted); font-size: 12px; border-top: 1px solid var(--border); }
 .settings-nav { display: flex; flex-wrap: wrap; gap: 16px; margin: 0 0 16px; border-bottom: 1px solid var(--border); padding: 0 0 8px; }
 .settings-nav a[aria-current=page] { font-weight: 600; }

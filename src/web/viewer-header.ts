@@ -1,5 +1,6 @@
-// The header's right side, per request: who is signed in, their links and the Sign out button (a CSRF-checked form
-// posting to /logout), or the Sign in link that brings the visitor back to the page they were on.
+// The header's right side, per request: "New gist" and a menu of the signed-in person's own pages (Your gists, Starred
+// gists, settings, tokens) with the Sign out button (a CSRF-checked form posting to /logout), or the Sign in link that
+// brings the visitor back to the page they were on.
 import type { FastifyReply } from 'fastify';
 import { csrfToken } from './csrf.js';
 import { tokenInput } from './forms.js';
@@ -16,9 +17,11 @@ export function viewerHeader(reply: FastifyReply): Html {
   const viewer = request.viewer;
   if (viewer) {
     const login = viewer.user.login;
-    return html`<div class="viewer"><span>Signed in as <a href="${base}/gist/${login}"><strong>${login}</strong></a></span>
-<a href="${base}/settings/tokens">Settings</a>
-<form method="post" action="${base}/logout">${tokenInput(csrfToken(request, reply))}<button type="submit">Sign out</button></form></div>`;
+    // A menu that opens without JavaScript (details/summary): the person's own pages, settings and Sign out.
+    return html`<div class="viewer"><a class="button" href="${base}/gist/new">New gist</a>
+<details class="menu"><summary><img class="menu-avatar" src="${base}/avatars/${login}?s=40" alt="" width="20" height="20"><span>Signed in as <strong>${login}</strong></span></summary>
+<nav class="menu-items" aria-label="Your account"><a href="${base}/gist/${login}">Your gists</a><a href="${base}/gist/${login}/starred">Starred gists</a><a href="${base}/settings/profile">Your profile settings</a><a href="${base}/settings/tokens">Personal access tokens</a>
+<form method="post" action="${base}/logout">${tokenInput(csrfToken(request, reply))}<button type="submit">Sign out</button></form></nav></details></div>`;
   }
   const back = request.method === 'GET' ? comingBack(request.url) : undefined;
   const signIn = back ? `${base}/login?return_to=${encodeURIComponent(back)}` : `${base}/login`;

@@ -22,7 +22,7 @@ const userNamed = (h: Hublet, login: string) => h.db.selectFrom('users').selectA
 const userCount = async (h: Hublet) => (await h.db.selectFrom('users').select('id').execute()).length;
 
 /** The page header's words for a signed-in person. */
-const signedInAs = (h: Hublet, login: string) => `Signed in as <a href="${h.url}/gist/${login}"><strong>${login}</strong></a>`;
+const signedInAs = (_h: Hublet, login: string) => `Signed in as <strong>${login}</strong>`;
 
 /** A refusal page: its status, its words (HTML-escaped as the page shows them), and no session started. */
 function expectRefused(r: WebResponse, status: number, words: string): void {

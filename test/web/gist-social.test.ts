@@ -39,6 +39,20 @@ function counted(page: string, label: string): { count: number } | undefined {
   return m ? { count: Number(m[1]) } : undefined;
 }
 
+describe('the header menu and "Your gists"', () => {
+  it('offers New gist, Your gists, Starred gists, settings and Sign out; Your gists shows the secret ones marked', async () => {
+    const secret = await s.api('POST', '/gists', { token, body: { public: false, files: { 'hidden.txt': { content: 'x' } } } });
+    const mine = await alice.get('/gist/alice');
+    for (const link of ['/gist/new">New gist', '/gist/alice">Your gists', '/gist/alice/starred">Starred gists', '/settings/profile">'])
+      expect(mine.text).toContain(`href="${s.url}${link}`);
+    expect(mine.text).toContain('<h1>Your gists</h1>');
+    expect(mine.text).toContain(`href="${s.url}/gist/${secret.body.id}"><strong>hidden.txt</strong></a> <span class="badge">Secret</span>`);
+    const theirs = await bob.get('/gist/alice');
+    expect(theirs.text).not.toContain('hidden.txt');
+    expect(theirs.text).toContain('’s gists</h1>');
+  });
+});
+
 describe('Star and Fork', () => {
   it('shows a visitor the counts with links to sign in, and the owner Edit and Delete but no Fork', async () => {
     const visitor = await new WebClient(s.url).get(`/gist/${id}`);
@@ -62,7 +76,15 @@ describe('Star and Fork', () => {
     expect(counted(page.text, 'Unstar')).toEqual({ count: 1 });
     // alice's page, kept for her, counts bob's star too.
     expect(counted((await alice.get(`/gist/${id}`)).text, 'Star')).toEqual({ count: 1 });
+    // "Starred gists", reached from the header's menu: one's own list; anyone else's is not found.
+    expect(page.text).toContain(`href="${s.url}/gist/bob/starred">Starred gists</a>`);
+    const starred = await bob.get('/gist/bob/starred');
+    expect(starred.status).toBe(200);
+    expect(starred.text).toContain(`href="${s.url}/gist/${id}"><strong>a.md</strong></a>`);
+    expect((await alice.get('/gist/bob/starred')).status).toBe(404);
+    expect((await new WebClient(s.url).get('/gist/bob/starred')).status).toBe(404);
     expect((await bob.post(`/gist/${id}/unstar`, {})).status).toBe(303);
+    expect((await bob.get('/gist/bob/starred')).text).toContain('You have not starred any gists yet.');
     expect((await s.api('GET', `/gists/${id}/star`, { token: bobToken })).status).toBe(404);
     expect(counted((await bob.get(`/gist/${id}`)).text, 'Star')).toEqual({ count: 0 });
   });

@@ -12,7 +12,7 @@ const ARTIFACTS = path.resolve(import.meta.dirname, '../../test-artifacts/web');
 
 /** A browser for one test file, or the reason there is none (every visit then fails with it; no test is skipped). */
 export class BrowserSession {
-  /** One page per color scheme, reused visit after visit (a new context and page cost more than the visit itself). */
+  /** One page per color scheme and person, reused visit after visit (a new context and page cost more than the visit). */
   private readonly pages = new Map<string, { page: Page; watch: Watch }>();
 
   private constructor(private readonly browser: Browser | Error) {}
@@ -30,8 +30,8 @@ export class BrowserSession {
   }
 
   /** Opens `url`, recording everything that goes wrong on the way and while the page loads. */
-  async visit(url: string, opts: { colorScheme?: 'light' | 'dark' } = {}): Promise<Visit> {
-    const { page, watch } = await this.pageFor(opts.colorScheme ?? 'light');
+  async visit(url: string, opts: { colorScheme?: 'light' | 'dark'; as?: string } = {}): Promise<Visit> {
+    const { page, watch } = await this.pageFor(opts.colorScheme ?? 'light', opts.as);
     watch.problems = [];
     watch.dialogs = [];
     const response = await page.goto(url, { waitUntil: 'load' });
@@ -42,9 +42,11 @@ export class BrowserSession {
     if (!(this.browser instanceof Error)) await this.browser.close();
   }
 
-  private async pageFor(colorScheme: 'light' | 'dark'): Promise<{ page: Page; watch: Watch }> {
+  /** The page of one person (`as`: a context of their own, its own cookies) in one color scheme. */
+  private async pageFor(colorScheme: 'light' | 'dark', as = ''): Promise<{ page: Page; watch: Watch }> {
     if (this.browser instanceof Error) throw this.browser;
-    let entry = this.pages.get(colorScheme);
+    const key = `${colorScheme}|${as}`;
+    let entry = this.pages.get(key);
     if (!entry) {
       const context = await this.browser.newContext({ colorScheme, viewport: { width: 1100, height: 900 } });
       const page = await context.newPage();
@@ -62,7 +64,7 @@ export class BrowserSession {
         void d.dismiss();
       });
       entry = { page, watch };
-      this.pages.set(colorScheme, entry);
+      this.pages.set(key, entry);
     }
     return entry;
   }

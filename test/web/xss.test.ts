@@ -5,9 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
 import { browserAndServer } from './browser-and-server.js';
-import { type BrowserSession, hostPage, type Visit } from './browser.js';
-
-const FLAG = (where: string) => `window.__xss='${where}';alert('${where}')`;
+import { type BrowserSession, hostPage } from './browser.js';
+import { expectNothingRan, FLAG } from './xss-check.js';
 
 const MARKDOWN = `# Payloads
 
@@ -65,36 +64,6 @@ browserAndServer(async (started) => {
   if (updated.status !== 200) throw new Error(`update: ${updated.status} ${updated.text}`);
   gist = updated.body;
 });
-
-/** Everything that would show a payload got through, on the page as the browser built it. */
-async function expectNothingRan(v: Visit, allowedScripts = 0): Promise<void> {
-  const { page } = v;
-  // Let any timer, image error or toggle event fire first.
-  await page.mouse.move(200, 300);
-  await page.waitForTimeout(100);
-  expect(await page.evaluate(() => (window as unknown as { __xss?: string }).__xss)).toBeUndefined();
-  expect(v.dialogs).toEqual([]);
-  expect(v.problems).toEqual([]);
-  const found = await page.evaluate(() => {
-    const all = [...document.querySelectorAll('*')];
-    return {
-      scripts: document.querySelectorAll('script').length,
-      handlers: all.flatMap((el) => [...el.attributes].filter((a) => a.name.startsWith('on')).map((a) => `${el.tagName} ${a.name}`)),
-      javascriptUrls: all.flatMap((el) =>
-        [...el.attributes].filter((a) => /^\s*javascript:/i.test(a.value)).map((a) => `${el.tagName} ${a.name}`),
-      ),
-      styled: all.filter((el) => el.hasAttribute('style')).map((el) => el.tagName),
-      frames: document.querySelectorAll('iframe, object, embed, form, base, meta[http-equiv], style').length,
-      fixed: all
-        .filter(
-          (el) => ['fixed', 'absolute', 'sticky'].includes(getComputedStyle(el).position) && !el.classList.contains('visually-hidden'),
-        )
-        .map((el) => el.tagName),
-      hidden: getComputedStyle(document.body).display === 'none',
-    };
-  });
-  expect(found).toEqual({ scripts: allowedScripts, handlers: [], javascriptUrls: [], styled: [], frames: 0, fixed: [], hidden: false });
-}
 
 describe('XSS payloads in a gist', () => {
   it('run nowhere on the gist page', async () => {

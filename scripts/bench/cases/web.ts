@@ -1,4 +1,5 @@
-// Web cases: the gist page (`/gist/<id>`, a browser's request) at 50 connections against the same-bytes baseline.
+// Web cases: the gist page (`/gist/<id>`, a browser's request) at 50 connections against the same-bytes baseline, for
+// a visitor (pages shared by every visitor) and for a signed-in person (their own pages, with their star and forms).
 import { atLeast } from '../goals.js';
 import { httpCase } from '../http-case.js';
 
@@ -22,4 +23,33 @@ const gistPage = httpCase({
   },
 });
 
-export const webCases = [gistPage];
+const PASSWORD = 'a bench password that is long enough';
+
+/** Signs `login` in through the sign-in form, as a browser does: its session cookie. */
+async function sessionCookie(url: string, login: string): Promise<string> {
+  const form = await fetch(`${url}/login`, { headers: BROWSER });
+  const visitor = form.headers.getSetCookie().map((c) => c.split(';')[0]);
+  const token = /name="authenticity_token" value="([^"]+)"/.exec(await form.text())?.[1] ?? '';
+  const signedIn = await fetch(`${url}/session`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { ...BROWSER, 'content-type': 'application/x-www-form-urlencoded', cookie: visitor.join('; ') },
+    body: new URLSearchParams({ authenticity_token: token, login, password: PASSWORD }).toString(),
+  });
+  const session = signedIn.headers.getSetCookie().find((c) => c.startsWith('hublet_session='));
+  if (signedIn.status !== 303 || !session) throw new Error(`sign-in for the bench: ${signedIn.status}`);
+  return session.split(';')[0];
+}
+
+const signedInGistPage = httpCase({
+  name: 'GET /gist/{id} page signed in (the same gist, its star and comment forms), 50 connections',
+  goals: [atLeast('ratio', 0.2, '× baseline')],
+  async setup(ctx) {
+    await ctx.api('POST', '/admin/users', { login: 'reader', email: 'reader@example.com', password: PASSWORD });
+    const gist = await ctx.api('POST', '/gists', { description: 'bench page', public: true, files: FILES });
+    const cookie = await sessionCookie(ctx.server.url, 'reader');
+    return [{ path: `/gist/${gist.id as string}`, headers: { ...BROWSER, cookie } }];
+  },
+});
+
+export const webCases = [gistPage, signedInGistPage];

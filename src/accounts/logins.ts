@@ -3,6 +3,9 @@ import type { FieldError } from '../core/errors.js';
 
 /** Names the API or git hosting would shadow at the top level of a URL. */
 const RESERVED: ReadonlySet<string> = new Set([
+  // /gist/new and /gist/discover are pages at the path of /gist/<login>.
+  'new',
+  'discover',
   'api',
   'admin',
   'gists',

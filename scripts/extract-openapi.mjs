@@ -103,6 +103,7 @@ const OPERATIONS = [
   'POST /repos/{owner}/{repo}/transfer',
   // accounts and service
   'GET /user',
+  'PATCH /user',
   'GET /users/{username}',
   'GET /orgs/{org}',
   'GET /orgs/{org}/memberships/{username}',

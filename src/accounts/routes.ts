@@ -1,4 +1,5 @@
-// Account reads and organization memberships: GET /user, /users/{username}, /orgs/{org}, /orgs/{org}/memberships/{username}.
+// Account reads and organization memberships: GET /user, /users/{username}, /orgs/{org}, /orgs/{org}/memberships/{username};
+// and PATCH /user, the caller's own profile (profile.ts, the rules the web's profile settings share).
 import type { FastifyInstance } from 'fastify';
 import { absentBodyIsEmpty } from '../http/body.js';
 import { lastModified } from '../http/conditional.js';
@@ -7,6 +8,7 @@ import { memberParams, orgParams, userParams } from '../http/route-params.js';
 import { typed } from '../http/typed.js';
 import { accountCounts } from './counts.js';
 import { fullOrganization, membership, privateUser, publicUser } from './present.js';
+import { updateOwnProfile } from './profile.js';
 import { deleteMembership, getMembership, putMembership, requireAnyAccount, requireOrganization } from './service.js';
 
 /**
@@ -14,6 +16,24 @@ import { deleteMembership, getMembership, putMembership, requireAnyAccount, requ
  * tokens (an installation acts as its app: GitHub has no "authenticated user" for it).
  */
 const SIGNED_IN: Grant = { scopes: [], apps: 'user' };
+
+/** Changing one's own profile, as GitHub: classic and OAuth tokens with `user` (404 without), Profile write otherwise. */
+const PROFILE_WRITE: Grant = { scopes: ['user'], fineGrained: { permission: 'profile', level: 'write' }, apps: 'user' };
+const profileText = { type: ['string', 'null'] } as const;
+/** GitHub's body of PATCH /user; `hireable` and `twitter_username` are taken and not kept (hublet has neither). */
+const profileBody = {
+  type: 'object',
+  properties: {
+    name: profileText,
+    email: profileText,
+    blog: profileText,
+    twitter_username: profileText,
+    company: profileText,
+    location: profileText,
+    hireable: { type: ['boolean', 'null'] },
+    bio: profileText,
+  },
+} as const;
 
 export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
   const app = typed(fastify);
@@ -23,6 +43,17 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
     reply.header('last-modified', lastModified(actor.user.updated_at));
     return privateUser(actor.user, request.ctx.urls, counts);
   });
+
+  app.patch(
+    '/user',
+    { schema: { body: profileBody }, config: { grant: PROFILE_WRITE, resource: 'User' }, preValidation: absentBodyIsEmpty },
+    async (request, reply) => {
+      const user = await updateOwnProfile(request.ctx, request.body);
+      const counts = await accountCounts(request.ctx, user, true);
+      reply.header('last-modified', lastModified(user.updated_at));
+      return privateUser(user, request.ctx.urls, counts);
+    },
+  );
 
   app.get('/users/:username', { schema: { params: userParams }, config: { grant: PUBLIC } }, async (request, reply) => {
     const row = await requireAnyAccount(request.ctx, request.params.username);

@@ -6,6 +6,7 @@ import type { RepoTables } from './tables/repos.js';
 import type { GistTables } from './tables/gists.js';
 import type { MigrationTables } from './tables/migrations.js';
 import type { SignInTables } from './tables/sign-in.js';
+import type { ProfileTables } from './tables/profiles.js';
 
 interface UsersTable {
   id: Generated<number>;
@@ -80,7 +81,15 @@ interface CoreTables {
 }
 
 /** Every table: add an area's `XTables` interface to the extends list (one line per area). */
-export interface Database extends CoreTables, EventTables, RepoTables, HookTables, GistTables, MigrationTables, SignInTables {}
+export interface Database
+  extends CoreTables,
+    EventTables,
+    RepoTables,
+    HookTables,
+    GistTables,
+    MigrationTables,
+    SignInTables,
+    ProfileTables {}
 
 /** An open database (connect.ts) or a transaction on one. */
 export type Db = Kysely<Database>;

@@ -3,6 +3,7 @@
 // shows Markdown's images from other hosts, its answers sandboxed and its refusals plain text (docs/web.md, The image proxy), and every account's
 // `avatar_url` (`GET /avatars/<login>?s=N`: the picture its owner uploaded, as it is, else an identicon, identicon.ts).
 import type { FastifyInstance } from 'fastify';
+import { avatarOf } from '../accounts/profile.js';
 import { findAccount } from '../accounts/store.js';
 import { NotFound } from '../core/errors.js';
 import { pathParams } from '../http/route-params.js';
@@ -13,7 +14,7 @@ import { pageScript } from './page-script.js';
 import { queryValue, webConfig as config } from './serve.js';
 import { embedStylesheet, pageStylesheet } from './styles.js';
 
-/** Every proxy answer: never a document of this origin (an SVG opened directly runs nothing), never sniffed. */
+/** Every proxy and avatar answer: never a document of this origin (an SVG opened directly runs nothing), never sniffed. */
 const SANDBOX = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox";
 
 /** `?v=<version>` of a stylesheet (a repeated `v` names no version). */
@@ -57,7 +58,12 @@ export function assetRoutes(fastify: FastifyInstance, images: ImageProxy): void 
   app.get('/avatars/:username', { schema: { params: avatarParams, querystring: avatarQuery }, config }, async (request, reply) => {
     const account = await findAccount(request.ctx.db, request.params.username);
     if (!account) throw new NotFound();
+    reply.header('content-security-policy', SANDBOX);
+    reply.header('x-content-type-options', 'nosniff');
     reply.header('cache-control', 'public, max-age=300');
+    // An uploaded picture: its bytes as they are at every `?s=` (browsers scale it), tagged by its hash, so a new one is seen.
+    const picture = await avatarOf(request.ctx.db, account.id);
+    if (picture) return reply.header('etag', `"${picture.sha}"`).type(picture.media_type).send(picture.content);
     const size = avatarSize(request.query.s ?? request.query.size);
     const key = `${account.id}:${size}`;
     let png = identicons.get(key);

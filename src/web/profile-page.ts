@@ -11,10 +11,10 @@ import { plural, shownTime, userGistsLink } from './links.js';
 
 type ListResult = Awaited<ReturnType<typeof listForOwner>>;
 
-/** A URL a profile names, linked only when it is http(s); anything else is shown as text. */
+/** A URL a profile names, linked only when it is http(s) (what users wrote: nofollow ugc); anything else is shown as text. */
 function website(blog: string): Html {
   const href = /^https?:\/\//i.test(blog) ? blog : /^[a-z0-9.-]+\.[a-z]{2,}(\/\S*)?$/i.test(blog) ? `https://${blog}` : null;
-  return href ? html`<a href="${href}" rel="nofollow noopener">${blog}</a>` : html`${blog}`;
+  return href ? html`<a href="${href}" rel="nofollow ugc">${blog}</a>` : html`${blog}`;
 }
 
 function facts(account: UserRow): Html {
@@ -56,6 +56,8 @@ export interface ProfileData {
   repos: ListResult;
   /** Public gists (users only; organizations have none). */
   gists: ListPage | null;
+  /** An organization's settings (its webhooks), linked for its owners only: the page is built per viewer. */
+  settings?: string;
 }
 
 /** The page of a user or an organization. */
@@ -64,7 +66,8 @@ export function profilePage(data: ProfileData, urls: Urls): Html {
   const org = account.type === 'Organization';
   const body = html`<img class="avatar" src="${urls.html(`/avatars/${account.login}`)}?s=96" alt="" width="96" height="96">
 <h1><strong>${account.login}</strong>${account.name ? html` <span class="muted">${account.name}</span>` : ''}${org ? html`<span class="badge">Organization</span>` : ''}</h1>
-${account.bio ? html`<p class="description">${account.bio}</p>` : ''}${facts(account)}
+${account.bio ? html`<p class="description bio">${account.bio}</p>` : ''}${facts(account)}
+${data.settings ? html`<p><a class="button" href="${data.settings}">Settings</a></p>` : ''}
 <h2>Public repositories</h2>
 ${repositoryList(data.repos, urls)}
 ${data.repos.total > data.repos.items.length ? html`<p class="meta">Showing ${data.repos.items.length} of ${plural(data.repos.total, 'repository', 'repositories')}.</p>` : ''}

@@ -2,7 +2,8 @@
 // organization's page (account-routes.ts), a repository's pages (repo-routes.ts), what the pages load (stylesheets and
 // the image proxy, asset-routes.ts), and a person's own: signing in and out (sign-in-routes.ts, oidc-routes.ts),
 // sign-up (signup-routes.ts), tokens (token-routes.ts), password (security-routes.ts), OAuth consent, the device code
-// and apps (oauth-, device-, app-settings-routes.ts). They share, one per app, the page cache and the image proxy.
+// and apps (oauth-, device-, app-settings-routes.ts); the webhook and migration settings of owners (hooks/,
+// migrations/). They share, one per app, the page cache and the image proxy.
 // Pages show what their viewer (the session cookie, viewer.ts) may see (a token changes nothing), are outside the
 // API's rate limit, cached by the change stamp per viewer, carry a CSP without inline scripts, and every POST carries a
 // checked authenticity token (csrf.ts). A browser (Accept: text/html) that asks for what does not exist, or that it
@@ -16,6 +17,9 @@ import { accountPageRoutes } from './account-routes.js';
 import { appSettingsRoutes } from './app-settings-routes.js';
 import { assetRoutes } from './asset-routes.js';
 import { gistPageRoutes } from './gist-routes.js';
+import { deliveryPageRoutes } from './hooks/delivery-routes.js';
+import { hookPageRoutes } from './hooks/hook-routes.js';
+import { migrationPageRoutes } from './migrations/migration-routes.js';
 import { gistActionRoutes } from './gists/gist-action-routes.js';
 import { gistWriteRoutes } from './gists/gist-write-routes.js';
 import { ImageProxy } from './image-proxy.js';
@@ -29,6 +33,7 @@ import { oidcRoutes } from './oidc-routes.js';
 import { loadRenderers, renderersLoaded } from './renderers.js';
 import { repoPageRoutes } from './repo-routes.js';
 import { securityRoutes } from './security-routes.js';
+import { profileRoutes } from './settings/profile-routes.js';
 import { htmlPage, PageRefusal, send, type WebState } from './serve.js';
 import { signInRoutes } from './sign-in-routes.js';
 import { signupRoutes } from './signup-routes.js';
@@ -94,10 +99,14 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
   signupRoutes(app);
   tokenRoutes(app);
   securityRoutes(app);
+  profileRoutes(app);
   deviceRoutes(app);
   oauthPageRoutes(app);
   appSettingsRoutes(app);
   oidcRoutes(app);
+  hookPageRoutes(app);
+  deliveryPageRoutes(app);
+  migrationPageRoutes(app);
   gistPageRoutes(app, state);
   gistWriteRoutes(app);
   gistActionRoutes(app, state.images);

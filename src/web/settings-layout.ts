@@ -1,25 +1,46 @@
-// The settings pages' shell (/settings/…: their navigation, the current page marked), refused fields worded with the
-// form's labels, and GitHub's way of writing a day; shared by the token, security and application settings pages.
+// The settings pages' shell (/settings/…, and an organization's: their navigation, the current page marked), refused
+// fields worded with the form's labels, and GitHub's way of writing a day; shared by the settings pages.
 import type { FieldError } from '../core/errors.js';
 import { html, type Html } from './html.js';
 import { page } from './layout.js';
 
 const SETTINGS_LINKS = [
+  { href: '/settings/profile', label: 'Public profile' },
   { href: '/settings/tokens', label: 'Personal access tokens' },
   { href: '/settings/security', label: 'Password and authentication' },
   { href: '/settings/applications', label: 'Applications' },
+  { href: '/settings/migrations', label: 'Migrations' },
 ];
 
-/** A settings page: its title, the settings navigation (the current page marked) and its body. */
-export function settingsPage(o: { base: string; title: string; current: string; body: Html }): Html {
-  const links = SETTINGS_LINKS.map(
+/** A navigation of settings pages other than a person's own (an organization's): its name and its links. */
+export interface SettingsNav {
+  label: string;
+  links: readonly { href: string; label: string }[];
+}
+
+/** An organization's settings navigation (its owners'): its webhooks and its migrations. */
+export function organizationSettingsNav(login: string): SettingsNav {
+  const home = `/organizations/${encodeURIComponent(login)}/settings`;
+  return {
+    label: 'Organization settings',
+    links: [
+      { href: `${home}/hooks`, label: 'Webhooks' },
+      { href: `${home}/migrations`, label: 'Migrations' },
+    ],
+  };
+}
+
+/** A settings page: its title, the settings navigation (a person's own, or `nav`; the current page marked) and its body. */
+export function settingsPage(o: { base: string; title: string; current: string; body: Html; nav?: SettingsNav }): Html {
+  const nav = o.nav ?? { label: 'Settings', links: SETTINGS_LINKS };
+  const links = nav.links.map(
     (l) => html`<a href="${o.base}${l.href}"${l.href === o.current ? html` aria-current="page"` : ''}>${l.label}</a>`,
   );
   return page({
     title: `${o.title} · hublet`,
     base: o.base,
     noindex: true,
-    body: html`<div class="form-page wide"><nav class="settings-nav" aria-label="Settings">${links}</nav>
+    body: html`<div class="form-page wide"><nav class="settings-nav" aria-label="${nav.label}">${links}</nav>
 <h1>${o.title}</h1>
 ${o.body}</div>`,
   });

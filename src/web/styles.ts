@@ -147,9 +147,39 @@ button.copy { font-size: 12px; padding: 2px 8px; margin-top: 2px; }
 footer { max-width: 1012px; margin: 0 auto; padding: 16px; color: var(--muted); font-size: 12px; border-top: 1px solid var(--border); }
 .settings-nav { display: flex; flex-wrap: wrap; gap: 16px; margin: 0 0 16px; border-bottom: 1px solid var(--border); padding: 0 0 8px; }
 .settings-nav a[aria-current=page] { font-weight: 600; }
+.bio { white-space: pre-line; overflow-wrap: anywhere; }
+.avatar, .avatar-preview { object-fit: cover; background: var(--subtle); }
+.avatar-preview { border-radius: 50%; border: 1px solid var(--border); flex: none; }
+.picture-settings { display: flex; flex-wrap: wrap; gap: 16px 24px; align-items: flex-start; margin: 0 0 24px; }
+.picture-settings input[type=file] { font: inherit; color: var(--fg); }
+.picture-remove { display: flex; gap: 8px; align-items: baseline; margin: 8px 0 0; }
 .token-actions { display: flex; flex-wrap: wrap; gap: 8px; }
 .list.tokens form { margin: 6px 0 0; }
 .token-expiry.expired { color: var(--k); }
+.hook-events .event-list { display: grid; grid-template-columns: repeat(auto-fill, minmax(210px, 1fr)); gap: 2px 12px; margin: 8px 0 0 24px; font-size: 13px; overflow-wrap: anywhere; }
+.hook-events:has(input[name=event_choice][value=push]:checked) .event-list, .hook-events:has(input[name=event_choice][value=all]:checked) .event-list { display: none; }
+.hook-tabs, .delivery-filter { display: flex; gap: 16px; margin: 0 0 16px; }
+.hook-tabs a[aria-current=page], .delivery-filter a[aria-current=page] { font-weight: 600; color: var(--fg); }
+.hook-url code, .list.hooks code { overflow-wrap: anywhere; }
+.hook-actions { display: flex; gap: 16px; font-size: 13px; }
+a.button.danger { color: var(--k); }
+.delivery-state.ok { color: var(--v); }
+.delivery-state.failed { color: var(--k); }
+.delivery-tools { display: flex; flex-wrap: wrap; gap: 16px; align-items: center; justify-content: space-between; }
+.delivery-tools form, .danger-zone { margin: 0 0 16px; }
+.table-scroll { overflow-x: auto; margin: 0 0 16px; }
+.deliveries, .headers, .migrations { width: 100%; border-collapse: collapse; font-size: 13px; }
+.deliveries th, .deliveries td, .headers th, .headers td, .migrations th, .migrations td { text-align: left; vertical-align: top; padding: 6px 8px; border-top: 1px solid var(--border); }
+.headers th { font-weight: 600; white-space: nowrap; }
+.headers td { overflow-wrap: anywhere; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+.deliveries td code, .deliveries time { white-space: nowrap; font-size: 12px; }
+pre.payload { background: var(--subtle); color: var(--fg); border: 1px solid var(--border); border-radius: 6px; padding: 12px; overflow: auto; max-height: 32em; font: 12px/1.5 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; white-space: pre-wrap; overflow-wrap: anywhere; }
+.inline-form { border-top: 1px solid var(--border); padding-top: 16px; }
+.inline-form input[type=datetime-local] { font: inherit; padding: 5px 8px; border: 1px solid var(--border); border-radius: 6px; background: var(--bg); color: var(--fg); max-width: 16em; }
+ul.plain { list-style: none; margin: 0; padding: 0; }
+.state { font-weight: 600; }
+.state-failed { color: var(--k); }
+.state-exported { color: var(--v); }
 ${fileRules('')}`;
 
 const EMBED_CSS = `.hublet-embed { ${LIGHT} color-scheme: light; font: 14px/1.5 -apple-system, BlinkMacSystemFont, "Segoe UI", Helvetica, Arial, sans-serif; margin: 0 0 16px; }

@@ -16,10 +16,15 @@ export function hookConfig(hook: HookRow) {
   return config;
 }
 
+/** Whether a delivery went through: its receiver answered 200–399 (the deliveries' `status=success` filter says so in SQL). */
+export function succeeded(delivery: Pick<DeliveryRow, 'status_code'>): boolean {
+  return delivery.status_code >= 200 && delivery.status_code < 400;
+}
+
 /** How the last delivery went: GitHub's `last_response`. */
 function lastResponse(last: DeliveryRow | undefined) {
   if (!last) return { code: null, status: 'unused', message: null };
-  const ok = last.status_code >= 200 && last.status_code < 400;
+  const ok = succeeded(last);
   return { code: last.status_code || null, status: ok ? 'active' : 'misconfigured', message: last.status };
 }
 

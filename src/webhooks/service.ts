@@ -26,8 +26,19 @@ import {
 } from './store.js';
 import type { HookScope } from './scope.js';
 import type { DeliveryRow, HookRow } from '../db/tables/webhooks.js';
-import type { ConfigPatchBody, CreateHookBody, UpdateHookBody } from './schemas.js';
+import {
+  configPatchBody,
+  createHookBody,
+  updateHookBody,
+  type ConfigPatchBody,
+  type CreateHookBody,
+  type UpdateHookBody,
+} from './schemas.js';
+import { bodyVerdict } from '../http/validation.js';
 import { changedEvents, parseConfigPatch, parseCreate, parseUpdate, type HookConfigInput, type Received } from './validate.js';
+
+/** Whose hooks a request is about, for the front ends that reach the area through this file (the settings pages). */
+export { globalScope, organizationScope, repositoryScope, type HookScope } from './scope.js';
 
 async function visibleHook(s: HookScope, rawId: string | number, db: Db): Promise<HookRow> {
   const hook = await findHook(db, s.target, parseId(rawId), s.who);
@@ -305,4 +316,81 @@ export async function testRepositoryHook(ctx: ServiceContext, s: HookScope, hook
   if (eventId === undefined) return;
   const now = ctx.clock.now();
   await ctx.db.transaction().execute((trx) => enqueueDelivery(ctx.jobs, trx, { hookId: hook.id, eventId }, now));
+}
+
+/** A new hook from another front end (the settings pages' form): judged by POST …/hooks's schema, then made as the API makes it. */
+export function createScopeHookFrom(ctx: ServiceContext, s: HookScope, body: CreateHookBody): Promise<HookWithLast> {
+  return createScopeHook(ctx, s, { body, schemaErrors: bodyVerdict(createHookBody, body) });
+}
+
+/** What the settings pages' form changes: the config as PATCH …/config patches it (what is not given stays), events and `active`. */
+export type HookEdit = { config: ConfigPatchBody; events: string[]; active: boolean };
+
+/**
+ * A hook changed from the settings pages' form, in one transaction: its config as PATCH …/config patches it (a secret not
+ * given stays, and so does a URL given back as shown, its credentials masked), its events and `active` as PATCH
+ * …/hooks/{hook_id} sets them; judged by those routes' schemas and rules, every problem in one 422.
+ */
+export async function editScopeHookFrom(ctx: ServiceContext, s: HookScope, hookId: string | number, edit: HookEdit): Promise<HookWithLast> {
+  const existing = await visibleHook(s, hookId, ctx.db);
+  const problems: FieldError[] = [];
+  const judged = <T>(parse: () => T): T | undefined => {
+    try {
+      return parse();
+    } catch (err) {
+      if (!(err instanceof ValidationFailed)) throw err;
+      problems.push(...(err.extra.errors as FieldError[]));
+      return undefined;
+    }
+  };
+  const patch = judged(() => parseConfigPatch({ body: edit.config, schemaErrors: bodyVerdict(configPatchBody, edit.config) }));
+  const rest = { events: edit.events, active: edit.active };
+  const input = judged(() => parseUpdate({ body: rest, schemaErrors: bodyVerdict(updateHookBody, rest) }, s));
+  if (!patch || !input) throw new ValidationFailed(problems);
+  const now = ctx.clock.now();
+  const hook = await withUniqueUrl(s, () =>
+    ctx.db.transaction().execute(async (trx) => {
+      await lockHooksOf(trx, s);
+      const current = await visibleHook(s, existing.id, trx);
+      const url = patch.url !== undefined && patch.url !== current.url ? patch.url : undefined;
+      const events = input.events ?? (JSON.parse(current.events) as string[]);
+      await checkRoom(trx, ctx, s, { id: current.id, url: url === undefined ? current.url : shownUrl(url), events });
+      return updateHook(trx, current.id, {
+        ...(url !== undefined ? sealUrl(ctx.secrets, url) : {}),
+        ...(patch.contentType !== undefined ? { content_type: patch.contentType } : {}),
+        ...(patch.insecureSsl !== undefined ? { insecure_ssl: patch.insecureSsl } : {}),
+        ...(patch.secret !== undefined ? { secret: sealSecret(ctx.secrets, patch.secret) } : {}),
+        events: JSON.stringify(events),
+        active: edit.active ? 1 : 0,
+        disabled_reason: null,
+        updated_at: now.toISOString(),
+      });
+    }),
+  );
+  return { hook, last: (await latestDeliveries(ctx.db, [hook.id])).get(hook.id) };
+}
+
+/** How many of a hook's newest deliveries "Redeliver failed since …" looks through. */
+const FAILED_SCAN = 1000;
+
+/**
+ * "Redeliver failed since …" of the settings pages: each event whose deliveries to this hook since `since` all failed
+ * (none answered 200–399) is delivered again once, as POST …/attempts does, the newest first and at most `limit` of them.
+ */
+export async function redeliverFailedSince(ctx: ServiceContext, s: HookScope, hookId: string | number, since: Date, limit: number) {
+  const hook = await visibleHook(s, hookId, ctx.db);
+  const recent = (status: DeliveryStatusFilter) =>
+    listDeliveries(ctx.db, hook.id, { status, perPage: FAILED_SCAN }).then((p) =>
+      p.rows.filter((r) => Date.parse(r.delivered_at) >= since.getTime()),
+    );
+  const [failed, succeeded] = await Promise.all([recent('failure'), recent('success')]);
+  const done = new Set(succeeded.map((r) => r.guid));
+  const again = new Map<string, DeliveryRow>();
+  for (const r of failed) if (!done.has(r.guid) && !again.has(r.guid)) again.set(r.guid, r);
+  const chosen = [...again.values()].slice(0, limit);
+  await ctx.db.transaction().execute(async (trx) => {
+    for (const r of chosen)
+      await enqueueDelivery(ctx.jobs, trx, { hookId: r.hook_id, eventId: r.event_id, redelivery: true }, ctx.clock.now());
+  });
+  return { redelivered: chosen.length, more: again.size > limit };
 }

@@ -332,9 +332,10 @@ describe('the grant matrix', () => {
         // hooks it created (this one was created by a person).
         const notStarred = caller.kind === 'anonymous' && route.url === '/gists/:gist_id/star';
         const anotherAppsHook = caller.kind === 'oauth' && /^\/(orgs\/:org|repos\/:owner\/:repo|admin)\/hooks\/:hook_id/.test(route.url);
-        // And web pages that this server's settings leave out (sign-up is off, no single sign-on is set up) or that
-        // name no app (the OAuth consent page without client_id) are not-found pages for everyone.
-        const notHere = /^\/(signup|login\/oidc(\/callback)?|login\/oauth\/authorize)$/.test(route.url);
+        // And web pages that this server's settings leave out (sign-up is off, no single sign-on is set up), that
+        // name no app (the OAuth consent page without client_id), or that are a signed-in person's own (their starred
+        // gists: a token makes no one a web viewer) are not-found pages for everyone here.
+        const notHere = /^\/(signup|login\/oidc(\/callback)?|login\/oauth\/authorize|gist\/:gist_id\/starred)$/.test(route.url);
         if (!want && r.status >= 400 && !notStarred && !anotherAppsHook && !notHere) failures.push(`${what}, expected the resource`);
       }
     }

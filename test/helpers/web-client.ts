@@ -67,6 +67,37 @@ export class WebClient {
     return this.finish(res);
   }
 
+  /**
+   * Posts a multipart/form-data form (a file input's form) as a browser on this site would: the current token first
+   * unless the fields name one, then the fields, then each file with its name and declared type.
+   */
+  async postMultipart(
+    path: string,
+    fields: Record<string, string>,
+    files: Record<string, { name: string; type?: string; bytes: Uint8Array }> = {},
+    headers: Record<string, string> = {},
+  ): Promise<WebResponse> {
+    const form = new FormData();
+    if (!('authenticity_token' in fields)) form.append('authenticity_token', this.token);
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+    for (const [k, f] of Object.entries(files)) {
+      form.append(k, new Blob([new Uint8Array(f.bytes)], { type: f.type ?? 'application/octet-stream' }), f.name);
+    }
+    const res = await fetch(new URL(path, this.base), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        accept: 'text/html',
+        cookie: this.cookieHeader(),
+        origin: new URL(this.base).origin,
+        'sec-fetch-site': 'same-origin',
+        ...headers,
+      },
+      body: form,
+    });
+    return this.finish(res);
+  }
+
   /** Signs in with a password through /login and /session; returns the /session response (a 303 when it worked). */
   async signIn(login: string, password: string, returnTo?: string): Promise<WebResponse> {
     await this.get(returnTo ? `/login?return_to=${encodeURIComponent(returnTo)}` : '/login');

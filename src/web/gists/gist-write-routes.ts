@@ -68,7 +68,7 @@ async function saveOrShow(
 export function gistWriteRoutes(fastify: FastifyInstance): void {
   const app = typed(fastify);
 
-  app.get('/gist/new', { schema: noQuery, config }, async (request, reply) =>
+  app.get('/gist/new', { schema: { ...noQuery }, config }, async (request, reply) =>
     asViewer(request, reply, async (ctx) => {
       const form: GistForm = { description: '', files: [{ name: '', content: '', original: '', removed: false }] };
       return send(reply, htmlPage(gistFormPage({ base: ctx.urls.base, form, errors: noErrors() })));

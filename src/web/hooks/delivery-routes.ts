@@ -3,7 +3,7 @@
 // one delivery (GET …/deliveries/<delivery_id>), "Redeliver" (POST …/deliveries/<delivery_id>/attempts, as the API's
 // POST …/attempts) and "Redeliver failed since …" (POST …/deliveries/redeliver-failed: at most REDELIVER_LIMIT events,
 // the page says how many). The same services and authority as the hook pages (hook-routes.ts).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../core/context.js';
 import { pathParams } from '../../http/route-params.js';
 import { typed } from '../../http/typed.js';
@@ -42,8 +42,13 @@ function placeRoutes(fastify: FastifyInstance, home: HooksHome): void {
   const params = (request: FastifyRequest) => request.params as Params;
   const hookPath = (request: FastifyRequest) => request.url.replace(/\/deliveries(\/.*)?$/, '');
 
-  /** The list page: a page of the hook's deliveries (all or the failed ones), with the "Redeliver failed" form's state. */
-  const listing = async (ctx: ServiceContext, request: FastifyRequest, query: { status?: string; cursor?: string }) => {
+  /** The list page's data: a page of the hook's deliveries (all or the failed ones), its links and its forms' token. */
+  const listing = async (
+    ctx: ServiceContext,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    query: { status?: string; cursor?: string },
+  ) => {
     const place = await home.place(ctx, params(request));
     const { hook } = await getScopeHook(ctx, place.scope, params(request).hook_id);
     const failedOnly = query.status === 'failure';
@@ -55,7 +60,17 @@ function placeRoutes(fastify: FastifyInstance, home: HooksHome): void {
         perPage: PAGE_SIZE,
       }),
     );
-    return { place, hook, failedOnly, page };
+    const { next, prev } = page;
+    return {
+      base: ctx.urls.base,
+      csrf: csrfToken(request, reply),
+      place,
+      hook,
+      rows: page.rows,
+      failedOnly,
+      next: next || undefined,
+      prev: prev || undefined,
+    };
   };
 
   app.get(
@@ -63,18 +78,8 @@ function placeRoutes(fastify: FastifyInstance, home: HooksHome): void {
     { schema: { params: hookParams, querystring: deliveriesQuery }, config },
     async (request, reply) =>
       asViewer(request, reply, async (ctx) => {
-        const l = await listing(ctx, request, { status: last(request.query.status), cursor: last(request.query.cursor) });
-        const markup = deliveryListPage({
-          base: ctx.urls.base,
-          csrf: csrfToken(request, reply),
-          place: l.place,
-          hook: l.hook,
-          rows: l.page.rows,
-          failedOnly: l.failedOnly,
-          next: l.page.next || undefined,
-          prev: l.page.prev || undefined,
-          notice: noticeOf(request.query),
-        });
+        const query = { status: last(request.query.status), cursor: last(request.query.cursor) };
+        const markup = deliveryListPage({ ...(await listing(ctx, request, reply, query)), notice: noticeOf(request.query) });
         return send(reply, htmlPage(markup));
       }),
   );
@@ -119,19 +124,8 @@ function placeRoutes(fastify: FastifyInstance, home: HooksHome): void {
           const since = sinceOf(text);
           if (!since) {
             const error = text.trim() ? 'Since must be a date and a time, such as 2026-11-28T10:00.' : 'Since can’t be blank.';
-            const l = await listing(ctx, request, { status: 'failure' });
-            const markup = deliveryListPage({
-              base: ctx.urls.base,
-              csrf: csrfToken(request, reply),
-              place: l.place,
-              hook: l.hook,
-              rows: l.page.rows,
-              failedOnly: true,
-              next: l.page.next || undefined,
-              notice: '',
-              since: text,
-              errors: { since: error },
-            });
+            const listed = await listing(ctx, request, reply, { status: 'failure' });
+            const markup = deliveryListPage({ ...listed, notice: '', since: text, errors: { since: error } });
             return send(reply, htmlPage(markup, 422));
           }
           const place = await home.place(ctx, params(request));

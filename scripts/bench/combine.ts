@@ -91,7 +91,7 @@ process.stdout.write(
   [
     markdownTable(rows, { machineColumn: true }),
     '',
-    `${runs.length} ${runs.some((r) => r.doc.quick) ? '' : 'full '}runs (${runs.map((r) => r.file).join(', ')}; ${dates} UTC) on ${setups.join(' / ')}. Each HTTP case ran ${rounds} measured round(s) a run: a cell is the median of the runs' medians, with the lowest and highest round of any run; a ratio is a round's hublet figure against the baseline's in the same round. Load (1 min) is the range, over the runs, of the load average read right before the case started (the previous case's own load decays into it). Met or missed is judged on the median.`,
+    `${runs.length} ${runs.some((r) => r.doc.quick) ? '' : 'full '}runs (${runs.map((r) => r.file).join(', ')}; ${dates} UTC) on ${setups.join(' / ')}. Each HTTP case ran ${rounds} measured round(s) a run: a cell is the median of the runs' medians, with the lowest and highest round of any run; a ratio is a round's hublet figure against the baseline's in the same round${rows.some((r) => r.stats.stackRatio) ? " (the ratio to stack: against the minimal Fastify server's, stack-server.mjs)" : ''}. Load (1 min) is the range, over the runs, of the load average read right before the case started (the previous case's own load decays into it). Met or missed is judged on the median.`,
     '',
   ].join('\n'),
 );

@@ -1,8 +1,10 @@
-// Bench processes: a real `hublet serve` on a fresh data dir, and the baseline, a bare node:http server answering from memory.
+// Bench processes: a real `hublet serve` on a fresh data dir, and the baseline, a bare node:http server answering from memory;
+// also the stack's reference (stack-server.mjs), a minimal Fastify server reading the same database.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { scratchPostgresDatabase } from '../../test/helpers/database.js';
 
 export interface Served {
@@ -215,6 +217,20 @@ export async function startBaseline(body: Buffer, headers: Record<string, string
   track(child);
   child.stdin!.end(body);
   const m = await waitForLine(child, /baseline listening on (http:\/\/\S+)/, 10_000);
+  return { url: m[1], pid: child.pid!, child, stop: stopperOf(child) };
+}
+
+/**
+ * The stack's reference (stack-server.mjs): a minimal Fastify server doing the read of hublet's authenticated
+ * GET /users/{username} on the database of the server under test (its SQLite file read-only, or its PostgreSQL database).
+ */
+export async function startStackServer(databaseUrl: string): Promise<Served> {
+  const script = fileURLToPath(new URL('./stack-server.mjs', import.meta.url));
+  const profile = process.env.HUBLET_BENCH_PROFILE;
+  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profile)}`] : [];
+  const child = spawn(process.execPath, [...flags, script, databaseUrl], { stdio: ['ignore', 'pipe', 'pipe'] });
+  track(child);
+  const m = await waitForLine(child, /stack server listening on (http:\/\/\S+)/, 30_000);
   return { url: m[1], pid: child.pid!, child, stop: stopperOf(child) };
 }
 

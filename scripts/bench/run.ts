@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { accountCases } from './cases/accounts.js';
+import { areaReadCases } from './cases/area-reads.js';
 import { gistCases } from './cases/gists.js';
 import { hookCases } from './cases/hooks.js';
 import { migrationCases } from './cases/migrations.js';
@@ -20,7 +21,15 @@ import { spreadOf } from './stats.js';
 import { markdownTable } from './table.js';
 import type { BenchCase, BenchContext, CaseResult } from './types.js';
 
-const CASES: BenchCase[] = [...startupCases, ...accountCases, ...gistCases, ...hookCases, ...migrationCases, ...webCases];
+const CASES: BenchCase[] = [
+  ...startupCases,
+  ...accountCases,
+  ...areaReadCases,
+  ...gistCases,
+  ...hookCases,
+  ...migrationCases,
+  ...webCases,
+];
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -93,23 +102,27 @@ async function main(): Promise<void> {
       const extra: HubletServer[] = [];
       process.stderr.write(`… ${c.name}\n`);
       const t0 = Date.now();
-      let result: CaseResult;
+      let rows: CaseResult[];
       try {
-        result = await c.run(context(server, extra));
+        rows = [await c.run(context(server, extra))].flat();
       } catch (err) {
-        result = {
-          case: c.name,
-          unit: '',
-          value: NaN,
-          target: c.target,
-          goals: c.goals,
-          note: `FAILED: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
-        };
+        rows = [
+          {
+            case: c.name,
+            unit: '',
+            value: NaN,
+            target: c.target,
+            goals: c.goals,
+            note: `FAILED: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+          },
+        ];
       } finally {
         await Promise.all([fresh, ...extra].map((s) => s?.stop()));
       }
-      const caseName = processes > 1 ? `${result.case} [${processes} processes]` : result.case;
-      results.push({ ...result, case: caseName, machine: cpus, load1m, load1mAfter: Math.round(os.loadavg()[0] * 100) / 100 });
+      for (const result of rows) {
+        const caseName = processes > 1 ? `${result.case} [${processes} processes]` : result.case;
+        results.push({ ...result, case: caseName, machine: cpus, load1m, load1mAfter: Math.round(os.loadavg()[0] * 100) / 100 });
+      }
       process.stderr.write(`  (${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
     }
   } finally {

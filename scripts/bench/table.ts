@@ -1,5 +1,6 @@
 // The markdown table of bench results, for one run (run.ts) and for several combined (combine.ts): each cell is the
-// median with (min–max) when the rounds or runs differ, a "load (1 min)" column, and the target with met/missed.
+// median with (min–max) when the rounds or runs differ, a "load (1 min)" column, and the target with met/missed; a
+// "ratio to stack" column (hublet against the minimal Fastify server in the same rounds) when a row has one.
 import { verdict, type Goal } from './goals.js';
 import type { Spread } from './stats.js';
 
@@ -43,13 +44,21 @@ function loadCell(s: Spread | undefined): string {
   return lo === hi ? lo : `${lo}–${hi}`;
 }
 
+/** "0.5× (0.4–0.6)" and what the ratio compares, or – */
+function ratioCell(s: Spread | undefined, of?: string): string {
+  if (!s || !Number.isFinite(s.median)) return '–';
+  return `${cell(s, ratioNum).replace(/^(\S+)/, '$1×')}${of ? ` ${of}` : ''}`;
+}
+
 export function markdownTable(rows: TableRow[], opts: { machineColumn?: boolean } = {}): string {
+  const stackColumn = rows.some((r) => Number.isFinite(r.stats.stackRatio?.median));
   const head = [
     'case',
     'throughput',
     'p50 ms',
     'p99 ms',
     'ratio to baseline',
+    ...(stackColumn ? ['ratio to stack'] : []),
     'peak RSS MiB',
     'load (1 min)',
     ...(opts.machineColumn ? ['machine'] : []),
@@ -57,16 +66,13 @@ export function markdownTable(rows: TableRow[], opts: { machineColumn?: boolean 
     'met',
   ];
   const lines = rows.map((r) => {
-    const ratio =
-      r.stats.ratio && Number.isFinite(r.stats.ratio.median)
-        ? `${cell(r.stats.ratio, ratioNum).replace(/^(\S+)/, '$1×')}${r.ratioOf ? ` ${r.ratioOf}` : ''}`
-        : '–';
     const cells = [
       r.case,
       r.stats.value ? `${cell(r.stats.value)} ${r.unit}` : '–',
       cell(r.stats.p50),
       cell(r.stats.p99),
-      ratio,
+      ratioCell(r.stats.ratio, r.ratioOf),
+      ...(stackColumn ? [ratioCell(r.stats.stackRatio)] : []),
       cell(r.stats.peakRssMiB),
       loadCell(r.load),
       ...(opts.machineColumn ? [r.machine ?? '–'] : []),

@@ -56,5 +56,6 @@ export interface BenchCase {
   serverEnv?: Record<string, string>;
   /** The case starts its own processes (ctx.server must not be used). */
   noServer?: boolean;
-  run(ctx: BenchContext): Promise<CaseResult>;
+  /** The case's row; a case that measures a reference in the same rounds (http-case.ts `stack`) returns its row too. */
+  run(ctx: BenchContext): Promise<CaseResult | CaseResult[]>;
 }

@@ -1,6 +1,7 @@
 // What every form of the site is made of: the page around it, its hidden authenticity token, labelled fields that keep
-// what the person typed and show the error next to them, and reading a submitted field (a repeated one counts as its
-// last value; anything else a string or nothing).
+// what the person typed and show the error next to them, a service's refusals placed under those fields, and reading a
+// submitted field (a repeated one counts as its last value; anything else a string or nothing).
+import type { FieldError } from '../core/errors.js';
 import { CSRF_FIELD } from './csrf.js';
 import { html, type Html } from './html.js';
 
@@ -59,4 +60,27 @@ ${o.hint ? html`<p class="hint" id="${id}-hint">${o.hint}</p>` : ''}${o.error ? 
 export function flash(message: string | null | undefined, kind: 'error' | 'notice' = 'error'): Html | '' {
   if (!message) return '';
   return html`<p class="flash flash-${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${message}</p>`;
+}
+
+/** What a form shows next to each of its fields (by the field's name; '' above the form), one message each. */
+export type FormErrors = Record<string, string>;
+
+/** Where a service's field goes on a form, and the label that starts a message the service began with the field's name. */
+export type FieldLabels = Record<string, { field: string; label: string }>;
+
+/**
+ * The problems a service reported (a 422's errors), each under its form field and worded with its label ("note can't
+ * be blank" under Note: "Note can't be blank"); a field the form does not have goes above the form.
+ */
+export function formErrors(errors: readonly FieldError[], labels: FieldLabels): FormErrors {
+  const out: FormErrors = {};
+  for (const e of errors) {
+    const name = e.field ?? '';
+    const target = labels[name];
+    const message = e.message ?? `${name} is invalid`;
+    const worded = target && name && message.startsWith(name) ? target.label + message.slice(name.length) : message;
+    const key = target?.field ?? '';
+    out[key] = out[key] ? `${out[key]}; ${worded}` : worded;
+  }
+  return out;
 }

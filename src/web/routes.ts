@@ -1,9 +1,9 @@
-// The web's routes, registered by page family on one scope: the gist pages (gist-routes.ts), a user's or
-// organization's page (account-routes.ts), a repository's pages (repo-routes.ts), what the pages load (stylesheets and
-// the image proxy, asset-routes.ts), and a person's own: signing in and out (sign-in-routes.ts, oidc-routes.ts),
-// sign-up (signup-routes.ts), tokens (token-routes.ts), password (security-routes.ts), OAuth consent, the device code
-// and apps (oauth-, device-, app-settings-routes.ts); the webhook and migration settings of owners (hooks/,
-// migrations/). They share, one per app, the page cache and the image proxy.
+// The web's routes, registered by page family on one scope, each family a folder: gists/ (the gist pages, writing
+// gists, stars, forks and comments), search/, accounts/ (a user's or organization's page), repos/ (a repository's
+// pages), settings/ (a person's own: profile, password, tokens, applications), sign-in/ (signing in and out, sign-up,
+// OIDC, OAuth consent and the device code), hooks/ and migrations/ (the webhook and migration settings of owners); what
+// the pages load (stylesheets, the script, avatars, the image proxy) is asset-routes.ts. The shared pieces stay here
+// (serve, layout, forms, csrf, viewer, html). They share, one per app, the page cache and the image proxy.
 // Pages show what their viewer (the session cookie, viewer.ts) may see (a token changes nothing), are outside the
 // API's rate limit, cached by the change stamp per viewer, carry a CSP without inline scripts, and every POST carries a
 // checked authenticity token (csrf.ts). A browser (Accept: text/html) that asks for what does not exist, or that it
@@ -13,10 +13,10 @@ import fastifyFormbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { HttpError } from '../core/errors.js';
 import { exemptFromRateLimit } from '../http/rate-limit.js';
-import { accountPageRoutes } from './account-routes.js';
-import { appSettingsRoutes } from './app-settings-routes.js';
+import { accountPageRoutes } from './accounts/account-routes.js';
+import { appSettingsRoutes } from './settings/app-settings-routes.js';
 import { assetRoutes } from './asset-routes.js';
-import { gistPageRoutes } from './gist-routes.js';
+import { gistPageRoutes } from './gists/gist-routes.js';
 import { deliveryPageRoutes } from './hooks/delivery-routes.js';
 import { hookPageRoutes } from './hooks/hook-routes.js';
 import { migrationPageRoutes } from './migrations/migration-routes.js';
@@ -24,20 +24,20 @@ import { gistActionRoutes } from './gists/gist-action-routes.js';
 import { gistWriteRoutes } from './gists/gist-write-routes.js';
 import { ImageProxy } from './image-proxy.js';
 import { checkForm, CSRF_FIELD } from './csrf.js';
-import { deviceRoutes } from './device-routes.js';
+import { deviceRoutes } from './sign-in/device-routes.js';
 import { field, type FormBody } from './forms.js';
 import { errorPage, notFoundPage, securityHeaders } from './layout.js';
-import { oauthPageRoutes } from './oauth-routes.js';
+import { oauthPageRoutes } from './sign-in/oauth-routes.js';
 import { PageCache } from './page-cache.js';
-import { oidcRoutes } from './oidc-routes.js';
+import { oidcRoutes } from './sign-in/oidc-routes.js';
 import { loadRenderers, renderersLoaded } from './renderers.js';
-import { repoPageRoutes } from './repo-routes.js';
-import { securityRoutes } from './security-routes.js';
+import { repoPageRoutes } from './repos/repo-routes.js';
+import { securityRoutes } from './settings/security-routes.js';
 import { profileRoutes } from './settings/profile-routes.js';
 import { htmlPage, PageRefusal, send, type WebState } from './serve.js';
-import { signInRoutes } from './sign-in-routes.js';
-import { signupRoutes } from './signup-routes.js';
-import { tokenRoutes } from './token-routes.js';
+import { signInRoutes } from './sign-in/sign-in-routes.js';
+import { signupRoutes } from './sign-in/signup-routes.js';
+import { tokenRoutes } from './settings/token-routes.js';
 import { registerViewer } from './viewer.js';
 
 /** Every POST of the web is a form: its authenticity token is checked before the handler runs (csrf.ts). */

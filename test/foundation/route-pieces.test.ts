@@ -25,11 +25,14 @@ describe('shared route pieces', () => {
     expect(files.filter((f) => f !== path.join('src', 'http', 'route-params.ts') && local.test(text(f)))).toEqual([]);
   });
 
-  it('every web page family registers through typed() with a schema per route', () => {
+  it('every web page family is a folder whose routes register through typed() with a schema per route, none over 300 lines', () => {
     const families = files.filter((f) => f.startsWith(path.join('src', 'web')) && f.endsWith('-routes.ts'));
     expect(families.length).toBeGreaterThanOrEqual(4);
     for (const f of families) {
       const t = text(f);
+      // A family in a folder of its own, its route file short enough to read at once.
+      expect(t.split('\n').length, f).toBeLessThanOrEqual(300);
+      if (!f.endsWith('asset-routes.ts')) expect(path.dirname(f), f).not.toBe(path.join('src', 'web'));
       expect(t, f).toMatch(/typed\(/);
       const routes = t.match(/\bapp\.(get|post|put|patch|delete)\(/g) ?? [];
       const schemas = t.match(/\bschema: (?:\{|[a-z]\w*Schema\b)/g) ?? [];

@@ -152,7 +152,7 @@ describe('POST /settings/security', () => {
     });
     expect(later.status).toBe(200);
     expect(await verifyPassword(NEW_PASSWORD, (await storedHash('fred'))!)).toBe(true);
-  });
+  }, 120_000); // a dozen scrypt hashes (N=2^17): slow on a loaded machine, never timed here
 
   it('a user without a password (single sign-on) sets a first one without an old one; then the old one is asked for', async () => {
     const gina = await s.createUser('gina');

@@ -7,7 +7,7 @@ import { singleView } from '../../gists/reads.js';
 import { isStarredByCaller } from '../../gists/service.js';
 import { starCounts } from '../../gists/store.js';
 import type { Html } from '../html.js';
-import { gistPage } from '../gist-page.js';
+import { gistPage } from './gist-page.js';
 import type { ImageLinks } from '../markdown.js';
 import type { CommentDraft } from './comments-section.js';
 

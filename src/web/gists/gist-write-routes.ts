@@ -12,7 +12,7 @@ import { pathParams } from '../../http/route-params.js';
 import { typed } from '../../http/typed.js';
 import { field, formSchema } from '../forms.js';
 import { isBinary } from '../../gists/reads.js';
-import { gistTitle } from '../gist-page.js';
+import { gistTitle } from './gist-page.js';
 import { htmlPage, send, webConfig as config } from '../serve.js';
 import { asViewer } from '../viewer.js';
 import {

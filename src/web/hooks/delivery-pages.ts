@@ -5,9 +5,9 @@
 import { isoUtc } from '../../core/timestamps.js';
 import type { DeliveryRow, HookRow } from '../../db/tables/webhooks.js';
 import { succeeded } from '../../webhooks/present.js';
-import { tokenInput } from '../forms.js';
+import { tokenInput, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
-import { settingsPage, type FormErrors } from '../settings-layout.js';
+import { settingsPage } from '../settings/settings-layout.js';
 import { hookTabs } from './hook-pages.js';
 import type { HooksPlace } from './hook-places.js';
 

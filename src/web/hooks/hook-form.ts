@@ -5,9 +5,9 @@
 import type { FieldError } from '../../core/errors.js';
 import type { HookRow } from '../../db/tables/webhooks.js';
 import type { HookEdit } from '../../webhooks/service.js';
-import { field, fieldValues, flash, input, tokenInput, type FormBody } from '../forms.js';
+import { field, fieldValues, flash, input, tokenInput, type FormBody, formErrors, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
-import { formErrors, settingsPage, type FormErrors } from '../settings-layout.js';
+import { settingsPage } from '../settings/settings-layout.js';
 import type { HooksPlace } from './hook-places.js';
 
 const ALL = '*';

@@ -6,7 +6,7 @@ import { succeeded } from '../../webhooks/present.js';
 import { flash, tokenInput } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { plural } from '../links.js';
-import { settingsPage } from '../settings-layout.js';
+import { settingsPage } from '../settings/settings-layout.js';
 import type { HooksPlace } from './hook-places.js';
 
 /** What the pages say after a change (GitHub's words where it has them). */

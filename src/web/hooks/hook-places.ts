@@ -5,7 +5,7 @@
 // manage those hooks gets the service's 404.
 import type { ServiceContext } from '../../core/context.js';
 import { globalScope, organizationScope, repositoryScope, type HookScope } from '../../webhooks/service.js';
-import { organizationSettingsNav, type SettingsNav } from '../settings-layout.js';
+import { organizationSettingsNav, type SettingsNav } from '../settings/settings-layout.js';
 
 /** The hooks of one owner as the settings pages show them. */
 export interface HooksPlace {

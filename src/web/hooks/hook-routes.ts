@@ -18,10 +18,9 @@ import {
   pingScopeHook,
 } from '../../webhooks/service.js';
 import { csrfToken } from '../csrf.js';
-import { field, formSchema } from '../forms.js';
+import { field, formSchema, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { htmlPage, paging, queryValue, send, webConfig as config } from '../serve.js';
-import type { FormErrors } from '../settings-layout.js';
 import { asViewer } from '../viewer.js';
 import { createBody, hookEdit, hookFormErrors, hookFormPage, hookValues, newHookValues, postedValues } from './hook-form.js';
 import { deleteHookPage, hookListPage, hookTabs, noticeOf } from './hook-pages.js';

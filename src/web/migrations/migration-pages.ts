@@ -7,7 +7,7 @@ import type { MigrationRow } from '../../db/tables/migrations.js';
 import { archiveAvailable } from '../../migrations/present.js';
 import { html, type Html } from '../html.js';
 import { plural } from '../links.js';
-import { day, settingsPage, type SettingsNav } from '../settings-layout.js';
+import { day, settingsPage, type SettingsNav } from '../settings/settings-layout.js';
 
 /** A repository a migration names, as the page links it. */
 export interface NamedRepository {

@@ -11,7 +11,7 @@ import { typed } from '../../http/typed.js';
 import { archiveUrl, listMigrations, organizationScope, repositoriesOf, userScope, type MigrationScope } from '../../migrations/service.js';
 import { html, type Html } from '../html.js';
 import { htmlPage, pagedQuery, paging, send, webConfig as config } from '../serve.js';
-import { organizationSettingsNav, type SettingsNav } from '../settings-layout.js';
+import { organizationSettingsNav, type SettingsNav } from '../settings/settings-layout.js';
 import { asViewer } from '../viewer.js';
 import { migrationListPage, type NamedRepository } from './migration-pages.js';
 

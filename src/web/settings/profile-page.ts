@@ -2,9 +2,9 @@
 // (a multipart form that needs no JavaScript) and "Remove", then "Name", "Public email", "Bio", "URL", "Company",
 // "Location" and "Update profile"; what was typed kept and every problem under its field after a refusal.
 import type { UserRow } from '../../db/schema.js';
-import { field, flash, input, tokenInput, type FormBody } from '../forms.js';
+import { field, flash, input, tokenInput, type FormBody, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
-import { settingsPage, type FormErrors } from '../settings-layout.js';
+import { settingsPage } from './settings-layout.js';
 import { PICTURE_FIELD } from './avatar-upload.js';
 
 export interface ProfileSettingsOptions {

@@ -1,8 +1,8 @@
 // The sign-in page (GitHub's /login: "Username or email address", "Password", "Sign in"), with the single sign-on
 // button when OpenID Connect is set up, and the sign-out confirmation page of GET /logout.
-import { field, flash, input, tokenInput, type FormBody } from './forms.js';
-import { html, type Html } from './html.js';
-import { page } from './layout.js';
+import { field, flash, input, tokenInput, type FormBody } from '../forms.js';
+import { html, type Html } from '../html.js';
+import { page } from '../layout.js';
 
 export interface SignInPageOptions {
   base: string;

@@ -1,8 +1,7 @@
-// The settings pages' shell (/settings/…, and an organization's: their navigation, the current page marked), refused
-// fields worded with the form's labels, and GitHub's way of writing a day; shared by the settings pages.
-import type { FieldError } from '../core/errors.js';
-import { html, type Html } from './html.js';
-import { page } from './layout.js';
+// The settings pages' shell (/settings/…, and an organization's: their navigation, the current page marked) and
+// GitHub's way of writing a day; shared by the settings pages.
+import { html, type Html } from '../html.js';
+import { page } from '../layout.js';
 
 const SETTINGS_LINKS = [
   { href: '/settings/profile', label: 'Public profile' },
@@ -44,29 +43,6 @@ export function settingsPage(o: { base: string; title: string; current: string; 
 <h1>${o.title}</h1>
 ${o.body}</div>`,
   });
-}
-
-/** What a form shows next to each of its fields (by the field's name; '' above the form), one message each. */
-export type FormErrors = Record<string, string>;
-
-/** Where a service's field goes on a form, and the label that starts a message the service began with the field's name. */
-export type FieldLabels = Record<string, { field: string; label: string }>;
-
-/**
- * The problems a service reported (a 422's errors), each under its form field and worded with its label ("note can't
- * be blank" under Note: "Note can't be blank"); a field the form does not have goes above the form.
- */
-export function formErrors(errors: readonly FieldError[], labels: FieldLabels): FormErrors {
-  const out: FormErrors = {};
-  for (const e of errors) {
-    const name = e.field ?? '';
-    const target = labels[name];
-    const message = e.message ?? `${name} is invalid`;
-    const worded = target && name && message.startsWith(name) ? target.label + message.slice(name.length) : message;
-    const key = target?.field ?? '';
-    out[key] = out[key] ? `${out[key]}; ${worded}` : worded;
-  }
-  return out;
 }
 
 /** GitHub's way of writing a day: "Sat, Dec 26, 2026". */

@@ -4,16 +4,16 @@
 // does. POST /login/oauth/authorize (a CSRF-checked form) goes back to the redirect_uri with `code` and `state`, or
 // with `error=access_denied` on Cancel. The code is exchanged at POST /login/oauth/access_token (accounts/oauth-routes.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { acceptedRedirectUri, findAppByClientId, type OauthAppRow } from '../accounts/oauth-apps.js';
-import { createAuthorizationCode, grantedScopes, parseScopes } from '../accounts/oauth-grants.js';
-import { findAccountById } from '../accounts/store.js';
-import { hasAnyScope } from '../core/scopes.js';
-import { typed } from '../http/typed.js';
-import { csrfToken } from './csrf.js';
-import { field, formSchema } from './forms.js';
+import { acceptedRedirectUri, findAppByClientId, type OauthAppRow } from '../../accounts/oauth-apps.js';
+import { createAuthorizationCode, grantedScopes, parseScopes } from '../../accounts/oauth-grants.js';
+import { findAccountById } from '../../accounts/store.js';
+import { hasAnyScope } from '../../core/scopes.js';
+import { typed } from '../../http/typed.js';
+import { csrfToken } from '../csrf.js';
+import { field, formSchema } from '../forms.js';
 import { consentPage } from './oauth-pages.js';
-import { htmlPage, PageRefusal, queryValue, send, webConfig as config } from './serve.js';
-import { asViewer, type Viewer } from './viewer.js';
+import { htmlPage, PageRefusal, queryValue, send, webConfig as config } from '../serve.js';
+import { asViewer, type Viewer } from '../viewer.js';
 
 const ACCESS_DENIED_URI = 'https://docs.github.com/apps/managing-oauth-apps/troubleshooting-authorization-request-errors/#access-denied';
 

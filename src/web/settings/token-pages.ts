@@ -1,11 +1,11 @@
 // The personal access token pages, in GitHub's words: the list at /settings/tokens ("Delete" on each; a new token shown once, above it), "Generate
 // new token (classic)" with "Note", "Expiration" and a checkbox per scope, and "Generate new token" (fine-grained) with
 // "Token name", "Expiration" and a control per permission; both end in "Generate token".
-import { FINE_GRAINED_PERMISSIONS, KNOWN_SCOPES, type FineGrainedPermission, type PermissionLevel } from '../core/scopes.js';
-import type { TokenRow } from '../db/schema.js';
-import { field, fieldValues, flash, input, tokenInput, type FormBody } from './forms.js';
-import { html, type Html } from './html.js';
-import { day, settingsPage, type FormErrors } from './settings-layout.js';
+import { FINE_GRAINED_PERMISSIONS, KNOWN_SCOPES, type FineGrainedPermission, type PermissionLevel } from '../../core/scopes.js';
+import type { TokenRow } from '../../db/schema.js';
+import { field, fieldValues, flash, input, tokenInput, type FormBody, type FormErrors } from '../forms.js';
+import { html, type Html } from '../html.js';
+import { day, settingsPage } from './settings-layout.js';
 
 function expiry(row: TokenRow, now: Date): Html {
   if (!row.expires_at) return html`<span class="token-expiry">This token has no expiration date.</span>`;

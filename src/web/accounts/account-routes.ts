@@ -2,18 +2,18 @@
 // public gists; an organization's owners also get a link to its settings. Cached by the change stamp per viewer, as
 // every page (routes.ts).
 import type { FastifyInstance } from 'fastify';
-import { requireAnyAccount, requireOrgOwner } from '../accounts/service.js';
-import type { ServiceContext } from '../core/context.js';
-import { NotFound } from '../core/errors.js';
-import type { UserRow } from '../db/schema.js';
-import { listForUser } from '../gists/reads.js';
-import { listForOwner } from '../repos/reads.js';
-import { pathParams } from '../http/route-params.js';
-import { typed } from '../http/typed.js';
-import { LIST_PAGE_SIZE } from './gist-lists.js';
-import { profilePage } from './profile-page.js';
-import { htmlPage, orNotFound, send, webConfig as config, type WebState } from './serve.js';
-import { pageContext } from './viewer.js';
+import { requireAnyAccount, requireOrgOwner } from '../../accounts/service.js';
+import type { ServiceContext } from '../../core/context.js';
+import { NotFound } from '../../core/errors.js';
+import type { UserRow } from '../../db/schema.js';
+import { listForUser } from '../../gists/reads.js';
+import { listForOwner } from '../../repos/reads.js';
+import { pathParams } from '../../http/route-params.js';
+import { typed } from '../../http/typed.js';
+import { LIST_PAGE_SIZE } from '../gists/gist-lists.js';
+import { profilePage } from './account-page.js';
+import { htmlPage, orNotFound, send, webConfig as config, type WebState } from '../serve.js';
+import { pageContext } from '../viewer.js';
 
 const ownerParams = pathParams('owner');
 

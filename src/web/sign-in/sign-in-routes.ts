@@ -1,15 +1,15 @@
 // Signing in and out on the web at GitHub's addresses: GET /login (the form), POST /session (checks the password,
 // starts a session with a new id, goes back to `return_to`, a local path only), GET and POST /logout.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { checkPassword } from '../accounts/sign-in.js';
-import { NotFound } from '../core/errors.js';
-import { typed } from '../http/typed.js';
-import { csrfToken } from './csrf.js';
+import { checkPassword } from '../../accounts/sign-in.js';
+import { NotFound } from '../../core/errors.js';
+import { typed } from '../../http/typed.js';
+import { csrfToken } from '../csrf.js';
 import { providerName } from './oidc-client.js';
-import { field, formSchema, type FormBody } from './forms.js';
+import { field, formSchema, type FormBody } from '../forms.js';
 import { signInPage, signOutPage } from './sign-in-page.js';
-import { htmlPage, send, webConfig as config } from './serve.js';
-import { signIn, signOut } from './viewer.js';
+import { htmlPage, send, webConfig as config } from '../serve.js';
+import { signIn, signOut } from '../viewer.js';
 
 const returnQuery = { type: 'object', properties: { return_to: { type: ['string', 'array'], items: { type: 'string' } } } } as const;
 

@@ -4,18 +4,17 @@
 // give people to review their access), GET /settings/applications/new and POST /settings/applications (register),
 // GET /settings/applications/{id} and POST /settings/applications/{id}/client_secret (a new secret, shown once).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { appsOwnedBy, findAppByClientId, generateOwnAppSecret, registerOwnApp, requireOwnApp } from '../accounts/oauth-apps.js';
-import { authorizedApps, revokeGrant } from '../accounts/oauth-grants.js';
-import type { ServiceContext } from '../core/context.js';
-import { NotFound, ValidationFailed, type FieldError } from '../core/errors.js';
-import { pathParams } from '../http/route-params.js';
-import { typed } from '../http/typed.js';
+import { appsOwnedBy, findAppByClientId, generateOwnAppSecret, registerOwnApp, requireOwnApp } from '../../accounts/oauth-apps.js';
+import { authorizedApps, revokeGrant } from '../../accounts/oauth-grants.js';
+import type { ServiceContext } from '../../core/context.js';
+import { NotFound, ValidationFailed, type FieldError } from '../../core/errors.js';
+import { pathParams } from '../../http/route-params.js';
+import { typed } from '../../http/typed.js';
 import { APP_FIELDS, applicationPage, applicationsPage, newApplicationPage } from './app-settings-pages.js';
-import { csrfToken } from './csrf.js';
-import { field, formSchema } from './forms.js';
-import { htmlPage, send, webConfig as config } from './serve.js';
-import { formErrors } from './settings-layout.js';
-import { asViewer, type Viewer } from './viewer.js';
+import { csrfToken } from '../csrf.js';
+import { field, formSchema, formErrors } from '../forms.js';
+import { htmlPage, send, webConfig as config } from '../serve.js';
+import { asViewer, type Viewer } from '../viewer.js';
 
 const idParams = pathParams('id');
 const clientParams = pathParams('client_id');

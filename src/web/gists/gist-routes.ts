@@ -1,20 +1,20 @@
 // The gist pages: a gist (or, at the same path, a user's gists), its revisions and a past revision, its embed script
 // and archives, and the public gists (discover). Anonymous and cached by the change stamp, as every page (routes.ts).
 import type { FastifyInstance } from 'fastify';
-import { requireAnyAccount } from '../accounts/service.js';
-import { NotFound } from '../core/errors.js';
-import { filesAtRevision, listCommits, listForUser, listPublic, listStarred, revisionView, singleView } from '../gists/reads.js';
-import { findGist, starCounts } from '../gists/store.js';
-import { pathParams } from '../http/route-params.js';
-import { typed } from '../http/typed.js';
+import { requireAnyAccount } from '../../accounts/service.js';
+import { NotFound } from '../../core/errors.js';
+import { filesAtRevision, listCommits, listForUser, listPublic, listStarred, revisionView, singleView } from '../../gists/reads.js';
+import { findGist, starCounts } from '../../gists/store.js';
+import { pathParams } from '../../http/route-params.js';
+import { typed } from '../../http/typed.js';
 import { tarGz, zip } from './archive.js';
 import { embedScript } from './embed.js';
 import { discoverPage, LIST_PAGE_SIZE, starredPage, userGistsPage } from './gist-lists.js';
 import { gistPage } from './gist-page.js';
-import { gistPageFor } from './gists/gist-view.js';
+import { gistPageFor } from './gist-view.js';
 import { REVISIONS_PAGE_SIZE, revisionsPage, type RevisionChange } from './revisions-page.js';
-import { anonymous, htmlPage, orNotFound, pagedQuery, paging, queryValue, send, webConfig as config, type WebState } from './serve.js';
-import { pageContext } from './viewer.js';
+import { anonymous, htmlPage, orNotFound, pagedQuery, paging, queryValue, send, webConfig as config, type WebState } from '../serve.js';
+import { pageContext } from '../viewer.js';
 
 const GIST_ID = /^[0-9a-f]{32}$/i;
 const COMMIT_SHA = /^[0-9a-f]{40}$/i;

@@ -1,12 +1,12 @@
 // A gist's revisions (`/gist/<id>/revisions`): newest first, each with who made it, when, and its diff against the
 // revision before it, file by file (jsdiff's unified hunks as a table), ten revisions a page.
 import { structuredPatch } from 'diff';
-import type { FileWithContent, HistoryView, SingleGist } from '../gists/present.js';
-import type { Urls } from '../core/urls.js';
-import { isoUtc } from '../core/timestamps.js';
-import { html, type Html } from './html.js';
-import { page } from './layout.js';
-import { gistLinks, plural, shownTime, userGistsLink } from './links.js';
+import type { FileWithContent, HistoryView, SingleGist } from '../../gists/present.js';
+import type { Urls } from '../../core/urls.js';
+import { isoUtc } from '../../core/timestamps.js';
+import { html, type Html } from '../html.js';
+import { page } from '../layout.js';
+import { gistLinks, plural, shownTime, userGistsLink } from '../links.js';
 import { gistTitle } from './gist-page.js';
 
 /** Revisions per page. */

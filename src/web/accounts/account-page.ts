@@ -1,13 +1,13 @@
 // A user's or an organization's page (`/<login>`): the profile, public repositories, public gists; an organization's
 // members are concealed (as the API conceals them from anyone outside it), so its page says so.
-import type { UserRow } from '../db/schema.js';
-import type { ListPage } from '../gists/reads.js';
-import type { listForOwner } from '../repos/reads.js';
-import type { Urls } from '../core/urls.js';
-import { isoUtc } from '../core/timestamps.js';
-import { html, type Html } from './html.js';
-import { page } from './layout.js';
-import { plural, shownTime, userGistsLink } from './links.js';
+import type { UserRow } from '../../db/schema.js';
+import type { ListPage } from '../../gists/reads.js';
+import type { listForOwner } from '../../repos/reads.js';
+import type { Urls } from '../../core/urls.js';
+import { isoUtc } from '../../core/timestamps.js';
+import { html, type Html } from '../html.js';
+import { page } from '../layout.js';
+import { plural, shownTime, userGistsLink } from '../links.js';
 
 type ListResult = Awaited<ReturnType<typeof listForOwner>>;
 

@@ -6,18 +6,18 @@
 // cookie sealed with the site's secret key, for 10 minutes and one callback: nothing is stored server-side, so any
 // server process on the database can finish a sign-in another started. Every refusal is a page that says what to do.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createLinkedUser, type FirstSignIn, findLinkedUser, linkIdentity } from '../accounts/oidc-identities.js';
-import { NotFound } from '../core/errors.js';
-import { isUniqueViolation } from '../db/dialect.js';
-import type { UserRow } from '../db/schema.js';
-import { typed } from '../http/typed.js';
-import { html } from './html.js';
-import { page } from './layout.js';
+import { createLinkedUser, type FirstSignIn, findLinkedUser, linkIdentity } from '../../accounts/oidc-identities.js';
+import { NotFound } from '../../core/errors.js';
+import { isUniqueViolation } from '../../db/dialect.js';
+import type { UserRow } from '../../db/schema.js';
+import { typed } from '../../http/typed.js';
+import { html } from '../html.js';
+import { page } from '../layout.js';
 import { type FlowChecks, OidcClient, OidcFailure, providerName } from './oidc-client.js';
-import { formSchema } from './forms.js';
-import { webConfig as config, htmlPage, queryValue, send } from './serve.js';
+import { formSchema } from '../forms.js';
+import { webConfig as config, htmlPage, queryValue, send } from '../serve.js';
 import { home, localPath } from './sign-in-routes.js';
-import { clearSiteCookie, cookieName, setSiteCookie, signIn } from './viewer.js';
+import { clearSiteCookie, cookieName, setSiteCookie, signIn } from '../viewer.js';
 
 const PENDING_COOKIE = 'hublet_oidc';
 const PENDING_CONTEXT = 'oidc sign-in';

@@ -1,9 +1,9 @@
 // The password change of /settings/security ("Password and authentication"), in GitHub's words: "Old password", "New
 // password", "Confirm new password" and "Update password"; a user without a password (made by single sign-on) sets a
 // first one without the old.
-import { flash, input, tokenInput } from './forms.js';
-import { html, type Html } from './html.js';
-import { settingsPage, type FormErrors } from './settings-layout.js';
+import { flash, input, tokenInput, type FormErrors } from '../forms.js';
+import { html, type Html } from '../html.js';
+import { settingsPage } from './settings-layout.js';
 
 export interface SecurityPageOptions {
   base: string;

@@ -1,15 +1,15 @@
 // The gist page (`/gist/<id>`) and a past revision of it (`/gist/<id>/<sha>`): description, owner, dates, every file
 // rendered, raw, download, clone and embed links, revisions, forks and stars; on the latest revision's page, what its
 // viewer may do (Edit and Delete for its owner, Star or Unstar and Fork with their counts) and the comments.
-import type { SingleGist } from '../gists/present.js';
-import type { Urls } from '../core/urls.js';
-import { isoUtc } from '../core/timestamps.js';
-import { html, type Html } from './html.js';
-import { commentsSection, type CommentsData } from './gists/comments-section.js';
-import { FORM_TOKEN_SLOT, page } from './layout.js';
-import type { ImageLinks } from './markdown.js';
-import { gistLinks, plural, shownTime, userGistsLink, type GistLinks } from './links.js';
-import { renderFile, type ShownFile } from './render-file.js';
+import type { SingleGist } from '../../gists/present.js';
+import type { Urls } from '../../core/urls.js';
+import { isoUtc } from '../../core/timestamps.js';
+import { html, type Html } from '../html.js';
+import { commentsSection, type CommentsData } from './comments-section.js';
+import { FORM_TOKEN_SLOT, page } from '../layout.js';
+import type { ImageLinks } from '../markdown.js';
+import { gistLinks, plural, shownTime, userGistsLink, type GistLinks } from '../links.js';
+import { renderFile, type ShownFile } from '../render-file.js';
 
 export interface GistPageData {
   view: SingleGist;

@@ -2,17 +2,17 @@
 // directory, a file and a file's bytes at a ref (`…/tree/<ref>/<path>`, `…/blob/<ref>/<path>`, `…/raw/<ref>/<path>`).
 // A private repository, like anything missing, is not here. Anonymous and cached by the change stamp (routes.ts).
 import type { FastifyInstance } from 'fastify';
-import type { ServiceContext } from '../core/context.js';
-import { NotFound } from '../core/errors.js';
-import { isBinary } from '../gists/reads.js';
-import { commitAt, fileAt, treeAt } from '../repos/reads.js';
-import { resolveRepository } from '../repos/service.js';
-import { pathParams, repoParams } from '../http/route-params.js';
-import { typed } from '../http/typed.js';
-import { repositoryLinks } from './links.js';
+import type { ServiceContext } from '../../core/context.js';
+import { NotFound } from '../../core/errors.js';
+import { isBinary } from '../../gists/reads.js';
+import { commitAt, fileAt, treeAt } from '../../repos/reads.js';
+import { resolveRepository } from '../../repos/service.js';
+import { pathParams, repoParams } from '../../http/route-params.js';
+import { typed } from '../../http/typed.js';
+import { repositoryLinks } from '../links.js';
 import { blobPage, readmeIn, repositoryPage, treePage, type RepositoryView } from './repo-pages.js';
-import { htmlPage, orNotFound, redirect, send, webConfig as config, type WebState } from './serve.js';
-import { pageContext } from './viewer.js';
+import { htmlPage, orNotFound, redirect, send, webConfig as config, type WebState } from '../serve.js';
+import { pageContext } from '../viewer.js';
 
 /** `/<owner>/<repo>/<view>/<ref>/<path>`: the wildcard is the ref and the path. */
 const refPathParams = pathParams('owner', 'repo', '*');

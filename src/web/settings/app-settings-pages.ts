@@ -2,11 +2,11 @@
 // its scopes and "Revoke", and the apps they registered), "Register a new OAuth app" ("Application name", "Homepage
 // URL", "Application description", "Authorization callback URL", "Register application"), and an app's own page
 // (its client id, "Generate a new client secret", a new secret shown once).
-import type { AuthorizedApp } from '../accounts/oauth-grants.js';
-import type { OauthAppRow } from '../db/tables/sign-in.js';
-import { field, flash, input, tokenInput, type FormBody } from './forms.js';
-import { html, type Html } from './html.js';
-import { day, settingsPage, type FormErrors } from './settings-layout.js';
+import type { AuthorizedApp } from '../../accounts/oauth-grants.js';
+import type { OauthAppRow } from '../../db/tables/sign-in.js';
+import { field, flash, input, tokenInput, type FormBody, type FormErrors } from '../forms.js';
+import { html, type Html } from '../html.js';
+import { day, settingsPage } from './settings-layout.js';
 
 const CURRENT = '/settings/applications';
 

@@ -1,15 +1,15 @@
 // A repository's pages: its home (`/<owner>/<name>`: description, topics, clone URL, the default branch's files and
 // README rendered), a directory (`…/tree/<ref>/<path>`) and a file (`…/blob/<ref>/<path>`, with a link to `…/raw/…`).
-import type { UserRow } from '../db/schema.js';
-import type { RepositoryRow } from '../db/tables/repos.js';
-import { repositoryUrls, topicsOf } from '../repos/present.js';
-import type { TreeItem } from '../repos/reads.js';
-import type { Urls } from '../core/urls.js';
-import { html, type Html } from './html.js';
-import { page } from './layout.js';
-import { repositoryLinks, type RepositoryLinks } from './links.js';
-import type { ImageLinks } from './markdown.js';
-import { renderFile } from './render-file.js';
+import type { UserRow } from '../../db/schema.js';
+import type { RepositoryRow } from '../../db/tables/repos.js';
+import { repositoryUrls, topicsOf } from '../../repos/present.js';
+import type { TreeItem } from '../../repos/reads.js';
+import type { Urls } from '../../core/urls.js';
+import { html, type Html } from '../html.js';
+import { page } from '../layout.js';
+import { repositoryLinks, type RepositoryLinks } from '../links.js';
+import type { ImageLinks } from '../markdown.js';
+import { renderFile } from '../render-file.js';
 
 /** A README in a directory: the first entry so named (README.md before README, as GitHub prefers Markdown). */
 export function readmeIn(tree: readonly TreeItem[]): TreeItem | undefined {

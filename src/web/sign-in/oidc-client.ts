@@ -5,7 +5,7 @@
 // by Node's fetch (the system's CAs plus NODE_EXTRA_CA_CERTS); nothing here turns it off. Every failure becomes an
 // OidcFailure of a few kinds the pages can explain.
 import * as oidc from 'openid-client';
-import type { Config } from '../config.js';
+import type { Config } from '../../config.js';
 
 export interface OidcSettings {
   issuer: string;

@@ -3,14 +3,14 @@
 // web scope's hook). Wrong codes are counted per person and per address (accounts/device-flow.ts): past 50 in an
 // hour, every code is refused until the hour is over.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { decideDevice, displayUserCode, lookUpUserCode, type PendingDevice } from '../accounts/device-flow.js';
-import { findAccountById } from '../accounts/store.js';
-import { typed } from '../http/typed.js';
-import { csrfToken } from './csrf.js';
+import { decideDevice, displayUserCode, lookUpUserCode, type PendingDevice } from '../../accounts/device-flow.js';
+import { findAccountById } from '../../accounts/store.js';
+import { typed } from '../../http/typed.js';
+import { csrfToken } from '../csrf.js';
 import { deviceAuthorizePage, deviceCodePage, deviceDonePage } from './device-pages.js';
-import { field, formSchema } from './forms.js';
-import { htmlPage, queryValue, send, webConfig as config } from './serve.js';
-import { asViewer, type Viewer } from './viewer.js';
+import { field, formSchema } from '../forms.js';
+import { htmlPage, queryValue, send, webConfig as config } from '../serve.js';
+import { asViewer, type Viewer } from '../viewer.js';
 
 const REFUSED = {
   invalid: { status: 422, message: "That code didn't work. Check the code and try again." },

@@ -2,15 +2,14 @@
 // a site admin's, signs the person in, on to /gist/LOGIN). Off by default (404); HUBLET_SIGNUP=open lets anyone in
 // (throttled per client address), `invite` only those holding a good invitation (`?invitation=TOKEN`; 403 otherwise).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { signUp, signupInvitation } from '../accounts/own-account.js';
-import { Forbidden, HttpError, ValidationFailed, type FieldError } from '../core/errors.js';
-import { typed } from '../http/typed.js';
-import { csrfToken } from './csrf.js';
-import { field, formSchema, type FormBody } from './forms.js';
-import { htmlPage, queryValue, send, webConfig as config } from './serve.js';
+import { signUp, signupInvitation } from '../../accounts/own-account.js';
+import { Forbidden, HttpError, ValidationFailed, type FieldError } from '../../core/errors.js';
+import { typed } from '../../http/typed.js';
+import { csrfToken } from '../csrf.js';
+import { field, formSchema, type FormBody, formErrors } from '../forms.js';
+import { htmlPage, queryValue, send, webConfig as config } from '../serve.js';
 import { invitationNeededPage, signupPage, type SignupPageOptions } from './signup-page.js';
-import { formErrors } from './settings-layout.js';
-import { pageContext, signIn } from './viewer.js';
+import { pageContext, signIn } from '../viewer.js';
 
 const LABELS = {
   login: { field: 'login', label: 'Username' },

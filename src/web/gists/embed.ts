@@ -1,13 +1,13 @@
 // The embed script (`/gist/<id>.js`, GitHub's `<script src=…>` snippet): it writes the rendered gist, or one file of it
 // (`?file=NAME`), into the page that includes it, with a link to its own stylesheet, whose rules stay inside the box.
-import type { SingleGist } from '../gists/present.js';
-import type { Urls } from '../core/urls.js';
-import { html } from './html.js';
-import { gistLinks } from './links.js';
-import type { ImageLinks } from './markdown.js';
+import type { SingleGist } from '../../gists/present.js';
+import type { Urls } from '../../core/urls.js';
+import { html } from '../html.js';
+import { gistLinks } from '../links.js';
+import type { ImageLinks } from '../markdown.js';
 import { shownFiles } from './gist-page.js';
-import { renderFile } from './render-file.js';
-import { embedStylesheet } from './styles.js';
+import { renderFile } from '../render-file.js';
+import { embedStylesheet } from '../styles.js';
 
 /** The script's text, or null when `file` names no file of the gist. */
 export function embedScript(view: SingleGist, urls: Urls, file: string | undefined, images: ImageLinks): string | null {

@@ -1,8 +1,8 @@
 // The device flow's pages at /login/device: the code form ("Enter code", "Continue"), the authorization page naming
 // the app, the code and the scopes ("Authorize", "Cancel"), and what the person sees once they decided.
-import { flash, input, tokenInput } from './forms.js';
-import { html, type Html } from './html.js';
-import { page } from './layout.js';
+import { flash, input, tokenInput } from '../forms.js';
+import { html, type Html } from '../html.js';
+import { page } from '../layout.js';
 import { scopeItems } from './oauth-pages.js';
 
 function devicePage(base: string, title: string, body: Html): Html {

@@ -1,8 +1,8 @@
 // The web application flow's consent page (GitHub's /login/oauth/authorize: the app, who made it, the scopes it asks
 // for, "Authorize APP" and "Cancel"), and the scope list every OAuth page shows, in GitHub's words.
-import { tokenInput } from './forms.js';
-import { html, type Html } from './html.js';
-import { page } from './layout.js';
+import { tokenInput } from '../forms.js';
+import { html, type Html } from '../html.js';
+import { page } from '../layout.js';
 
 /** What GitHub's consent pages say each scope lets the app do (scopes not listed show their name alone). */
 const SCOPE_WORDS: Record<string, string> = {

@@ -2,18 +2,17 @@
 // and throttled, the new one by NIST's rules; every other session of theirs ends, this one stays), and, with single
 // sign-on set up, whether their account is connected to the provider (the button posts to /login/oidc/connect).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { linkedSubject } from '../accounts/oidc-identities.js';
-import { changeOwnPassword, hasPassword } from '../accounts/own-account.js';
-import type { ServiceContext } from '../core/context.js';
-import { HttpError, ValidationFailed, type FieldError } from '../core/errors.js';
-import { typed } from '../http/typed.js';
-import { csrfToken } from './csrf.js';
-import { field, formSchema } from './forms.js';
-import { providerName } from './oidc-client.js';
+import { linkedSubject } from '../../accounts/oidc-identities.js';
+import { changeOwnPassword, hasPassword } from '../../accounts/own-account.js';
+import type { ServiceContext } from '../../core/context.js';
+import { HttpError, ValidationFailed, type FieldError } from '../../core/errors.js';
+import { typed } from '../../http/typed.js';
+import { csrfToken } from '../csrf.js';
+import { field, formSchema, formErrors } from '../forms.js';
+import { providerName } from '../sign-in/oidc-client.js';
 import { securityPage, type SecurityPageOptions } from './security-page.js';
-import { htmlPage, send, webConfig as config } from './serve.js';
-import { formErrors } from './settings-layout.js';
-import { asViewer, type Viewer } from './viewer.js';
+import { htmlPage, send, webConfig as config } from '../serve.js';
+import { asViewer, type Viewer } from '../viewer.js';
 
 const LABELS = {
   old_password: { field: 'old_password', label: 'Old password' },

@@ -3,19 +3,18 @@
 // /settings/personal-access-tokens (fine-grained), POST /settings/tokens/{id}/delete. Made through the same service as
 // `hublet admin token create` (accounts/token-service.ts); a new token is shown once, on the page answering the POST.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createOwnToken, listOwnTokens, revokeOwnToken, type TokenRequest } from '../accounts/token-service.js';
-import type { ServiceContext } from '../core/context.js';
-import { NotFound, ValidationFailed, type FieldError } from '../core/errors.js';
-import { FINE_GRAINED_PERMISSIONS } from '../core/scopes.js';
-import { pathParams } from '../http/route-params.js';
-import { typed } from '../http/typed.js';
-import { csrfToken } from './csrf.js';
-import { field, fieldValues, formSchema, type FormBody } from './forms.js';
-import type { Html } from './html.js';
-import { htmlPage, queryValue, send, webConfig as config } from './serve.js';
-import { formErrors, type FormErrors } from './settings-layout.js';
+import { createOwnToken, listOwnTokens, revokeOwnToken, type TokenRequest } from '../../accounts/token-service.js';
+import type { ServiceContext } from '../../core/context.js';
+import { NotFound, ValidationFailed, type FieldError } from '../../core/errors.js';
+import { FINE_GRAINED_PERMISSIONS } from '../../core/scopes.js';
+import { pathParams } from '../../http/route-params.js';
+import { typed } from '../../http/typed.js';
+import { csrfToken } from '../csrf.js';
+import { field, fieldValues, formSchema, type FormBody, formErrors, type FormErrors } from '../forms.js';
+import type { Html } from '../html.js';
+import { htmlPage, queryValue, send, webConfig as config } from '../serve.js';
 import { classicTokenPage, fineGrainedTokenPage, permissionField, tokenListPage } from './token-pages.js';
-import { asViewer } from './viewer.js';
+import { asViewer } from '../viewer.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 

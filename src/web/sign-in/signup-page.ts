@@ -1,9 +1,8 @@
 // The sign-up page of /signup, in GitHub's words: "Username", "Email address", "Password" and "Create account" (with
 // the invitation carried along when sign-up needs one); and the page saying an invitation is needed.
-import { field, flash, input, tokenInput, type FormBody } from './forms.js';
-import { html, type Html } from './html.js';
-import { page } from './layout.js';
-import type { FormErrors } from './settings-layout.js';
+import { field, flash, input, tokenInput, type FormBody, type FormErrors } from '../forms.js';
+import { html, type Html } from '../html.js';
+import { page } from '../layout.js';
 
 export interface SignupPageOptions {
   base: string;

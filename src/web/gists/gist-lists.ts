@@ -1,13 +1,13 @@
 // Lists of gists as pages: a user's public gists (`/gist/<login>`; to themself "Your gists", secret ones too), the
 // signed-in person's starred gists (`/gist/<login>/starred`) and every public gist (`/gist/discover`), newest first, a
 // page of 30 at a time with previous/next links.
-import type { UserRow } from '../db/schema.js';
-import type { ListPage } from '../gists/reads.js';
-import type { Urls } from '../core/urls.js';
-import { isoUtc } from '../core/timestamps.js';
-import { html, type Html } from './html.js';
-import { page } from './layout.js';
-import { plural, shownTime, userGistsLink } from './links.js';
+import type { UserRow } from '../../db/schema.js';
+import type { ListPage } from '../../gists/reads.js';
+import type { Urls } from '../../core/urls.js';
+import { isoUtc } from '../../core/timestamps.js';
+import { html, type Html } from '../html.js';
+import { page } from '../layout.js';
+import { plural, shownTime, userGistsLink } from '../links.js';
 
 /** Gists per list page. */
 export const LIST_PAGE_SIZE = 30;

@@ -14,6 +14,7 @@ import { areaReadCases } from './cases/area-reads.js';
 import { gistCases } from './cases/gists.js';
 import { hookCases } from './cases/hooks.js';
 import { migrationCases } from './cases/migrations.js';
+import { searchCases } from './cases/search.js';
 import { startupCases } from './cases/startup.js';
 import { webCases } from './cases/web.js';
 import { hubletCommand, startHublet, type HubletServer } from './processes.js';
@@ -26,6 +27,7 @@ const CASES: BenchCase[] = [
   ...accountCases,
   ...areaReadCases,
   ...gistCases,
+  ...searchCases,
   ...hookCases,
   ...migrationCases,
   ...webCases,

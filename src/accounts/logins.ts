@@ -24,6 +24,8 @@ const RESERVED: ReadonlySet<string> = new Set([
   'migrations',
   'site',
   'gist',
+  // /gist/search is the gist search page, at the path of /gist/<login>.
+  'search',
 ]);
 
 /** Alphanumerics and single inner hyphens, at most 39 characters. */

@@ -1,5 +1,5 @@
-// The gists area: the REST API, comments, raw file bytes, git clone/push and import records; a deleted account's gist
-// repositories go with it; public and secret gist counts on profiles and in the instance's statistics.
+// The gists area: the REST API, comments, search, raw file bytes, git clone/push and import records; a deleted
+// account's gist repositories go with it; public and secret gist counts on profiles and in the instance's statistics.
 import type { FastifyInstance } from 'fastify';
 import type { Area } from '../core/area.js';
 import type { AccountFiles } from '../core/contributions.js';
@@ -10,6 +10,7 @@ import { gistGitRoutes } from './git-routes.js';
 import { gistImportRoutes } from './import-routes.js';
 import { gistRawRoutes } from './raw-routes.js';
 import { gistRoutes } from './routes.js';
+import { gistSearchRoutes } from './search-routes.js';
 import { gistIdsOwnedBy } from './store.js';
 
 async function routes(app: FastifyInstance): Promise<void> {
@@ -17,6 +18,7 @@ async function routes(app: FastifyInstance): Promise<void> {
   await app.register(gistCommentRoutes);
   await app.register(gistRawRoutes);
   await app.register(gistImportRoutes);
+  await app.register(gistSearchRoutes);
   // Its own encapsulated context: git's raw-stream body parsers apply to these routes only.
   await app.register(gistGitRoutes);
 }

@@ -27,6 +27,8 @@ import { fileRow } from './write.js';
 
 /** Whether a file's bytes are binary (not UTF-8 text, or holding a NUL): the rule the raw route's type and `binary` follow. */
 export { isBinary } from './language.js';
+/** Gist search (search.ts), for the web's search page. */
+export { MAX_SEARCH_RESULTS, parseQuery, searchGists, type SearchHit, type SearchPage } from './search.js';
 
 /** How deep `GET /gists/public` (and anonymous `GET /gists`) may page, as GitHub limits it. */
 const PUBLIC_LISTING_DEPTH = 3000;

@@ -1,10 +1,11 @@
-// Gist tables: queries for gists, their current files, revisions, stars and comments (both databases).
+// Gist tables: gists, current files, revisions, stars, comments (both databases); file and description writes reindex.
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Db } from '../db/connect.js';
 import { lockForWriting } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import type { GistCommentRow, GistFileRow, GistRevisionRow, GistRow, GistsTable } from '../db/tables/gists.js';
 import { byName } from './rules.js';
+import { reindexGists } from './search-store.js';
 
 export { byName };
 
@@ -123,8 +124,8 @@ export async function insertGist(db: Db, row: GistRow): Promise<void> {
 }
 
 /**
- * Moves a gist's head from `from` to `to` (with its other changed columns) only if nobody moved it first:
- * false means another writer won, and the caller retries or gives up.
+ * Moves a gist's head from `from` to `to` (with its other changed columns) only if nobody moved it first: false means
+ * another writer won. A new description alone is reindexed here; a new head comes with file rows (replaceFileRows).
  */
 export async function advanceHead(
   db: Db,
@@ -132,7 +133,10 @@ export async function advanceHead(
   from: string,
   changes: { head_sha?: string; description?: string; updated_at: string },
 ): Promise<boolean> {
+  const onlyDescription = changes.head_sha === undefined && changes.description !== undefined;
+  if (onlyDescription && !db.isTransaction) return db.transaction().execute((trx) => advanceHead(trx, id, from, changes));
   const r = await db.updateTable('gists').set(changes).where('id', '=', id).where('head_sha', '=', from).executeTakeFirst();
+  if (onlyDescription && Number(r.numUpdatedRows) === 1) await reindexGists(db, [id]);
   return Number(r.numUpdatedRows) === 1;
 }
 
@@ -142,12 +146,14 @@ export async function deleteGistRow(db: Db, id: string): Promise<boolean> {
 }
 
 export async function insertFiles(db: Db, rows: GistFileRow[]): Promise<void> {
-  // Few rows per statement: SQLite caps bound parameters, and file bytes make rows large.
+  const gistIds = rows.map((r) => r.gist_id);
+  // Few rows per statement (SQLite caps bound parameters, file bytes make rows large); then their gists are reindexed.
   for (let i = 0; i < rows.length; i += 25)
     await db
       .insertInto('gist_files')
       .values(rows.slice(i, i + 25))
       .execute();
+  await reindexGists(db, gistIds);
 }
 
 /** A new revision's file rows: those of the names in `gone` deleted, `rows` inserted (plan.ts decides which). */
@@ -160,6 +166,7 @@ export async function replaceFileRows(db: Db, gistId: string, gone: readonly str
       .execute();
   }
   await insertFiles(db, rows);
+  if (!rows.length) await reindexGists(db, [gistId]); // only deletions: insertFiles reindexed nothing
 }
 
 export async function insertRevisions(db: Db, rows: GistRevisionRow[]): Promise<void> {

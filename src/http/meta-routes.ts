@@ -161,7 +161,8 @@ export function metaRoutes(limiter: RateLimiter) {
       const s = await limiter.current(key, limit);
       reply.headers(rateHeaders(s));
       const core = { limit: s.limit, used: s.used, remaining: s.remaining, reset: s.reset };
-      // hublet has no search API, so its search budget (GitHub's per-minute limits) is always untouched.
+      // hublet's one search endpoint (GET /search/gists) counts against the core limit, so this budget (GitHub's
+      // per-minute search limits) is always untouched.
       const searchLimit = request.ctx.actor ? SEARCH_LIMIT_AUTHENTICATED : SEARCH_LIMIT_ANONYMOUS;
       const resetInAMinute = Math.floor(request.ctx.clock.now().getTime() / 1000) + 60;
       const search = { limit: searchLimit, used: 0, remaining: searchLimit, reset: resetInAMinute };

@@ -36,7 +36,14 @@ export interface PageOptions {
   base: string;
   /** Secret gists: search engines must not index them. */
   noindex?: boolean;
+  /** What the header's search field holds (the search page's query). */
+  query?: string;
   body: Html;
+}
+
+/** The header's search field: a GET form to the gist search page (`/gist/search?q=`), labelled for screen readers. */
+function siteSearch(base: string, query = ''): Html {
+  return html`<form class="site-search" role="search" action="${base}/gist/search" method="get"><label class="visually-hidden" for="site-search">Search gists</label><input id="site-search" type="search" name="q" value="${query}" placeholder="Search gists…" maxlength="256"></form>`;
 }
 
 /** A whole HTML document around a page's body. */
@@ -53,7 +60,7 @@ ${options.noindex ? html`<meta name="robots" content="noindex">\n` : ''}<title>$
 <script src="${base}/-/web.js?v=${pageScript.version}" defer></script>
 </head>
 <body>
-<header class="site"><a class="home" href="${base}/gist/discover">hublet</a><nav aria-label="Site"><a href="${base}/gist/discover">Discover gists</a></nav>${VIEWER_SLOT}</header>
+<header class="site"><a class="home" href="${base}/gist/discover">hublet</a><nav aria-label="Site"><a href="${base}/gist/discover">Discover gists</a></nav>${siteSearch(base, options.query)}${VIEWER_SLOT}</header>
 <main id="main">
 ${options.body}
 </main>

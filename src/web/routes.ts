@@ -33,6 +33,7 @@ import { oidcRoutes } from './sign-in/oidc-routes.js';
 import { loadRenderers, renderersLoaded } from './renderers.js';
 import { repoPageRoutes } from './repos/repo-routes.js';
 import { securityRoutes } from './settings/security-routes.js';
+import { searchPageRoutes } from './search/search-routes.js';
 import { profileRoutes } from './settings/profile-routes.js';
 import { htmlPage, PageRefusal, send, type WebState } from './serve.js';
 import { signInRoutes } from './sign-in/sign-in-routes.js';
@@ -107,6 +108,7 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
   hookPageRoutes(app);
   deliveryPageRoutes(app);
   migrationPageRoutes(app);
+  searchPageRoutes(app, state);
   gistPageRoutes(app, state);
   gistWriteRoutes(app);
   gistActionRoutes(app, state.images);

@@ -88,6 +88,17 @@ h2 { font-size: 16px; margin: 24px 0 8px; }
 .list li { border-bottom: 1px solid var(--border); padding: 12px 0; }
 .list .files { color: var(--muted); font-size: 13px; overflow-wrap: anywhere; }
 .pages { display: flex; gap: 16px; margin-top: 16px; }
+.site-search input { font: inherit; width: 16em; max-width: 40vw; padding: 3px 8px; border: 1px solid var(--border); border-radius: 6px; background: var(--bg); color: var(--fg); }
+.search-form { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 12px 0 16px; }
+.search-form label { font-weight: 600; }
+.search-form input, .search-form select { font: inherit; padding: 5px 8px; border: 1px solid var(--border); border-radius: 6px; background: var(--bg); color: var(--fg); }
+.search-form input { flex: 1; min-width: 12em; }
+.snippet { margin: 8px 0 0; border: 1px solid var(--border); border-radius: 6px; background: var(--subtle); overflow: hidden; }
+.snippet figcaption { padding: 4px 8px; border-bottom: 1px solid var(--border); color: var(--muted); font-size: 12px; overflow-wrap: anywhere; }
+.snippet pre { margin: 0; padding: 6px 8px; font: 12px/20px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; white-space: pre-wrap; overflow-wrap: anywhere; }
+mark { background: #fff8c5; color: var(--fg); font-weight: 600; border-radius: 2px; }
+@media (prefers-color-scheme: dark) { mark { background: #6e5a00; } }
+.search-help ul { padding-left: 20px; }
 .revision { margin: 0 0 32px; }
 .revision h2 { font-weight: 400; }
 .empty { color: var(--muted); }

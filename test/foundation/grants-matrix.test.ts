@@ -241,6 +241,8 @@ function pathOf(route: DeclaredRoute): string {
     return value;
   });
   if (filled.endsWith('/info/refs')) return `${filled}?service=git-upload-pack`;
+  // Gist search answers a query (none is GitHub's 422 for a search without `q`).
+  if (filled === '/search/gists') return `${filled}?q=gist`;
   // The web's repository views take `<ref>/<path>` as their wildcard: the repository's README on its default branch.
   return filled.endsWith('/*') ? `${filled.slice(0, -1)}main/README.md` : filled;
 }

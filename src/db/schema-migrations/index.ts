@@ -13,6 +13,7 @@ import * as gistImports from './2026-11-25T02-00-gist-imports.js';
 import * as rateLimits from './2026-11-25T03-00-rate-limits.js';
 import * as passwords from './2026-11-28T00-00-passwords.js';
 import * as signIn from './2026-11-28T01-00-sign-in.js';
+import * as gistSearch from './2026-11-28T02-00-gist-search.js';
 import * as avatars from './2026-11-28T02-10-avatars.js';
 
 export const schemaMigrations: Record<string, Migration> = {
@@ -29,6 +30,7 @@ export const schemaMigrations: Record<string, Migration> = {
   '2026-11-25T03-00-rate-limits': rateLimits,
   '2026-11-28T00-00-passwords': passwords,
   '2026-11-28T01-00-sign-in': signIn,
+  '2026-11-28T02-00-gist-search': gistSearch,
   '2026-11-28T02-10-avatars': avatars,
 };
 

@@ -68,6 +68,19 @@ interface GistImportsTable {
   created_at: string;
 }
 
+/**
+ * A gist's entry in the search index (gists/search-store.ts): `seq` is new with every write of a document (counting down
+ * on SQLite, up on PostgreSQL); PostgreSQL keeps the words here (`document`, a tsvector), SQLite in its FTS5 table
+ * `gist_search_fts` (rowid = seq).
+ */
+interface GistSearchTable {
+  seq: Generated<number>;
+  gist_id: string;
+  /** PostgreSQL: every word; `title`, those of the description and file names (for scoring). */
+  document?: string;
+  title?: string;
+}
+
 export interface GistTables {
   gists: GistsTable;
   gist_files: GistFilesTable;
@@ -75,6 +88,7 @@ export interface GistTables {
   gist_stars: GistStarsTable;
   gist_comments: GistCommentsTable;
   gist_imports: GistImportsTable;
+  gist_search: GistSearchTable;
 }
 
 export type GistRow = Selectable<GistsTable>;

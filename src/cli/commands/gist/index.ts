@@ -1,5 +1,5 @@
-// `hublet gist …`: the gist command group, one command per file (create, list, view, edit, rename, delete, fork, star,
-// unstar, history, clone, import).
+// `hublet gist …`: the gist command group, one command per file (create, list, search, view, edit, rename, delete, fork,
+// star, unstar, history, clone, import).
 import type { Command } from 'commander';
 import type { Factory } from '../factory.js';
 import { registerClone } from './clone.js';
@@ -11,6 +11,7 @@ import { registerHistory } from './history.js';
 import { registerImport } from './import.js';
 import { registerList } from './list.js';
 import { registerRename } from './rename.js';
+import { registerSearch } from './search.js';
 import { registerStar } from './star.js';
 import { registerUnstar } from './unstar.js';
 import { registerView } from './view.js';
@@ -20,6 +21,7 @@ export function registerGist(program: Command, f: Factory): void {
   for (const register of [
     registerCreate,
     registerList,
+    registerSearch,
     registerView,
     registerEdit,
     registerRename,

@@ -42,6 +42,11 @@ export async function runList(opts: ListOptions, io: IO): Promise<void> {
   const { path, keep, owners } = source(opts);
   const gists = await collectPages<Gist>(opts.client, path, opts.limit, keep);
   if (opts.json) return printJson(io.stdout, gists);
+  printGists(io, gists, owners);
+}
+
+/** Gists as `gist list` prints them: a line each, starting with the id (an OWNER column when they are not all yours). */
+export function printGists(io: IO, gists: Gist[], owners: boolean): void {
   const now = new Date();
   const rows = gists.map((g) => ({
     id: g.id,

@@ -132,6 +132,7 @@ const ENV: Record<keyof Config, string> = {
   oidcAutoCreate: 'HUBLET_OIDC_AUTO_CREATE',
   oidcName: 'HUBLET_OIDC_NAME',
   deviceCodeTtlSeconds: 'HUBLET_DEVICE_CODE_TTL',
+  passwordCost: 'HUBLET_PASSWORD_COST',
 };
 
 export class ConfigError extends Error {

@@ -1,5 +1,5 @@
 // The sign-in settings of the configuration (config.ts): sign-up, password sign-in, OpenID Connect single sign-on and
-// the OAuth device flow's code lifetime. Checked once at start; the client secret is never echoed in a problem.
+// the OAuth device flow's code lifetime, the password hash's cost. Checked once at start; the client secret is never echoed in a problem.
 
 export interface SignInSettings {
   /** `off` (the default): accounts are made by site admins; `open`: anyone at /signup; `invite`: with an invitation link. */
@@ -16,6 +16,12 @@ export interface SignInSettings {
   oidcName?: string;
   /** Seconds a device flow's codes stay valid (GitHub: 900). */
   deviceCodeTtlSeconds: number;
+  /**
+   * scrypt's cost for new password hashes, as log2 N (17: OWASP's 128 MiB; r=8, p=1 always). Stored hashes keep their
+   * own, so a change applies to passwords set from then on. Lower only where hashing time matters more than strength
+   * (the test suite runs at 14).
+   */
+  passwordCost: number;
 }
 
 type Pick = (key: keyof SignInSettings) => string | undefined;
@@ -64,5 +70,6 @@ export function signInSettings(
     oidcAutoCreate: flag(pick, 'oidcAutoCreate', false, env.oidcAutoCreate, problems),
     oidcName: pick('oidcName'),
     deviceCodeTtlSeconds: integer('deviceCodeTtlSeconds', 900, 10, 86_400),
+    passwordCost: integer('passwordCost', 17, 12, 20),
   };
 }

@@ -112,7 +112,7 @@ export async function changeOwnPassword(ctx: ServiceContext, change: PasswordCha
   if (weak) field('password', weak);
   if (change.confirmation !== change.password) field('password_confirmation', 'Password confirmation doesn’t match the password');
   if (errors.length) throw new ValidationFailed(errors);
-  const hash = await hashPassword(change.password);
+  const hash = await hashPassword(change.password, ctx.config.passwordCost);
   await ctx.db.transaction().execute(async (trx) => {
     await savePasswordHash(trx, user.id, hash, now);
     await endOtherSessions(trx, user.id, change.keepSessionId);

@@ -4,7 +4,8 @@
 import crypto from 'node:crypto';
 
 /** OWASP's scrypt parameters (Password Storage Cheat Sheet): 2^17 × 8 × 128 bytes = 128 MiB of memory per hash. */
-const COST = { ln: 17, r: 8, p: 1 };
+const COST = { r: 8, p: 1 };
+type Cost = typeof COST & { ln: number };
 const SALT_BYTES = 16;
 const KEY_BYTES = 32;
 /** Node's default (32 MiB) is below what N=2^17, r=8 needs. */
@@ -13,7 +14,7 @@ const MAX_MEMORY = 256 * 1024 * 1024;
 export const MIN_PASSWORD_LENGTH = 15;
 const MAX_PASSWORD_LENGTH = 256;
 
-function scrypt(password: string, salt: Buffer, cost: typeof COST): Promise<Buffer> {
+function scrypt(password: string, salt: Buffer, cost: Cost): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     crypto.scrypt(password.normalize('NFKC'), salt, KEY_BYTES, { N: 2 ** cost.ln, r: cost.r, p: cost.p, maxmem: MAX_MEMORY }, (err, key) =>
       err ? reject(err) : resolve(key),
@@ -21,11 +22,15 @@ function scrypt(password: string, salt: Buffer, cost: typeof COST): Promise<Buff
   });
 }
 
-/** The stored form: `$scrypt$ln=17,r=8,p=1$<salt>$<hash>` (base64 without padding), the parameters kept with it. */
-export async function hashPassword(password: string): Promise<string> {
+/**
+ * The stored form: `$scrypt$ln=17,r=8,p=1$<salt>$<hash>` (base64 without padding), the parameters kept with it; `ln`
+ * is log2 N, the configured cost (HUBLET_PASSWORD_COST, 17 by default).
+ */
+export async function hashPassword(password: string, ln: number): Promise<string> {
   const salt = crypto.randomBytes(SALT_BYTES);
-  const key = await scrypt(password, salt, COST);
-  return `$scrypt$ln=${COST.ln},r=${COST.r},p=${COST.p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
+  const cost = { ...COST, ln };
+  const key = await scrypt(password, salt, cost);
+  return `$scrypt$ln=${cost.ln},r=${cost.r},p=${cost.p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
 }
 
 const STORED = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9_-]+)\$([A-Za-z0-9_-]+)$/;

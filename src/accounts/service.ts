@@ -128,7 +128,7 @@ export async function registerUser(
 ): Promise<UserRow> {
   const weak = input.password === undefined ? null : await passwordProblem(input.password, input.login);
   throwProblems([loginProblem(input.login, 'User'), emailProblem('User', input.email), weak === null ? null : passwordError(weak)]);
-  const hash = input.password === undefined ? undefined : await hashPassword(input.password);
+  const hash = input.password === undefined ? undefined : await hashPassword(input.password, ctx.config.passwordCost);
   return insertingLogin('User', () =>
     ctx.db.transaction().execute(async (trx) => {
       await assertLoginFree(trx, input.login, 'User');
@@ -147,17 +147,17 @@ function passwordError(message: string): FieldError {
 }
 
 /** The hash of a new password, or GitHub's 422 naming what is wrong with it (passwords.ts's rules). */
-async function newPasswordHash(password: string, login: string): Promise<string> {
+async function newPasswordHash(ctx: ServiceContext, password: string, login: string): Promise<string> {
   const problem = await passwordProblem(password, login);
   if (problem) throw new ValidationFailed([passwordError(problem)]);
-  return hashPassword(password);
+  return hashPassword(password, ctx.config.passwordCost);
 }
 
 /** A site admin sets a user's password (`hublet admin user set-password`); the user's tokens are left as they are. */
 export async function setUserPassword(ctx: ServiceContext, login: string, password: string): Promise<void> {
   requireSiteAdmin(ctx.actor);
   const user = await requireUser(ctx, login);
-  const hash = await newPasswordHash(password, user.login);
+  const hash = await newPasswordHash(ctx, password, user.login);
   await savePasswordHash(ctx.db, user.id, hash, ctx.clock.now());
 }
 

@@ -30,16 +30,25 @@ async function findPerson(db: Db, name: string): Promise<UserRow | undefined> {
   return user?.type === 'User' ? user : undefined;
 }
 
-let decoy: Promise<string> | undefined;
+/** Decoy hashes by cost (one in practice: the configured cost does not change while a process runs). */
+const decoys = new Map<number, Promise<string>>();
 
 /** A hash checked when there is no account or no password, so that an unknown name costs what a known one does. */
-function decoyHash(): Promise<string> {
-  decoy ??= hashPassword('hublet decoy password, never valid');
+function decoyHash(cost: number): Promise<string> {
+  let decoy = decoys.get(cost);
+  if (!decoy) {
+    decoy = hashPassword('hublet decoy password, never valid', cost);
+    decoys.set(cost, decoy);
+  }
   return decoy;
 }
 
 /** The user whose password this is, or why not; failures count toward throttling, a success clears its account's. */
-export async function checkPassword(db: Db, input: { name: string; password: string; address: string }, now: Date): Promise<SignInCheck> {
+export async function checkPassword(
+  db: Db,
+  input: { name: string; password: string; address: string; cost: number },
+  now: Date,
+): Promise<SignInCheck> {
   const keys = [
     { key: `login:${input.name.trim().toLowerCase()}`, rule: ACCOUNT_RULE },
     { key: `ip:${input.address}`, rule: ADDRESS_RULE },
@@ -47,7 +56,7 @@ export async function checkPassword(db: Db, input: { name: string; password: str
   if (await isThrottled(db, keys, now)) return { ok: false, reason: 'throttled' };
   const user = await findPerson(db, input.name.trim());
   const stored = user ? await db.selectFrom('user_passwords').select('hash').where('user_id', '=', user.id).executeTakeFirst() : undefined;
-  const matches = await verifyPassword(input.password, stored?.hash ?? (await decoyHash()));
+  const matches = await verifyPassword(input.password, stored?.hash ?? (await decoyHash(input.cost)));
   if (!user || !stored || !matches) {
     await recordFailure(db, keys, now);
     return { ok: false, reason: 'invalid' };

@@ -50,7 +50,8 @@ export function sandbox(): Sandbox {
   for (const d of [home, configHome, dataHome]) fs.mkdirSync(d, { recursive: true });
   const env: Env = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('HUBLET_')) env[k] = v;
-  Object.assign(env, { HOME: home, XDG_CONFIG_HOME: configHome, XDG_DATA_HOME: dataHome, NO_COLOR: '1' });
+  // Passwords at scrypt's N=2^14 in the suite's own processes too (as test/helpers/server.ts says).
+  Object.assign(env, { HOME: home, XDG_CONFIG_HOME: configHome, XDG_DATA_HOME: dataHome, NO_COLOR: '1', HUBLET_PASSWORD_COST: '14' });
   return {
     root,
     home,

@@ -79,7 +79,7 @@ export function signInRoutes(fastify: FastifyInstance): void {
     if (!request.ctx.config.passwordSignIn) throw new NotFound();
     const checked = await checkPassword(
       request.ctx.db,
-      { name: field(body, 'login'), password: field(body, 'password'), address: request.ip },
+      { name: field(body, 'login'), password: field(body, 'password'), address: request.ip, cost: request.ctx.config.passwordCost },
       request.ctx.clock.now(),
     );
     if (!checked.ok) {

@@ -39,16 +39,36 @@ const BROWSER_RENDERING = [
   'test/web/image-proxy.test.ts',
 ];
 
+/**
+ * Files about how the CLI and the server process present themselves (help, hints, output formats, exit codes, git's
+ * credential helper, TLS): the same on both databases, so run in the SQLite pass alone; the CLI's storage paths (local
+ * mode, admin, imports, gist commands) stay on both.
+ */
+const PROCESS_PRESENTATION = [
+  'test/foundation/cli-help.test.ts',
+  'test/foundation/cli-hints.test.ts',
+  'test/foundation/cli-output.test.ts',
+  'test/foundation/cli-api.test.ts',
+  'test/foundation/cli-client.test.ts',
+  'test/foundation/cli-setup-git.test.ts',
+  'test/foundation/cli.test.ts',
+  'test/foundation/tls.test.ts',
+  'test/cli/auth-device-login.test.ts',
+  'test/cli/gist-search.test.ts',
+];
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // test/postgres/ holds what only PostgreSQL can show (several server processes on one database): run when
     // HUBLET_TEST_DB=postgres, left out of the SQLite pass (naming one of its files there finds no test: an error).
     // The PostgreSQL pass leaves out the files that open no database (the same on both passes) and those that prove
-    // what a browser renders (BROWSER_RENDERING).
+    // what a browser renders (BROWSER_RENDERING) or how the CLI and the process present themselves (PROCESS_PRESENTATION).
     exclude: [
       ...configDefaults.exclude,
-      ...(process.env.HUBLET_TEST_DB === 'postgres' ? [...DATABASE_FREE, ...BROWSER_RENDERING] : ['test/postgres/**']),
+      ...(process.env.HUBLET_TEST_DB === 'postgres'
+        ? [...DATABASE_FREE, ...BROWSER_RENDERING, ...PROCESS_PRESENTATION]
+        : ['test/postgres/**']),
     ],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -27,8 +27,6 @@ import { fileRow } from './write.js';
 
 /** Whether a file's bytes are binary (not UTF-8 text, or holding a NUL): the rule the raw route's type and `binary` follow. */
 export { isBinary } from './language.js';
-/** Gist search (search.ts), for the web's search page. */
-export { MAX_SEARCH_RESULTS, parseQuery, searchGists, type SearchHit, type SearchPage } from './search.js';
 
 /** How deep `GET /gists/public` (and anonymous `GET /gists`) may page, as GitHub limits it. */
 const PUBLIC_LISTING_DEPTH = 3000;
@@ -117,7 +115,7 @@ export async function revisionView(ctx: ServiceContext, id: string, sha: string)
   return { ...view, files, history };
 }
 
-interface ListView {
+export interface ListView {
   gist: GistRow;
   owner: UserRow;
   files: FileView[];
@@ -128,7 +126,8 @@ export interface ListPage {
   total: number;
 }
 
-async function listViews(ctx: ServiceContext, rows: GistRow[]): Promise<ListView[]> {
+/** Gists in list form: each with its owner and its files' metadata (GET /gists, the lists, search results). */
+export async function listViews(ctx: ServiceContext, rows: GistRow[]): Promise<ListView[]> {
   const [owners, files] = await Promise.all([
     accountsByIds(
       ctx.db,

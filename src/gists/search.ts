@@ -3,17 +3,15 @@
 // ones), one page of them in order with the total, and for the web the line that matched each (search-snippet.ts).
 // Only the first 1,000 results are reachable, as on GitHub; the best matches (or most starred) are chosen among the
 // 1,000 most recently updated matches, so a common word costs no more than a rare one.
-import { accountsByIds, findAccount } from '../accounts/store.js';
+import { findAccount } from '../accounts/store.js';
 import type { ServiceContext } from '../core/context.js';
 import { Unprocessable, ValidationFailed } from '../core/errors.js';
-import type { UserRow } from '../db/schema.js';
-import type { GistRow } from '../db/tables/gists.js';
 import type { Paging } from '../http/pagination.js';
 import { hasCriteria, parseSearchQuery, type GistSearchQuery } from './search-query.js';
 import { snippetFor, type Snippet } from './search-snippet.js';
 import { extensionWord, languageWord } from './search-document.js';
 import { findMatches, searchedTexts, type RowFilter, type SearchOrder } from './search-store.js';
-import { fileMetas, type GistFileMeta } from './store.js';
+import { type ListView, listViews } from './reads.js';
 
 /**
  * GitHub's search serves the first 1,000 results of any query; hublet also counts no further (`total_count` says 1,000
@@ -29,11 +27,8 @@ export interface SearchInput {
   order?: string;
 }
 
-export interface SearchHit {
-  gist: GistRow;
-  owner: UserRow;
-  files: GistFileMeta[];
-  /** The line that matched (only when asked for, for the web). */
+/** A gist found, in list form (reads.ts's ListView), with the line that matched (only when asked for, for the web). */
+export interface SearchHit extends ListView {
   snippet: Snippet | null;
 }
 
@@ -112,15 +107,9 @@ export async function searchGists(
     rankWindow: MAX_SEARCH_RESULTS,
   });
   const rows = found.rows;
-  const [owners, files, texts] = await Promise.all([
-    accountsByIds(
-      ctx.db,
-      rows.map((r) => r.owner_id),
-    ),
-    fileMetas(
-      ctx.db,
-      rows.map((r) => r.id),
-    ),
+  // The results as GET /gists lists them (reads.ts), with their snippets read beside them when asked.
+  const [views, texts] = await Promise.all([
+    listViews(ctx, rows),
     opts.snippets
       ? searchedTexts(
           ctx.db,
@@ -129,11 +118,9 @@ export async function searchGists(
       : undefined,
   ]);
   const words = [...new Set(query.phrases.flat())];
-  const items = rows.map((gist) => ({
-    gist,
-    owner: owners.get(gist.owner_id)!,
-    files: files.get(gist.id) ?? [],
-    snippet: texts ? snippetFor([...(texts.get(gist.id) ?? []), { filename: null, text: gist.description }], words) : null,
+  const items = views.map((view) => ({
+    ...view,
+    snippet: texts ? snippetFor([...(texts.get(view.gist.id) ?? []), { filename: null, text: view.gist.description }], words) : null,
   }));
   return { items, total: found.total };
 }

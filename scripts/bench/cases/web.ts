@@ -43,7 +43,8 @@ async function sessionCookie(url: string, login: string): Promise<string> {
 
 const signedInGistPage = httpCase({
   name: 'GET /gist/{id} page signed in (the same gist, its star and comment forms), 50 connections',
-  goals: [atLeast('ratio', 0.2, '× baseline')],
+  // Reported, not judged: the issue asks for the number (a person's own pages share no cache), not a floor.
+  target: 'reported (no cache shared between viewers)',
   async setup(ctx) {
     await ctx.api('POST', '/admin/users', { login: 'reader', email: 'reader@example.com', password: PASSWORD });
     const gist = await ctx.api('POST', '/gists', { description: 'bench page', public: true, files: FILES });

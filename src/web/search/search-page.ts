@@ -4,7 +4,7 @@
 // Every text is escaped by `html`; the only markup in a snippet is the <mark> written here.
 import type { Urls } from '../../core/urls.js';
 import { isoUtc } from '../../core/timestamps.js';
-import type { SearchHit, SearchPage } from '../../gists/reads.js';
+import type { SearchHit, SearchPage } from '../../gists/search.js';
 import { html, type Html } from '../html.js';
 import { page } from '../layout.js';
 import { plural, shownTime, userGistsLink } from '../links.js';

@@ -4,7 +4,7 @@
 // is answered 422 with what is wrong with it; no query, with what the search takes.
 import type { FastifyInstance } from 'fastify';
 import { HttpError, ValidationFailed } from '../../core/errors.js';
-import { MAX_SEARCH_RESULTS, parseQuery, searchGists } from '../../gists/reads.js';
+import { MAX_SEARCH_RESULTS, parseQuery, searchGists } from '../../gists/search.js';
 import { typed } from '../../http/typed.js';
 import { htmlPage, paging, queryValue, send, webConfig as config, type WebState } from '../serve.js';
 import { pageContext } from '../viewer.js';

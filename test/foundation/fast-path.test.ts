@@ -144,7 +144,10 @@ describe('the cached-read fast path', () => {
   });
 
   it('a caller over the rate limit gets the 403 of the route, counted once', async () => {
-    s = await startServer({ config: { rateLimitAnonymous: 3 } });
+    // A fixed clock: the 403's Retry-After counts seconds to the window's end, which a second boundary between the two
+    // refusals would move by one on a loaded machine.
+    const now = new Date();
+    s = await startServer({ clock: { now: () => now }, config: { rateLimitAnonymous: 3 } });
     const server = s;
     const owner = await s.userWithToken('cy', ['gist']);
     const id = (await s.api('POST', '/gists', { token: owner.token, body: { public: true, files: FILES } })).body.id;

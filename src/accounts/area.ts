@@ -17,4 +17,9 @@ async function routes(app: FastifyInstance): Promise<void> {
   await app.register(oauthRoutes);
 }
 
-export const accountsArea: Area = { name: 'accounts', routes };
+export const accountsArea: Area = {
+  name: 'accounts',
+  routes,
+  // Public profiles, the same for every caller (routes.ts answers them through the response cache).
+  cachedReads: ['/users/:username', '/orgs/:org'],
+};

@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { absentBodyIsEmpty } from '../http/body.js';
 import { lastModified } from '../http/conditional.js';
+import { cacheKey } from '../http/response-cache.js';
 import { PUBLIC, requireActor, type Grant } from '../core/grants.js';
 import { memberParams, orgParams, userParams } from '../http/route-params.js';
 import { typed } from '../http/typed.js';
@@ -55,19 +56,24 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get('/users/:username', { schema: { params: userParams }, config: { grant: PUBLIC } }, async (request, reply) => {
-    const row = await requireAnyAccount(request.ctx, request.params.username);
-    const counts = await accountCounts(request.ctx, row, false);
-    reply.header('last-modified', lastModified(row.updated_at));
-    return publicUser(row, request.ctx.urls, counts);
-  });
+  // A public profile is the same for every caller: answered from the response cache while nothing changed.
+  app.get('/users/:username', { schema: { params: userParams }, config: { grant: PUBLIC } }, async (request, reply) =>
+    request.ctx.responses.respond(request, reply, cacheKey(request), async () => {
+      const row = await requireAnyAccount(request.ctx, request.params.username);
+      const counts = await accountCounts(request.ctx, row, false);
+      reply.header('last-modified', lastModified(row.updated_at));
+      return publicUser(row, request.ctx.urls, counts);
+    }),
+  );
 
-  app.get('/orgs/:org', { schema: { params: orgParams }, config: { grant: PUBLIC } }, async (request, reply) => {
-    const org = await requireOrganization(request.ctx, request.params.org);
-    const counts = await accountCounts(request.ctx, org, false);
-    reply.header('last-modified', lastModified(org.updated_at));
-    return fullOrganization(org, request.ctx.urls, counts);
-  });
+  app.get('/orgs/:org', { schema: { params: orgParams }, config: { grant: PUBLIC } }, async (request, reply) =>
+    request.ctx.responses.respond(request, reply, cacheKey(request), async () => {
+      const org = await requireOrganization(request.ctx, request.params.org);
+      const counts = await accountCounts(request.ctx, org, false);
+      reply.header('last-modified', lastModified(org.updated_at));
+      return fullOrganization(org, request.ctx.urls, counts);
+    }),
+  );
 
   const orgRead = { scopes: ['read:org', 'admin:org'], fineGrained: { permission: 'members', level: 'read' }, missingScope: 403 } as const;
   const orgWrite = { scopes: ['admin:org'], fineGrained: { permission: 'members', level: 'write' }, missingScope: 403 } as const;

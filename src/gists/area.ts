@@ -29,8 +29,9 @@ const gistDirsOf: AccountFiles = async (db, config, ownerId) => (await gistIdsOw
 export const gistsArea: Area = {
   name: 'gists',
   routes,
-  // The two hot reads, the same for every caller who may see them (routes.ts answers them through the response cache).
-  cachedReads: ['/gists/public', '/gists/:gist_id'],
+  // Answered through the response cache (routes.ts): the public list and a gist, the same for every caller who may see
+  // them; the caller's own, starred and a user's gists, kept per credential.
+  cachedReads: ['/gists/public', '/gists/:gist_id', '/gists', '/gists/starred', '/users/:username/gists'],
   accountFiles: gistDirsOf,
   profileCounts: gistProfileCounts,
   enterpriseStats: gistStats,

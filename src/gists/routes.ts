@@ -6,7 +6,7 @@ import { absentBodyIsEmpty } from '../http/body.js';
 import { lastModified } from '../http/conditional.js';
 import { NotFound } from '../core/errors.js';
 import { pagedList } from '../http/pagination.js';
-import { cacheKey } from '../http/response-cache.js';
+import { cacheKey, respondForCaller } from '../http/response-cache.js';
 import { commitItems, gistListItems, gistMedia, gistSingle } from './present.js';
 import { typed } from '../http/typed.js';
 import { received } from './parse.js';
@@ -44,12 +44,15 @@ export async function gistRoutes(fastify: FastifyInstance): Promise<void> {
   const read = { grant: GIST_READ };
   const bodyLimit = app.hublet.config.gistBodyLimitBytes;
 
+  // The caller's own gists (or the public ones, for nobody): kept per credential while nothing changed.
   app.get('/gists', { schema: { querystring: listQuery }, config: read }, async (request, reply) =>
-    pagedList(
-      request,
-      reply,
-      (paging) => listMine(request.ctx, paging, parseSince(request.query.since)),
-      (page) => gistListItems(page.items, request.ctx.urls),
+    respondForCaller(request, reply, () =>
+      pagedList(
+        request,
+        reply,
+        (paging) => listMine(request.ctx, paging, parseSince(request.query.since)),
+        (page) => gistListItems(page.items, request.ctx.urls),
+      ),
     ),
   );
 
@@ -66,20 +69,25 @@ export async function gistRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.get('/gists/starred', { schema: { querystring: listQuery }, config: { grant: GIST_READ_SIGNED_IN } }, async (request, reply) =>
-    pagedList(
-      request,
-      reply,
-      (paging) => listStarred(request.ctx, paging, parseSince(request.query.since)),
-      (page) => gistListItems(page.items, request.ctx.urls),
+    respondForCaller(request, reply, () =>
+      pagedList(
+        request,
+        reply,
+        (paging) => listStarred(request.ctx, paging, parseSince(request.query.since)),
+        (page) => gistListItems(page.items, request.ctx.urls),
+      ),
     ),
   );
 
+  // An owner sees their secret gists here too: kept per credential.
   app.get('/users/:username/gists', { schema: { params: userParams, querystring: listQuery }, config: read }, async (request, reply) =>
-    pagedList(
-      request,
-      reply,
-      (paging) => listForUser(request.ctx, request.params.username, paging, parseSince(request.query.since)),
-      (page) => gistListItems(page.items, request.ctx.urls),
+    respondForCaller(request, reply, () =>
+      pagedList(
+        request,
+        reply,
+        (paging) => listForUser(request.ctx, request.params.username, paging, parseSince(request.query.since)),
+        (page) => gistListItems(page.items, request.ctx.urls),
+      ),
     ),
   );
 

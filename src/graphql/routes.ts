@@ -1,15 +1,13 @@
 // POST /graphql and POST /api/graphql (GitHub Enterprise's path): a query in, `{"data", "errors"}` out. Authentication,
 // grant and rate limit are the app's hooks (a token is required, as on GitHub); query errors answer 200 in GitHub's
 // error shape; a body that is not JSON or names no query answers 400.
+import crypto from 'node:crypto';
 import {
   execute,
   getOperationAST,
   getVariableValues,
-  GraphQLError,
+  type GraphQLError,
   Kind,
-  parse,
-  specifiedRules,
-  validate,
   type DocumentNode,
   type FragmentDefinitionNode,
   type GraphQLSchema,
@@ -20,6 +18,8 @@ import type { Grant } from '../core/grants.js';
 import { graphqlContext, type RateView } from './context.js';
 import { formatError, typedError, validationError } from './errors.js';
 import { measure } from './limits.js';
+import { answerIsCacheable, PreparedQueries } from './prepared.js';
+import { responseKey, viewerKey } from '../http/response-cache.js';
 import { buildGraphqlSchema } from './schema.js';
 
 /** Any signed-in caller, with any kind of token: what each field shows is decided by the areas' read rules. */
@@ -79,7 +79,13 @@ function fragmentsOf(document: DocumentNode): Record<string, FragmentDefinitionN
   return out;
 }
 
-async function answer(schema: GraphQLSchema, request: FastifyRequest, reply: FastifyReply): Promise<Record<string, unknown>> {
+/** The schema and the queries prepared against it, built on the first query. */
+interface Graph {
+  schema: GraphQLSchema;
+  queries: PreparedQueries;
+}
+
+async function answer({ schema, queries }: Graph, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const body = (request.body ?? {}) as Body;
   if (typeof body.query !== 'string' || !body.query.trim())
     throw new BadRequest('A query attribute must be specified and must be a string.');
@@ -92,15 +98,10 @@ async function answer(schema: GraphQLSchema, request: FastifyRequest, reply: Fas
       typedError('QUERY_TOO_COMPLEX', `Query is too large: ${body.query.length} characters, the limit is ${MAX_QUERY_CHARS}.`),
     ]);
   }
-  let document: DocumentNode;
-  try {
-    document = parse(body.query, { maxTokens: MAX_TOKENS });
-  } catch (err) {
-    if (err instanceof GraphQLError) return errors([err]);
-    throw err;
-  }
-  const invalid = validate(schema, document, specifiedRules, { maxErrors: 20 });
-  if (invalid.length) return errors(invalid.map(validationError));
+  const prepared = queries.prepare(body.query);
+  if (prepared.syntax) return errors([prepared.syntax]);
+  if (prepared.invalid) return errors(prepared.invalid.map(validationError));
+  const { document } = prepared;
   const operation = getOperationAST(document, operationName);
   let nodeCount = 0;
   if (operation) {
@@ -110,22 +111,54 @@ async function answer(schema: GraphQLSchema, request: FastifyRequest, reply: Fas
     if (measured.errors.length) return errors(measured.errors);
     nodeCount = measured.nodeCount;
   }
-  const result = await execute({
-    schema,
-    document,
-    variableValues: variables,
-    operationName,
-    contextValue: graphqlContext(request.ctx, rateOf(reply), nodeCount),
-  });
-  // Resolvers run concurrently: their errors are listed in the order of the query, as a serial execution (GitHub's) lists them.
-  return result.errors?.length ? { data: result.data ?? null, ...errors([...result.errors].sort(inQueryOrder)) } : { data: result.data };
+  const run = async () => {
+    const result = await execute({
+      schema,
+      document,
+      variableValues: variables,
+      operationName,
+      contextValue: graphqlContext(request.ctx, rateOf(reply), nodeCount),
+    });
+    // Resolvers run concurrently: their errors are listed in the order of the query, as a serial execution (GitHub's) lists them.
+    return result.errors?.length ? { data: result.data ?? null, ...errors([...result.errors].sort(inQueryOrder)) } : { data: result.data };
+  };
+  if (!operation || !answerIsCacheable(operation, document)) return run();
+  // A read of the database only: kept per caller and query while nothing changed. An answer with errors is not kept (it
+  // names this request's id), so it is thrown past the cache and sent as it is.
+  const key = viewerKey(
+    responseKey(request.mediaParam, `${request.originalUrl} ${digest([body.query, variables, operationName ?? null])}`),
+    request.apiVersion,
+    request.headers.authorization,
+  );
+  try {
+    return await request.ctx.responses.respond(request, reply, key, async () => {
+      const answered = await run();
+      if ('errors' in answered) throw new NotKept(answered);
+      return answered;
+    });
+  } catch (err) {
+    if (err instanceof NotKept) return err.answer;
+    throw err;
+  }
+}
+
+/** An answer the cache must not keep, carried out of `respond` (which keeps nothing that throws). */
+class NotKept {
+  constructor(readonly answer: Record<string, unknown>) {}
+}
+
+function digest(value: unknown): string {
+  return crypto.createHash('sha256').update(JSON.stringify(value)).digest('base64');
 }
 
 export async function graphqlRoutes(app: FastifyInstance): Promise<void> {
   // Built on the first query, not at start: `serve` is ready sooner, and most servers never see a GraphQL query.
-  let built: GraphQLSchema | undefined;
-  const schema = (): GraphQLSchema => {
-    if (!built) built = buildGraphqlSchema();
+  let built: Graph | undefined;
+  const graph = (): Graph => {
+    if (!built) {
+      const schema = buildGraphqlSchema();
+      built = { schema, queries: new PreparedQueries(schema, MAX_TOKENS) };
+    }
     return built;
   };
   // GitHub's GraphQL bodies for refusals (401 without a token, bad credentials, rate limit, a bad body); anything
@@ -140,6 +173,6 @@ export async function graphqlRoutes(app: FastifyInstance): Promise<void> {
     return reply.code(error.status).headers(error.headers).send(error.body(DOCS));
   });
   for (const url of ['/graphql', '/api/graphql']) {
-    app.post(url, { config: { grant: GRANT } }, (request, reply) => answer(schema(), request, reply));
+    app.post(url, { config: { grant: GRANT } }, (request, reply) => answer(graph(), request, reply));
   }
 }

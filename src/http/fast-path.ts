@@ -12,7 +12,7 @@ import type { Authenticate, ScopeHeaders } from './auth.js';
 import { notModified, VARY, type BodyTags } from './conditional.js';
 import { checkGrant, type Actor } from '../core/grants.js';
 import { countRequest, type RateLimiter } from './rate-limit.js';
-import { responseKey, type CachedResponse, type ResponseCache } from './response-cache.js';
+import { responseKey, viewerKey, type CachedResponse, type ResponseCache } from './response-cache.js';
 import { withoutApiPrefix } from '../core/urls.js';
 import { apiVersionOf, type MediaType, type MediaTypes } from './versioning.js';
 
@@ -92,10 +92,14 @@ export class FastPath {
     const received = req.url ?? '/';
     const url = withoutApiPrefix(received);
     const media = this.rules.media.of(req.headers.accept);
-    const key = responseKey(media.param, received);
+    // The entry every caller shares, else the one built for this caller's credential (viewerKey).
+    let key = responseKey(media.param, received);
     if (!this.rules.responses.has(key)) {
-      next(req, res);
-      return;
+      key = viewerKey(key, version, req.headers.authorization);
+      if (!this.rules.responses.has(key)) {
+        next(req, res);
+        return;
+      }
     }
     const started = performance.now();
     const fallBack = () => {

@@ -2,6 +2,7 @@
 // a request whose stamp equals the entry's gets the stored bytes without a single query of its own; any committed
 // write, by this process or another, changes the stamp and the next request builds the response afresh. Each entry
 // keeps the route that built it, so the fast path (fast-path.ts) can answer it as that route would.
+import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { changeStamp } from '../db/change-stamp.js';
 import type { Grant } from '../core/grants.js';
@@ -27,6 +28,8 @@ export interface CachedResponse {
 
 export class ResponseCache {
   private readonly cache: StampedCache<CachedResponse>;
+  /** Told, per request, whether respond() answered from memory or built the response (the app's metrics; unset: nobody). */
+  observe?: (request: FastifyRequest, outcome: 'hit' | 'miss') => void;
 
   /** @param maxBytes memory for bodies and keys; 0 keeps nothing (every request builds its response). */
   constructor(private readonly maxBytes = 32 * 1024 * 1024) {
@@ -46,18 +49,21 @@ export class ResponseCache {
   /**
    * Answers from the cache, or runs `build` (which may set KEPT_HEADERS on the reply and throw the usual errors, which
    * are never cached) and keeps its result. `key` must name everything the response depends on besides the database:
-   * callers use cacheKey(). Only for responses that are the same for every caller who may see them. Requests that miss
-   * together share one build (50 connections asking for a page nobody has built yet build it once, not 50 times).
+   * callers use cacheKey() for responses that are the same for every caller who may see them, and respondForCaller
+   * for those that depend on the caller. Requests that miss together share one build (50 connections asking for a page
+   * nobody has built yet build it once, not 50 times).
    */
   async respond(request: FastifyRequest, reply: FastifyReply, key: string, build: () => Promise<unknown>): Promise<FastifyReply> {
     if (this.maxBytes === 0) return reply.type(JSON_TYPE).send(Buffer.from(JSON.stringify(await build())));
     const stamp = await changeStamp(request.ctx.db);
+    this.observe?.(request, 'hit'); // build() below says 'miss' when this request builds the response
     const entry = await this.cache.obtain(key, stamp, () => this.build(request, reply, stamp, build));
     reply.headers(entry.headers);
     return reply.type(JSON_TYPE).send(entry.body);
   }
 
   private async build(request: FastifyRequest, reply: FastifyReply, stamp: string, build: () => Promise<unknown>): Promise<CachedResponse> {
+    this.observe?.(request, 'miss');
     const payload = await build();
     const headers: Record<string, string> = {};
     for (const name of KEPT_HEADERS) {
@@ -78,7 +84,30 @@ export function responseKey(mediaParam: string | undefined, url: string): string
   return `${mediaParam ?? ''} ${url}`;
 }
 
+/**
+ * The key of a response that depends on who asks (a list of one's own gists, an owner's hooks, a repository with the
+ * caller's permissions): the shared key and a digest of the credential presented. The Authorization header names the
+ * actor completely (its token, hence its user, scopes, permissions and app), so an entry built for it is right for
+ * every later request presenting it while the database is unchanged; the digest keeps the secret itself out of memory.
+ * A request without credentials has its own entry too (`-`). The API version is part of it: such routes may present
+ * by version (a repository's fields).
+ */
+export function viewerKey(shared: string, apiVersion: string, authorization: string | undefined): string {
+  if (!authorization) return `${shared} ${apiVersion} -`;
+  return `${shared} ${apiVersion} ${crypto.createHash('sha256').update(authorization).digest('base64')}`;
+}
+
 /** The request's URL (path and query, as received) and media type: with the app's base URL, all a cached response may vary by. */
 export function cacheKey(request: FastifyRequest): string {
   return responseKey(request.mediaParam, request.originalUrl);
+}
+
+/** The key of a response that depends on the caller as well (viewerKey): for `respond` from a route that reads the actor. */
+function callerCacheKey(request: FastifyRequest): string {
+  return viewerKey(cacheKey(request), request.apiVersion, request.headers.authorization);
+}
+
+/** Answers a GET that depends on the caller from the response cache, or builds it (see respond and callerCacheKey). */
+export function respondForCaller(request: FastifyRequest, reply: FastifyReply, build: () => Promise<unknown>): Promise<FastifyReply> {
+  return request.ctx.responses.respond(request, reply, callerCacheKey(request), build);
 }

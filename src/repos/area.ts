@@ -35,6 +35,8 @@ const repositoryReads: RepositoryReads = {
 export const repositoriesArea: Area = {
   name: 'repositories',
   routes,
+  // A repository with the caller's permissions, kept per credential (routes.ts answers it through the response cache).
+  cachedReads: ['/repos/:owner/:repo'],
   accountFiles: repositoryDirsOf,
   profileCounts: repositoryProfileCounts,
   enterpriseStats: repositoryStats,

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PUBLIC, type Grant } from '../core/grants.js';
 import { absentBodyIsEmpty } from '../http/body.js';
 import { lastModified } from '../http/conditional.js';
+import { respondForCaller } from '../http/response-cache.js';
 import { parseId } from '../core/ids.js';
 import { pagedList, requestUrlWith, type Paging } from '../http/pagination.js';
 import { typed } from '../http/typed.js';
@@ -85,11 +86,14 @@ export async function repositoryRoutes(fastify: FastifyInstance): Promise<void> 
     },
   );
 
-  app.get('/repos/:owner/:repo', { schema: { params: ownerRepo }, config: { grant: READ } }, async (request, reply) => {
-    const r = await resolveRepository(request.ctx, request.params.owner, request.params.repo, 301);
-    reply.header('last-modified', lastModified(r.repo.updated_at));
-    return full(request, r);
-  });
+  // With the caller's permissions: answered from the response cache per credential while nothing changed.
+  app.get('/repos/:owner/:repo', { schema: { params: ownerRepo }, config: { grant: READ } }, async (request, reply) =>
+    respondForCaller(request, reply, async () => {
+      const r = await resolveRepository(request.ctx, request.params.owner, request.params.repo, 301);
+      reply.header('last-modified', lastModified(r.repo.updated_at));
+      return full(request, r);
+    }),
+  );
 
   app.get('/repositories/:id', { schema: { params: idParams }, config: { grant: READ } }, async (request) => {
     return full(request, await resolveRepositoryById(request.ctx, parseId(request.params.id)));

@@ -9,13 +9,15 @@ import { hookImports } from './import-hooks.js';
 import { DELIVER_QUEUE, fanOut } from './outbox.js';
 import { resealHookSecrets } from './reseal.js';
 import { PRUNE_QUEUE, pruneHandler, schedulePrune } from './retention.js';
-import { hookRoutes } from './routes.js';
+import { HOOK_CACHED_READS, hookRoutes } from './routes.js';
 import { hookStats } from './store.js';
 import { Transport } from './transport.js';
 
 export const webhooksArea: Area = {
   name: 'webhooks',
   routes: hookRoutes,
+  // What an owner reads of their hooks, kept per credential while nothing changed (routes.ts).
+  cachedReads: HOOK_CACHED_READS,
   enterpriseStats: hookStats,
   hookImports,
   setup(ctx) {

@@ -5,6 +5,7 @@ import type { ServiceContext } from '../core/context.js';
 import { absentBodyIsEmpty } from '../http/body.js';
 import { SITE_ADMIN, type Grant } from '../core/grants.js';
 import { pagedList, pagingQuery, parsePaging, requestUrlWith } from '../http/pagination.js';
+import { respondForCaller } from '../http/response-cache.js';
 import { pathParams } from '../http/route-params.js';
 import { delivery, deliveryItem, hook, hookConfig } from './present.js';
 import {
@@ -92,6 +93,16 @@ const SCOPES: ScopeRoutes[] = [
 ];
 
 /**
+ * The reads answered per credential from the response cache (respondForCaller): every scope's hook list and hook, and
+ * the deliveries of the scopes that have them. The area declares them cached reads.
+ */
+export const HOOK_CACHED_READS: readonly string[] = SCOPES.flatMap((sr) => [
+  sr.base,
+  `${sr.base}/:hook_id`,
+  ...(sr.full ? [`${sr.base}/:hook_id/deliveries`] : []),
+]);
+
+/**
  * A hook body is judged after the scope's who-may check (the resolver's): its schema's failures are kept, not thrown,
  * and answered with the checks a schema cannot say in one 422 (validate.ts). A request without a body is `{}`.
  */
@@ -117,15 +128,16 @@ function scopeRoutes(app: FastifyInstance, sr: ScopeRoutes): void {
   app.get(
     sr.base,
     { schema: { params: collection, querystring: { type: 'object', properties: pagingQuery } }, config: cfg('read') },
-    async (request, reply) => {
-      const s = await scope(request, 'read');
-      return pagedList(
-        request,
-        reply,
-        (paging) => listScopeHooks(request.ctx, s, paging),
-        (page) => page.hooks.map((h) => hook(h, s, request.ctx.urls, page.last.get(h.id))),
-      );
-    },
+    async (request, reply) =>
+      respondForCaller(request, reply, async () => {
+        const s = await scope(request, 'read');
+        return pagedList(
+          request,
+          reply,
+          (paging) => listScopeHooks(request.ctx, s, paging),
+          (page) => page.hooks.map((h) => hook(h, s, request.ctx.urls, page.last.get(h.id))),
+        );
+      }),
   );
 
   app.post(
@@ -138,11 +150,13 @@ function scopeRoutes(app: FastifyInstance, sr: ScopeRoutes): void {
     },
   );
 
-  app.get(`${sr.base}/:hook_id`, { schema: { params: one }, config: cfg('read') }, async (request) => {
-    const s = await scope(request, 'read');
-    const r = await getScopeHook(request.ctx, s, id(request));
-    return hook(r.hook, s, request.ctx.urls, r.last);
-  });
+  app.get(`${sr.base}/:hook_id`, { schema: { params: one }, config: cfg('read') }, async (request, reply) =>
+    respondForCaller(request, reply, async () => {
+      const s = await scope(request, 'read');
+      const r = await getScopeHook(request.ctx, s, id(request));
+      return hook(r.hook, s, request.ctx.urls, r.last);
+    }),
+  );
 
   app.patch(
     `${sr.base}/:hook_id`,
@@ -183,16 +197,17 @@ function scopeRoutes(app: FastifyInstance, sr: ScopeRoutes): void {
   app.get(
     `${sr.base}/:hook_id/deliveries`,
     { schema: { params: one, querystring: deliveriesQuery }, config: cfg('read', 'HookDelivery') },
-    async (request, reply) => {
-      const s = await scope(request, 'read');
-      const query = request.query as { cursor?: string; status?: string };
-      const { perPage } = parsePaging(request.query);
-      const r = await listHookDeliveries(request.ctx, s, id(request), { cursor: query.cursor, status: query.status, perPage });
-      const link = (cursor: string, rel: string) => `<${requestUrlWith(request, { per_page: String(perPage), cursor })}>; rel="${rel}"`;
-      const links = [r.next && link(r.next, 'next'), r.prev && link(r.prev, 'prev')].filter(Boolean);
-      if (links.length) reply.header('link', links.join(', '));
-      return r.rows.map(deliveryItem);
-    },
+    async (request, reply) =>
+      respondForCaller(request, reply, async () => {
+        const s = await scope(request, 'read');
+        const query = request.query as { cursor?: string; status?: string };
+        const { perPage } = parsePaging(request.query);
+        const r = await listHookDeliveries(request.ctx, s, id(request), { cursor: query.cursor, status: query.status, perPage });
+        const link = (cursor: string, rel: string) => `<${requestUrlWith(request, { per_page: String(perPage), cursor })}>; rel="${rel}"`;
+        const links = [r.next && link(r.next, 'next'), r.prev && link(r.prev, 'prev')].filter(Boolean);
+        if (links.length) reply.header('link', links.join(', '));
+        return r.rows.map(deliveryItem);
+      }),
   );
 
   app.get(`${sr.base}/:hook_id/deliveries/:delivery_id`, { schema: { params: oneDelivery }, config: cfg('read') }, async (request) => {

@@ -1,71 +1,16 @@
 // Cached reads answered before routing (src/http/fast-path.ts) are byte for byte what the route answers: the same
 // request is sent with the cache stale (its route answers) and then current (the fast path answers, or hands it to
 // Fastify when a rule refuses it), and both answers must have the same status, headers in the same order and bytes.
-import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { countRouted } from '../helpers/routed-count.js';
+import { expectSame, routedThenFast, send, staleEverything } from '../helpers/raw-http.js';
 
 let s: TestServer | undefined;
 afterEach(async () => {
   await s?.close();
   s = undefined;
 });
-
-interface Raw {
-  status: number;
-  /** Name and value of every header in the order sent, Date left out. */
-  headers: [string, string][];
-  body: Buffer;
-}
-
-function send(server: TestServer, method: string, path: string, headers: Record<string, string> = {}): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(`${server.url}${path}`, { method, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const pairs: [string, string][] = [];
-        for (let i = 0; i < res.rawHeaders.length; i += 2) {
-          if (res.rawHeaders[i].toLowerCase() !== 'date') pairs.push([res.rawHeaders[i].toLowerCase(), res.rawHeaders[i + 1]]);
-        }
-        resolve({ status: res.statusCode!, headers: pairs, body: Buffer.concat(chunks) });
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/** A commit no cached response shows: every entry is stale afterwards, so the next request goes to its route. */
-let edits = 0;
-async function staleEverything(server: TestServer): Promise<void> {
-  await server.db
-    .updateTable('users')
-    .set({ bio: `edit ${++edits}` })
-    .where('login', '=', 'admin')
-    .execute();
-}
-
-const RATE_COUNTERS = new Set(['x-ratelimit-used', 'x-ratelimit-remaining']);
-
-/**
- * The second answer is the first's: same status, bytes and headers in order; the request counters moved by one (the
- * second request counted too), unless the limit was already used up for both.
- */
-function expectSame(first: Raw, second: Raw): void {
-  expect(second.status).toBe(first.status);
-  expect(second.body.equals(first.body)).toBe(true);
-  expect(second.headers.map(([n]) => n)).toEqual(first.headers.map(([n]) => n));
-  expect(second.headers.filter(([n]) => !RATE_COUNTERS.has(n))).toEqual(first.headers.filter(([n]) => !RATE_COUNTERS.has(n)));
-  const counter = (r: Raw, name: string) => Number(r.headers.find(([n]) => n === name)?.[1]);
-  if (counter(first, 'x-ratelimit-remaining') > 0) {
-    expect(counter(second, 'x-ratelimit-used')).toBe(counter(first, 'x-ratelimit-used') + 1);
-    expect(counter(second, 'x-ratelimit-remaining')).toBe(counter(first, 'x-ratelimit-remaining') - 1);
-  } else {
-    expect(counter(second, 'x-ratelimit-used')).toBe(counter(first, 'x-ratelimit-used'));
-  }
-}
 
 const FILES = { 'a.txt': { content: 'first\n' }, 'b.md': { content: '# two\n' } };
 
@@ -105,16 +50,7 @@ describe('the cached-read fast path', () => {
       ['HEAD', '/gists/public', {}],
     ];
     for (const [method, path, headers] of cases) {
-      // On PostgreSQL the stamp is the cluster's snapshot, which other test files' commits move too: a pair whose
-      // second request found its entry stale meanwhile is tried again (a few times at most).
-      let answered: { byRoute: Raw; fast: Raw } | undefined;
-      for (let attempt = 0; attempt < 5 && !answered; attempt++) {
-        await staleEverything(server);
-        const byRoute = await send(server, method, path, headers);
-        const before = routed();
-        const fast = await send(server, method, path, headers);
-        if (routed() === before) answered = { byRoute, fast };
-      }
+      const answered = await routedThenFast(server, routed, method, path, headers);
       expect([method, path, headers, answered !== undefined]).toEqual([method, path, headers, true]);
       expect(answered!.byRoute.status === 200 || answered!.byRoute.status === 304).toBe(true);
       expectSame(answered!.byRoute, answered!.fast);

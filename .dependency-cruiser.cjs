@@ -11,6 +11,7 @@
 //   git, blob                        git on disk, archive storage
 //   core                             the app context, the Area shape, and the domain basics every area uses
 //                                    (errors, grants and the caller, scopes, URLs, ids, timestamps)
+//   metrics                          what the app counts for Prometheus (the app context's observers) and its listener
 //   events, jobs                     the event log and the job queue (narrow contexts of their own)
 //   db, config.ts, version.ts        database; configuration
 //   net, secrets                     outbound host policy, sealing at rest (leaves: they import nothing of src/)
@@ -24,6 +25,7 @@ const LAYERS = [
   ['http'],
   ['git', 'blob'],
   ['core'],
+  ['metrics'],
   ['events', 'jobs'],
   ['db', '*.ts'],
   ['net', 'secrets'],

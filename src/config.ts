@@ -70,6 +70,12 @@ export interface Config extends SignInSettings {
   gistBodyLimitBytes: number;
   /** Memory for whole responses of hot reads (MiB; 0 turns the response cache off). */
   responseCacheMiB: number;
+  /** Where `serve` answers Prometheus scrapes (`HOST:PORT`, a listener of its own); unset: no metrics are kept at all. */
+  metricsListen?: string;
+  /** `serve` on SIGTERM: seconds it keeps accepting requests while GET /_health/ready answers 503 (load balancers notice). */
+  shutdownDelaySeconds: number;
+  /** `serve` on SIGTERM, once it stops accepting: seconds in-flight requests and running jobs get to finish before it exits. */
+  shutdownTimeoutSeconds: number;
   /** The key that seals hook secrets at rest (32 bytes, base64 or hex); unset: `<data>/secret.key`, created on first start. */
   secretKey?: string;
   /** Earlier keys, comma-separated: values they sealed still open, and are sealed again with secretKey at start. */
@@ -93,6 +99,9 @@ const ENV: Record<keyof Config, string> = {
   rateLimitWindowSeconds: 'HUBLET_RATE_LIMIT_WINDOW',
   trustProxy: 'HUBLET_TRUST_PROXY',
   responseCacheMiB: 'HUBLET_RESPONSE_CACHE_MB',
+  metricsListen: 'HUBLET_METRICS_LISTEN',
+  shutdownDelaySeconds: 'HUBLET_SHUTDOWN_DELAY',
+  shutdownTimeoutSeconds: 'HUBLET_SHUTDOWN_TIMEOUT',
   adminToken: 'HUBLET_ADMIN_TOKEN',
   hookAllowedHosts: 'HUBLET_HOOK_ALLOWED_HOSTS',
   hookLimitPerEvent: 'HUBLET_HOOK_LIMIT_PER_EVENT',
@@ -208,6 +217,9 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     gistMaxDescription: integer('gistMaxDescription', 1000, 1, 1_000_000),
     gistBodyLimitBytes: integer('gistBodyLimitBytes', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     responseCacheMiB: integer('responseCacheMiB', 32, 0, 65_536),
+    metricsListen: metricsListen(pick('metricsListen'), problems),
+    shutdownDelaySeconds: integer('shutdownDelaySeconds', 0, 0, 300),
+    shutdownTimeoutSeconds: integer('shutdownTimeoutSeconds', 25, 1, 3600),
     ...secretKeys(pick, problems),
     ...signInSettings(pick, integer, ENV, problems),
   };
@@ -316,6 +328,19 @@ function siteRoot(raw: string, problems: string[]): string {
     );
   }
   return u.origin;
+}
+
+/** A listen address, `HOST:PORT` or `[IPv6]:PORT` (port 0: a free one); undefined when it is not one. */
+export function hostAndPort(value: string): { host: string; port: number } | undefined {
+  const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([^:\s[\]]+)):(\d{1,5})$/.exec(value);
+  const port = m ? Number(m[3]) : Number.NaN;
+  return m && port <= 65535 ? { host: m[1] ?? m[2], port } : undefined;
+}
+
+function metricsListen(raw: string | undefined, problems: string[]): string | undefined {
+  if (raw === undefined || hostAndPort(raw)) return raw;
+  problems.push(`metricsListen (${ENV.metricsListen}): expected HOST:PORT (e.g. 127.0.0.1:9100, [::1]:9100), got ${JSON.stringify(raw)}`);
+  return undefined;
 }
 
 function archiveStorage(raw: string | undefined, problems: string[]): Config['archiveStorage'] {

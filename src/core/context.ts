@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
 import type { EventLog } from '../events/emit.js';
 import type { JobWorker } from '../jobs/worker.js';
+import type { Metrics } from '../metrics/metrics.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { Actor } from './grants.js';
 import type { Urls } from './urls.js';
@@ -44,6 +45,8 @@ export interface AppContext {
   responses: CachedResponses;
   /** Seals and opens secrets kept at rest (hook secrets, passwords, URL credentials) with the configured key. */
   secrets: SecretBox;
+  /** What the areas count for Prometheus (`ctx.metrics.signIn('success')`); does nothing when metrics are off. */
+  metrics: Metrics;
 }
 
 export interface ServiceContext extends AppContext {

@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { advisoryLockPool, registerAdvisoryLocks } from './advisory-lock.js';
 import { registerStampHeader } from './change-stamp.js';
+import { QueryTiming, registerQueryTiming } from './query-timing.js';
 import { Sqlite3Dialect } from './sqlite-dialect.js';
 import type { Database, Db } from './schema.js';
 import { observeWrites, registerWriteVersions, WriteVersions } from './write-observer.js';
@@ -24,12 +25,15 @@ function sqliteFilename(url: string): string {
 export function connect(url: string): Db {
   // Committed writes are counted per table (write-observer.ts), so in-process caches can drop what a write changed.
   const versions = new WriteVersions();
-  const db = open(url, versions);
+  // Empty until metrics watch the queries (query-timing.ts).
+  const timing = new QueryTiming();
+  const db = open(url, versions, timing);
   registerWriteVersions(db, versions);
+  registerQueryTiming(db, timing);
   return db;
 }
 
-function open(url: string, versions: WriteVersions): Db {
+function open(url: string, versions: WriteVersions, timing: QueryTiming): Db {
   if (isPostgresUrl(url)) {
     // int8 (count(*)) comes back as a JS number, as it does on SQLite.
     pg.types.setTypeParser(20, (v) => Number(v));
@@ -43,15 +47,15 @@ function open(url: string, versions: WriteVersions): Db {
       await Promise.all([pool.end(), locks.end()]);
     };
     const db = new Kysely<Database>({
-      dialect: observeWrites(new PostgresDialect({ pool: { connect: () => pool.connect(), end } }), versions),
+      dialect: observeWrites(new PostgresDialect({ pool: { connect: () => pool.connect(), end } }), versions, timing),
     });
     registerAdvisoryLocks(db, locks);
     return db;
   }
   const filename = sqliteFilename(url);
   if (filename !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
-  const dialect = new Sqlite3Dialect({ filename });
-  const db = new Kysely<Database>({ dialect: observeWrites(dialect, versions) });
+  const dialect = new Sqlite3Dialect({ filename, timing });
+  const db = new Kysely<Database>({ dialect: observeWrites(dialect, versions, timing) });
   registerStampHeader(db, () => dialect.walIndexHeader());
   return db;
 }

@@ -15,6 +15,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import type { QueryTiming } from './query-timing.js';
 
 /** The one statement routed to a fixed connection (see Sqlite3Driver.run). */
 export const DATA_VERSION_SQL = 'PRAGMA data_version';
@@ -27,6 +28,8 @@ export interface SqliteDialectOptions {
   statementCacheSize?: number;
   /** Read-only connections for SELECTs outside transactions (default 3; none for `:memory:`, which is per connection). */
   readers?: number;
+  /** Told how long each wait for the writer took, while metrics watch (query-timing.ts). */
+  timing?: QueryTiming;
 }
 
 export class Sqlite3Dialect implements Dialect {
@@ -141,9 +144,16 @@ class Sqlite3Driver implements Driver {
   async acquireConnection(): Promise<DatabaseConnection> {
     return new RoutingConnection(this);
   }
+  /** Takes the writer's mutex; the wait is timed only while metrics watch (otherwise one field read). */
+  private lockWriter(): Promise<void> {
+    const timer = this.options.timing?.timer;
+    if (!timer) return this.mutex.lock();
+    const started = performance.now();
+    return this.mutex.lock().then(() => timer.writerWait((performance.now() - started) / 1000));
+  }
   async beginTransaction(connection: DatabaseConnection, _settings: TransactionSettings): Promise<void> {
     const routing = connection as RoutingConnection;
-    await this.mutex.lock();
+    await this.lockWriter();
     routing.inTransaction = true;
     try {
       // IMMEDIATE takes the write lock up front, so two processes never deadlock upgrading a read lock.
@@ -199,7 +209,7 @@ class Sqlite3Driver implements Driver {
         reader.busy--;
       }
     }
-    await this.mutex.lock();
+    await this.lockWriter();
     try {
       return await this.writer!.executeQuery<R>(compiled);
     } finally {

@@ -18,6 +18,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import type { QueryTiming } from './query-timing.js';
 
 /** Per-table counters of committed writes; a write whose tables are unknown (raw SQL, DDL) counts for every table. */
 export class WriteVersions {
@@ -78,13 +79,18 @@ class ObservedConnection implements DatabaseConnection {
   constructor(
     readonly inner: DatabaseConnection,
     private readonly versions: WriteVersions,
+    private readonly timing: QueryTiming | undefined,
   ) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const tables = writtenTables(compiled);
+    // Timed only while metrics watch (query-timing.ts): otherwise one field read.
+    const timer = this.timing?.timer;
+    const started = timer ? performance.now() : 0;
     try {
       return await this.inner.executeQuery<R>(compiled);
     } finally {
+      timer?.query(tables.length ? 'write' : 'read', (performance.now() - started) / 1000);
       // Outside a transaction the statement committed by itself (or failed: counting it anyway is only cautious).
       if (tables.length) {
         if (this.inTransaction) for (const t of tables) this.written.add(t);
@@ -106,6 +112,7 @@ class ObservedDriver implements Driver {
   constructor(
     private readonly inner: Driver,
     private readonly versions: WriteVersions,
+    private readonly timing: QueryTiming | undefined,
   ) {
     // Only what the inner driver supports (Kysely asks whether savepoints exist).
     const forward = (name: 'savepoint' | 'rollbackToSavepoint' | 'releaseSavepoint') => {
@@ -123,7 +130,7 @@ class ObservedDriver implements Driver {
     return this.inner.init();
   }
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new ObservedConnection(await this.inner.acquireConnection(), this.versions);
+    return new ObservedConnection(await this.inner.acquireConnection(), this.versions, this.timing);
   }
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     const c = connection as ObservedConnection;
@@ -155,11 +162,11 @@ class ObservedDriver implements Driver {
   }
 }
 
-/** Wraps a dialect so every committed write is counted in `versions`. */
-export function observeWrites(dialect: Dialect, versions: WriteVersions): Dialect {
+/** Wraps a dialect so every committed write is counted in `versions` (and every query timed while `timing` has a timer). */
+export function observeWrites(dialect: Dialect, versions: WriteVersions, timing?: QueryTiming): Dialect {
   return {
     createAdapter: () => dialect.createAdapter(),
-    createDriver: () => new ObservedDriver(dialect.createDriver(), versions),
+    createDriver: () => new ObservedDriver(dialect.createDriver(), versions, timing),
     createIntrospector: (db) => dialect.createIntrospector(db),
     createQueryCompiler: () => dialect.createQueryCompiler(),
   };

@@ -29,6 +29,7 @@ function handler(endpoint: GitEndpoint) {
         const current = await findGist(ctx.db, gist.id);
         if (current) await syncRef(dir, current.head_sha);
       });
+      ctx.metrics.gitRequest(endpoint, 'read', 'gist');
       return serveGit(request, reply, { repoDir: dir, endpoint });
     }
 
@@ -42,6 +43,7 @@ function handler(endpoint: GitEndpoint) {
       return gitRefusal(reply, 403, 'This token cannot push to gists: it needs the gist scope (or the Gists write permission).');
     }
     if (gist.owner_id !== actor.user.id) return gitRefusal(reply, 403, `Permission to gist ${gist.id} denied to ${actor.user.login}.`);
+    ctx.metrics.gitRequest(endpoint, 'write', 'gist');
 
     return withGistLock(ctx.db, gist.id, async () => {
       const current = await findGist(ctx.db, gist.id);

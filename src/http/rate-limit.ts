@@ -258,6 +258,7 @@ export function registerRateLimit(app: FastifyInstance, limiter: RateLimiter): v
     });
     if (!state) return;
     reply.headers(rateHeaders(state));
+    if (!state.ok) request.ctx.metrics.rateLimited(actor ? 'user' : 'anonymous');
     if (!state.ok) throw rateLimitExceeded(state, actor, request.ip, request.ctx.clock.now());
   });
 }

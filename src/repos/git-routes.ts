@@ -78,6 +78,7 @@ function handler(endpoint: GitEndpoint) {
     }
     const repoId = repo.id;
     const pusher = actor?.user;
+    ctx.metrics.gitRequest(endpoint, op, 'repository');
     return serveGit(request, reply, {
       repoDir: repositoryDir(ctx.config.dataDir, repoId),
       endpoint,

@@ -31,6 +31,9 @@ import { hasApiPrefix, makeUrls, withoutApiPrefix } from '../core/urls.js';
 import { MediaTypes, registerVersioning } from '../http/versioning.js';
 import { accessLog, logOutput, logResponse, requestLogger } from '../http/logging.js';
 import { metaRoutes } from '../http/meta-routes.js';
+import { Readiness } from '../http/health-checks.js';
+import { healthRoutes } from '../http/health-routes.js';
+import { noMetrics } from '../metrics/metrics.js';
 import { loadSecretBox } from './secret-key-file.js';
 import { createValidatorCompiler } from '../http/validation.js';
 
@@ -51,16 +54,23 @@ export interface BuildOptions {
 export const AREAS: readonly Area[] = [accountsArea, repositoriesArea, webhooksArea, migrationsArea, gistsArea, graphqlArea, webArea];
 
 /**
- * Stops the app: no new connections, idle keep-alive sockets closed, requests in flight finish, jobs stop claiming.
- * A response that cannot finish (a download whose client stopped reading) is cut after `graceMs`, so a stop never hangs.
+ * Stops the app: GET /_health/ready fails, no new connections, idle keep-alive sockets closed, requests in flight finish,
+ * jobs stop claiming. A response that cannot finish (a download whose client stopped reading) is cut after `graceMs`, so
+ * a stop never hangs.
  */
 export async function closeApp(app: FastifyInstance, graceMs = 10_000): Promise<void> {
+  app.readiness.stop('closing');
   const cut = setTimeout(() => app.server.closeAllConnections(), graceMs);
   cut.unref();
+  // Node closes the keep-alive sockets idle when the close begins; one whose request finishes later would be kept
+  // until its keep-alive timeout (72 s): closed as soon as it falls idle instead.
+  const reap = setInterval(() => app.server.closeIdleConnections(), 100);
+  reap.unref();
   try {
     await app.close();
   } finally {
     clearTimeout(cut);
+    clearInterval(reap);
   }
 }
 
@@ -92,6 +102,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   const clock = options.clock ?? systemClock;
   const responses = new ResponseCache(options.config.responseCacheMiB * 1024 * 1024);
+  // Metrics only when `serve` exposes them (never in the CLI's local mode); off, no hook, timer or prom-client is loaded.
+  const prometheus =
+    options.config.metricsListen !== undefined && !options.local
+      ? new (await import('../metrics/prometheus.js')).PrometheusMetrics({ db: options.db, clock, log: app.log })
+      : undefined;
   const ctx: AppContext = {
     db: options.db,
     config: options.config,
@@ -106,6 +121,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     responses,
     // The key is read (or the key file created) before anything can seal or open a secret; a bad one stops the start.
     secrets: loadSecretBox(options.config),
+    metrics: prometheus ?? noMetrics,
   };
   const closers: Array<() => Promise<void>> = [];
   app.addHook('onClose', async () => {
@@ -121,11 +137,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   for (const area of AREAS) {
     const parts = area.setup?.(ctx) ?? {};
     for (const queue of parts.queues ?? []) ctx.jobs.register(queue);
+    prometheus?.declareQueues((parts.queues ?? []).map((q) => q.queue));
     for (const listener of parts.eventListeners ?? []) ctx.events.listen(listener);
     if (parts.onReady) app.addHook('onReady', parts.onReady);
     if (parts.onClose) closers.push(parts.onClose);
   }
   app.decorate('hublet', ctx);
+  app.decorate('readiness', new Readiness(ctx));
   app.decorateRequest('ctx', null as unknown as ServiceContext);
   app.decorateRequest('apiVersion', '');
   app.decorateRequest('mediaParam', undefined);
@@ -146,6 +164,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const limiter = new RateLimiter(ctx);
   closers.push(() => limiter.close());
   const tags = new BodyTags();
+  if (prometheus) {
+    // Every answered request is counted (the fast path's through its access callback below); database statements timed.
+    app.addHook('onResponse', prometheus.onResponse);
+    responses.observe = prometheus.cacheOutcome;
+    const unwatch = prometheus.watchQueries();
+    closers.push(async () => unwatch());
+  }
   registerVersioning(app, media);
   registerAuth(app, authenticate, scopes);
   registerRateLimit(app, limiter);
@@ -154,6 +179,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   registerErrorHandler(app);
 
   await app.register(metaRoutes(limiter));
+  await app.register(healthRoutes(app.readiness));
   const access = accessLog(logLevel, output);
   if (access) app.addHook('onResponse', logResponse(access));
   for (const area of AREAS) if (area.routes) await app.register(area.routes);
@@ -168,7 +194,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     media,
     scopes,
     tags,
-    access,
+    access: prometheus ? prometheus.countingFastPath(access) : access,
     clientAddress: clientAddressOf(trust),
   });
   fast.install(app.server);

@@ -176,6 +176,7 @@ export class Deliverer {
             body,
           });
     this.ctx.log.debug({ hook: job.hookId, guid: event.guid, event: event.name, status: attempt.status }, 'webhook delivered');
+    this.ctx.metrics.webhookDelivery(succeeded(attempt.statusCode) ? 'success' : 'failure', attempt.duration);
     return { deliveredAt, attempt, headers, url };
   }
 

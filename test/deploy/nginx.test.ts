@@ -1,6 +1,7 @@
 // deploy/nginx.conf in front of two hublet apps on one database and data dir (nginx from Debian, as .ci/run installs
 // it): the config is accepted as written (only its ports moved to free ones), the API, git clone and a large chunked
-// push go through, requests spread over both, and one app stopping is covered by the other.
+// push go through, requests spread over both, health checks pass through unlogged, and one app stopping is covered by
+// the other.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -158,6 +159,25 @@ describe('deploy/nginx.conf', () => {
     await git(['clone', '-q', url.toString(), back], tmp);
     expect(fs.readFileSync(path.join(back, 'noise.bin')).equals(blob)).toBe(true);
   }, 120_000);
+
+  it('passes the health checks through unlogged; a process whose ready fails (stopping) is passed over', async () => {
+    const logged = () => fs.readFileSync(path.join(tmp, 'access.log'), 'utf8');
+    const before = logged();
+    for (const p of ['/_health/live', '/_health/ready', '/_health/ready']) {
+      const r = await fetch(`${base}${p}`);
+      expect(r.status).toBe(200);
+      expect((await r.json()).status).toBe('pass');
+    }
+    // The second app stops (its ready answers 503): through nginx ready still passes, answered by the first.
+    second.readiness.stop('SIGTERM');
+    expect((await second.inject({ method: 'GET', url: '/_health/ready' })).statusCode).toBe(503);
+    for (let i = 0; i < 4; i++) {
+      const r = await fetch(`${base}/_health/ready`);
+      expect(r.status).toBe(200);
+      expect((await r.json()).status).toBe('pass');
+    }
+    expect(logged()).toBe(before);
+  });
 
   it('sends requests to the other app while one is stopped', async () => {
     await second.close();

@@ -82,6 +82,7 @@ export function signInRoutes(fastify: FastifyInstance): void {
       { name: field(body, 'login'), password: field(body, 'password'), address: request.ip, cost: request.ctx.config.passwordCost },
       request.ctx.clock.now(),
     );
+    request.ctx.metrics.signIn(checked.ok ? 'success' : checked.reason === 'throttled' ? 'throttled' : 'failure');
     if (!checked.ok) {
       const refusal = REFUSALS[checked.reason];
       return sendSignInPage(request, reply, { returnTo, error: refusal.message, status: refusal.status, submitted: body });

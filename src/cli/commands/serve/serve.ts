@@ -1,8 +1,8 @@
 // `hublet serve`: opens (or creates) the data dir, listens (HTTPS with --tls-cert and --tls-key), then makes the site
 // admin and prints its one-time token on first start, records its public URL in the data dir for local mode, and stops
-// cleanly on SIGINT or SIGTERM. Start problems are one line without a stack: a port in use, a data dir that cannot be
-// written (runtime.ts), a database that cannot be opened; nothing is made for the admin before the port is bound, so a
-// failed start does not use up the one-time token.
+// cleanly on SIGINT or SIGTERM (shutdown.ts). Start problems are one line without a stack: a port in use, a data dir
+// that cannot be written (runtime.ts), a database that cannot be opened; nothing is made for the admin before the port
+// is bound, so a failed start does not use up the one-time token.
 import type { Command } from 'commander';
 import { loadConfig, withListeningPort, type Config, type ConfigInput } from '../../../config.js';
 import { makeUrls } from '../../../core/urls.js';
@@ -10,6 +10,8 @@ import type { IO } from '../../io.js';
 import { CliExit, EXIT } from '../../output.js';
 import { withExamples } from '../examples.js';
 import { globals, type Factory } from '../factory.js';
+import { stopServing } from './shutdown.js';
+import { startMetricsListener } from './metrics-listener.js';
 import { readTlsFiles } from './tls.js';
 
 /** The command line's flags. */
@@ -28,6 +30,7 @@ interface ServeFlags {
   oidcClientId?: string;
   oidcName?: string;
   oidcAutoCreate?: boolean;
+  metricsListen?: string;
 }
 
 interface ServeOptions {
@@ -66,6 +69,7 @@ export async function runServe(opts: ServeOptions, io: IO): Promise<void> {
   const https = readTlsFiles(loadConfig(flags, env));
   const runtime = await openRuntime(flags, env, { create: true });
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  let metrics: Awaited<ReturnType<typeof startMetricsListener>>;
   let adminLines: string[];
   let config: Readonly<Config>;
   let port: number;
@@ -76,6 +80,7 @@ export async function runServe(opts: ServeOptions, io: IO): Promise<void> {
     } catch (err) {
       throw listenProblem(err, runtime.config) ?? err;
     }
+    metrics = await startMetricsListener(app, runtime.config);
     const address = app.server.address();
     port = typeof address === 'object' && address ? address.port : runtime.config.port;
     config = withListeningPort(runtime.config, port, flags, env);
@@ -84,6 +89,7 @@ export async function runServe(opts: ServeOptions, io: IO): Promise<void> {
     // Only now, with the port bound, is the site admin made (and its one-time token issued).
     adminLines = (await bootstrapSiteAdmin(runtime, new Date())).lines;
   } catch (err) {
+    await metrics?.close();
     if (app) await closeApp(app);
     await runtime.close();
     throw err;
@@ -97,13 +103,14 @@ export async function runServe(opts: ServeOptions, io: IO): Promise<void> {
     );
   }
   const host = runtime.config.host.includes(':') ? `[${runtime.config.host}]` : runtime.config.host;
+  if (metrics) io.stdout.write(`hublet metrics listening on ${metrics.url}\n`);
   io.stdout.write(`hublet listening on ${https ? 'https' : 'http'}://${host}:${port}\n`);
   for (const line of adminLines) io.stdout.write(`${line}\n`);
   const signal = await io.stopSignal();
-  app.log.info({ signal }, 'stopping: finishing in-flight requests');
-  // Fastify's close stops accepting, waits for in-flight requests, then runs onClose hooks (workers stop there).
-  await closeApp(app);
-  await runtime.close();
+  // Ready fails at once; Fastify's close then stops accepting, waits for in-flight requests, then runs the onClose hooks
+  // (the job worker waits for its running jobs there), all within the shutdown timeout.
+  await stopServing({ app, config, closeApp, closeRuntime: () => runtime.close() }, signal);
+  await metrics?.close();
 }
 
 export function registerServe(program: Command, f: Factory): void {
@@ -126,6 +133,10 @@ export function registerServe(program: Command, f: Factory): void {
     .option('--host <host>', 'interface to listen on (HUBLET_HOST)', undefined)
     .option('--port <port>', 'port, 0 picks a free one (HUBLET_PORT)')
     .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (HUBLET_LOG_LEVEL)')
+    .option(
+      '--metrics-listen <host:port>',
+      'serve Prometheus metrics at /metrics on this address, apart from the API (HUBLET_METRICS_LISTEN)',
+    )
     .option(
       '--hook-allowed-hosts <list>',
       'webhook destinations: external, private, loopback, CIDRs, host names (HUBLET_HOOK_ALLOWED_HOSTS)',
@@ -164,6 +175,7 @@ export function registerServe(program: Command, f: Factory): void {
         databaseUrl: g.database,
         baseUrl: g.baseUrl,
         logLevel: flags.logLevel,
+        metricsListen: flags.metricsListen,
         hookAllowedHosts: flags.hookAllowedHosts,
         hookGithubHeaders: flags.hookGithubHeaders ? '1' : undefined,
         trustProxy: flags.trustProxy,

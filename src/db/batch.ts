@@ -6,18 +6,34 @@ interface Pending<In, Out> {
   reject(err: unknown): void;
 }
 
+export interface BatcherOptions {
+  /** The most inputs handed to one call (100 by default). */
+  max?: number;
+  /**
+   * One call at a time: calls made while a batch runs wait for it and then go together as the next batch (a group
+   * commit: while one transaction holds the writer, the next fills up). By default each turn's batch starts at once.
+   */
+  oneAtATime?: boolean;
+}
+
 /**
- * Calls made in the same turn of the event loop (or while the previous batch is still running) are handed to `run`
- * together, at most `max` at a time. `run` returns one result per input, in order; if it throws, every call rejects.
+ * Calls made in the same turn of the event loop are handed to `run` together, at most `max` at a time. `run` returns
+ * one result per input, in order; if it throws, every call rejects.
  */
 export class Batcher<In, Out> {
   private queue: Pending<In, Out>[] = [];
   private scheduled = false;
+  private running = false;
+  private readonly max: number;
+  private readonly oneAtATime: boolean;
 
   constructor(
     private readonly run: (inputs: In[]) => Promise<Out[]>,
-    private readonly max = 100,
-  ) {}
+    options: BatcherOptions = {},
+  ) {
+    this.max = options.max ?? 100;
+    this.oneAtATime = options.oneAtATime ?? false;
+  }
 
   add(input: In): Promise<Out> {
     return new Promise<Out>((resolve, reject) => {
@@ -27,20 +43,26 @@ export class Batcher<In, Out> {
   }
 
   private schedule(): void {
-    if (this.scheduled || this.queue.length === 0) return;
+    if (this.scheduled || this.queue.length === 0 || (this.oneAtATime && this.running)) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
       const batch = this.queue.splice(0, this.max);
-      this.schedule();
-      this.run(batch.map((b) => b.input)).then(
-        (outs) => {
-          for (const [i, b] of batch.entries()) b.resolve(outs[i]);
-        },
-        (err: unknown) => {
-          for (const b of batch) b.reject(err);
-        },
-      );
+      this.running = true;
+      if (!this.oneAtATime) this.schedule();
+      this.run(batch.map((b) => b.input))
+        .then(
+          (outs) => {
+            for (const [i, b] of batch.entries()) b.resolve(outs[i]);
+          },
+          (err: unknown) => {
+            for (const b of batch) b.reject(err);
+          },
+        )
+        .finally(() => {
+          this.running = false;
+          this.schedule();
+        });
     });
   }
 }

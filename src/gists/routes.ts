@@ -12,7 +12,7 @@ import { typed } from '../http/typed.js';
 import { received } from './parse.js';
 import { createBody, gistParams, listQuery, pagedQuery, parseSince, revisionParams, updateBody, userParams } from './schemas.js';
 import { listCommits, listForks, listForUser, listMine, listPublic, listStarred, revisionView, singleView } from './reads.js';
-import { createGist, deleteGist, forkGist, isStarredByCaller, requireGist, starGist, unstarGist, updateGist } from './service.js';
+import { createGistAndView, deleteGist, forkGist, isStarredByCaller, requireGist, starGist, unstarGist, updateGist } from './service.js';
 import type { GistRow } from '../db/tables/gists.js';
 
 /**
@@ -92,9 +92,10 @@ export async function gistRoutes(fastify: FastifyInstance): Promise<void> {
   );
 
   app.post('/gists', { schema: { body: createBody }, config: write, bodyLimit, ...judgedLater }, async (request, reply) => {
-    const gist = await createGist(request.ctx, received(request));
-    reply.header('location', request.ctx.urls.api(`/gists/${gist.id}`));
-    return sendSingle(request, reply, gist, 201);
+    const view = await createGistAndView(request.ctx, received(request));
+    reply.header('location', request.ctx.urls.api(`/gists/${view.gist.id}`));
+    reply.header('last-modified', lastModified(view.gist.updated_at));
+    return reply.code(201).send(gistSingle(view, request.ctx.urls, gistMedia(request.mediaParam)));
   });
 
   // Anyone with the id sees the same gist (secret ones too, as on GitHub): answered from the response cache.

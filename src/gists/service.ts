@@ -27,7 +27,9 @@ import {
   removeStar,
 } from './store.js';
 import type { GistRow } from '../db/tables/gists.js';
-import { moveHeadAfterCommit, writeFiles } from './write.js';
+import { moveHeadAfterCommit, writeFiles, type WriteResult } from './write.js';
+import type { SingleGist } from './present.js';
+import { byName } from './rules.js';
 
 /** The configured limits on gist files and descriptions. */
 export function gistLimits(ctx: ServiceContext): GistLimits {
@@ -76,6 +78,18 @@ export async function createGist(
   body: Received<CreateBody>,
   alsoRecord?: (trx: Db, row: GistRow) => Promise<void>,
 ): Promise<GistRow> {
+  return (await createGistAndView(ctx, body, alsoRecord)).gist;
+}
+
+/**
+ * Creates a gist and returns it as the API shows a single gist, built from what was written (its files, its first
+ * revision, its owner): the answer to a create reads nothing back.
+ */
+export async function createGistAndView(
+  ctx: ServiceContext,
+  body: Received<CreateBody>,
+  alsoRecord?: (trx: Db, row: GistRow) => Promise<void>,
+): Promise<SingleGist> {
   const actor = requireWriter(ctx);
   const plan = planCreate(body, gistLimits(ctx));
   const id = newGistId();
@@ -83,9 +97,10 @@ export async function createGist(
   const when = now(ctx);
   const at = ctx.clock.now().toISOString();
   let row: GistRow | undefined;
+  let written: WriteResult | null;
   await createRepo(dir);
   try {
-    await writeFiles(ctx, {
+    written = await writeFiles(ctx, {
       gistId: id,
       dir,
       parent: null,
@@ -113,7 +128,16 @@ export async function createGist(
     removeRepo(dir);
     throw err;
   }
-  return row!;
+  const { head, change, rows } = written!;
+  const revision = { gist_id: id, version: head, position: 0, user_id: actor.user.id, committed_at: when.toISOString(), ...change };
+  return {
+    gist: row!,
+    owner: actor.user,
+    files: [...rows].sort(byName),
+    history: [{ revision, user: actor.user }],
+    forks: [],
+    forkOf: null,
+  };
 }
 
 /** A create body another front end built (a web form): judged by the API route's schema, then created as the API would. */

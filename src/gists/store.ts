@@ -145,19 +145,26 @@ export async function deleteGistRow(db: Db, id: string): Promise<boolean> {
   return Number(r.numDeletedRows) > 0;
 }
 
+/** Inserts file rows and reindexes their gists. */
 export async function insertFiles(db: Db, rows: GistFileRow[]): Promise<void> {
-  const gistIds = rows.map((r) => r.gist_id);
-  // Few rows per statement (SQLite caps bound parameters, file bytes make rows large); then their gists are reindexed.
+  await insertFileRows(db, rows);
+  await reindexGists(
+    db,
+    rows.map((r) => r.gist_id),
+  );
+}
+
+/** Inserts file rows, a few per statement (SQLite caps bound parameters, file bytes make rows large); no reindex. */
+export async function insertFileRows(db: Db, rows: GistFileRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 25)
     await db
       .insertInto('gist_files')
       .values(rows.slice(i, i + 25))
       .execute();
-  await reindexGists(db, gistIds);
 }
 
-/** A new revision's file rows: those of the names in `gone` deleted, `rows` inserted (plan.ts decides which). */
-export async function replaceFileRows(db: Db, gistId: string, gone: readonly string[], rows: GistFileRow[]): Promise<void> {
+/** Deletes a gist's file rows of the names in `gone`; no reindex. */
+export async function deleteFileRows(db: Db, gistId: string, gone: readonly string[]): Promise<void> {
   for (let i = 0; i < gone.length; i += 200) {
     await db
       .deleteFrom('gist_files')
@@ -165,8 +172,13 @@ export async function replaceFileRows(db: Db, gistId: string, gone: readonly str
       .where('filename', 'in', gone.slice(i, i + 200))
       .execute();
   }
-  await insertFiles(db, rows);
-  if (!rows.length) await reindexGists(db, [gistId]); // only deletions: insertFiles reindexed nothing
+}
+
+/** A new revision's file rows: those of the names in `gone` deleted, `rows` inserted (plan.ts decides which), reindexed. */
+export async function replaceFileRows(db: Db, gistId: string, gone: readonly string[], rows: GistFileRow[]): Promise<void> {
+  await deleteFileRows(db, gistId, gone);
+  await insertFileRows(db, rows);
+  await reindexGists(db, [gistId]);
 }
 
 export async function insertRevisions(db: Db, rows: GistRevisionRow[]): Promise<void> {
@@ -177,14 +189,18 @@ export async function insertRevisions(db: Db, rows: GistRevisionRow[]): Promise<
       .execute();
 }
 
-/** The next position in a gist's history. */
-export async function nextPosition(db: Db, gistId: string): Promise<number> {
-  const r = await db
+/** The next position in the history of each gist (0 for a gist without revisions), in one query. */
+export async function nextPositions(db: Db, gistIds: readonly string[]): Promise<Map<string, number>> {
+  const next = new Map<string, number>(gistIds.map((id) => [id, 0]));
+  if (!gistIds.length) return next;
+  const rows = await db
     .selectFrom('gist_revisions')
-    .select((eb) => eb.fn.max('position').as('p'))
-    .where('gist_id', '=', gistId)
-    .executeTakeFirst();
-  return r?.p === null || r?.p === undefined ? 0 : Number(r.p) + 1;
+    .select(['gist_id', (eb) => eb.fn.max('position').as('p')])
+    .where('gist_id', 'in', gistIds)
+    .groupBy('gist_id')
+    .execute();
+  for (const r of rows) if (r.p !== null) next.set(r.gist_id, Number(r.p) + 1);
+  return next;
 }
 
 export async function deleteRevisionsFrom(db: Db, gistId: string, position: number): Promise<void> {

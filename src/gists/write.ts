@@ -7,7 +7,8 @@
 // 2. One transaction creates the gist row or moves `gists.head_sha` from the parent commit to the new one with a
 //    compare-and-set (it fails when another writer moved it first: the caller re-reads and retries), replaces the
 //    changed file rows and appends the revision row. So every commit the database names already exists on disk, and
-//    a failure rolls the rows back while the objects stay unreachable.
+//    a failure rolls the rows back while the objects stay unreachable. Concurrent writes share that transaction
+//    (group-commit.ts): each is answered only once it has committed.
 // 3. The branch ref is moved to the new commit. The database is the source of truth for the head: if the process
 //    stops between 2 and 3 the ref lags behind, and every git request first puts the ref where the database says
 //    (`syncRef`), so a clone never shows a state the API does not.
@@ -20,7 +21,7 @@ import type { ChangeStatus } from './diffstat.js';
 import { setHead, writeBlobs, writeCommit, readHead, type Identity } from './git.js';
 import { detectLanguage, isBinary } from './language.js';
 import { revisionOf, type FilesPlan } from './plan.js';
-import { insertRevisions, nextPosition, replaceFileRows } from './store.js';
+import { commitRevision } from './group-commit.js';
 import type { GistFileRow } from '../db/tables/gists.js';
 
 /** The author and committer of a revision written by hublet. */
@@ -63,6 +64,8 @@ export interface WriteFilesInput {
 export interface WriteResult {
   head: string;
   change: ChangeStatus;
+  /** The file rows written (added or changed; for a new gist, all of its files). */
+  rows: GistFileRow[];
 }
 
 /** Writes one revision through git and the database (see the header for the order). Null: the head moved meanwhile. */
@@ -85,25 +88,25 @@ export async function writeFiles(ctx: ServiceContext, input: WriteFilesInput): P
     when: input.when,
   });
 
-  const claimed = await ctx.db.transaction().execute(async (trx) => {
-    if (!(await input.claimHead(trx, head))) return false;
-    await replaceFileRows(trx, input.gistId, input.plan.gone, rows);
-    await insertRevisions(trx, [
-      {
-        gist_id: input.gistId,
-        version: head,
-        // A new gist (no parent) has no revisions yet: its first is 0, without asking the database.
-        position: input.parent === null ? 0 : await nextPosition(trx, input.gistId),
-        user_id: input.author.id,
-        committed_at: input.when.toISOString(),
-        ...revision.change,
-      },
-    ]);
-    return true;
+  // The rows go in with the other writes of the moment, in one transaction (group-commit.ts).
+  const claimed = await commitRevision(ctx.db, {
+    gistId: input.gistId,
+    claim: (trx) => input.claimHead(trx, head),
+    gone: input.plan.gone,
+    rows,
+    revision: {
+      gist_id: input.gistId,
+      version: head,
+      user_id: input.author.id,
+      committed_at: input.when.toISOString(),
+      ...revision.change,
+    },
+    // A new gist (no parent) has no revisions yet: its first is 0, without asking the database.
+    first: input.parent === null,
   });
   if (!claimed) return null;
   await moveHeadAfterCommit(ctx, input.dir, head);
-  return { head, change: revision.change };
+  return { head, change: revision.change, rows };
 }
 
 /**

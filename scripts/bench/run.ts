@@ -55,7 +55,7 @@ if (profileDir) process.env.HUBLET_BENCH_PROFILE = path.resolve(profileDir);
 // A full run measures each HTTP case in 3 rounds of 5 s after one 3 s warm-up per side (about as long as the single 10 s
 // round it replaced, with a spread to show); --rounds N changes the count (1 for a profile, say).
 // --round-seconds S changes the rounds' length (cases with their own length, POST /gists, keep it).
-const settings = quick ? { connections: 50, durationSec: 1, warmupSec: 0.5 } : { connections: 50, durationSec: 5, warmupSec: 3 };
+const settings = quick ? { connections: 50, durationSec: 0.5, warmupSec: 0.25 } : { connections: 50, durationSec: 5, warmupSec: 3 };
 if (Number(arg('--round-seconds')) > 0) settings.durationSec = Number(arg('--round-seconds'));
 const rounds = Number(arg('--rounds')) || (quick ? 1 : 3);
 /** CPU cores and model: each row says which machine it ran on. */

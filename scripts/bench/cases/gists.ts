@@ -55,12 +55,12 @@ const getGist = httpCase({
 const publicList = httpCase({
   name: 'GET /gists/public?per_page=100 on 100,000 gists',
   rowName: (ctx) =>
-    ctx.quick ? 'GET /gists/public?per_page=100 on 10,000 gists (QUICK)' : 'GET /gists/public?per_page=100 on 100,000 gists',
+    ctx.quick ? 'GET /gists/public?per_page=100 on 3,000 gists (QUICK)' : 'GET /gists/public?per_page=100 on 100,000 gists',
   goals: [atLeast('ratio', 0.3, '× baseline')],
   freshServer: true,
   async setup(ctx) {
     // QUICK seeds 10,000 (the harness is what it proves): seeding 100,000 alone takes about 8 s of its minute.
-    await seededServer(ctx, ctx.server, ctx.quick ? 10_000 : 100_000);
+    await seededServer(ctx, ctx.server, ctx.quick ? 3_000 : 100_000);
     return [{ path: '/gists/public?per_page=100', headers: auth(ctx.server.adminToken) }];
   },
 });
@@ -72,7 +72,7 @@ const createGists = httpCase({
   connections: 20,
   unit: 'creates/s',
   // Three rounds of 10 s back to back: 30 s of sustained creates, reported as the median of its three thirds.
-  durationSec: { full: 10, quick: 1 },
+  durationSec: { full: 10, quick: 0.5 },
   sustained: true,
   async setup(ctx) {
     const body = JSON.stringify({
@@ -120,7 +120,7 @@ const scale: BenchCase = {
   target: describeGoals(SCALE_GOALS),
   goals: SCALE_GOALS,
   async run(ctx) {
-    const large = ctx.quick ? 10_000 : 1_000_000;
+    const large = ctx.quick ? 3_000 : 1_000_000;
     const small = 1_000;
     const uncached = { HUBLET_RESPONSE_CACHE_MB: '0' };
     const [bigServer, smallServer] = [await ctx.startServer(uncached), await ctx.startServer(uncached)];

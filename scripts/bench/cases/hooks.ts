@@ -11,18 +11,12 @@ import { withDb } from '../seed.js';
 import { rowOf, type Round } from '../stats.js';
 import type { BenchCase } from '../types.js';
 import { fairHookCases } from './fair-hooks.js';
+import { fanOutCase } from './fan-out.js';
+import { waitUntil } from '../wait.js';
 
 const HOOKS = 100;
 const GOALS = [atLeast('value', 2000, ' deliveries/s recorded'), atMost('p99', 100, ' ms', 'event-to-receipt p99 ')];
 const TARGET = describeGoals(GOALS);
-
-async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 export const hookCases: BenchCase[] = [
   {
@@ -137,6 +131,8 @@ export const hookCases: BenchCase[] = [
       }
     },
   },
+  // One event to many hooks: deliveries measured on delivery (fan-out.ts).
+  fanOutCase,
   // Fair delivery across destinations, next to the throughput case it must not slow down.
   ...fairHookCases,
 ];

@@ -163,7 +163,7 @@ const searchCase: BenchCase = {
   goals: GOALS,
   freshServer: true,
   async run(ctx) {
-    const count = ctx.quick ? 10_000 : 100_000;
+    const count = ctx.quick ? 3_000 : 100_000;
     const owners = await createUsers(ctx.api, 'seeker', 10);
     const t0 = performance.now();
     await seedSearchable(ctx.server.databaseUrl, owners, count);

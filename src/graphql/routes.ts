@@ -128,7 +128,7 @@ async function answer({ schema, queries }: Graph, request: FastifyRequest, reply
   const key = viewerKey(
     responseKey(request.mediaParam, `${request.originalUrl} ${digest([body.query, variables, operationName ?? null])}`),
     request.apiVersion,
-    request.headers.authorization,
+    request.headers,
   );
   try {
     return await request.ctx.responses.respond(request, reply, key, async () => {

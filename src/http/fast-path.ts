@@ -95,7 +95,7 @@ export class FastPath {
     // The entry every caller shares, else the one built for this caller's credential (viewerKey).
     let key = responseKey(media.param, received);
     if (!this.rules.responses.has(key)) {
-      key = viewerKey(key, version, req.headers.authorization);
+      key = viewerKey(key, version, req.headers);
       if (!this.rules.responses.has(key)) {
         next(req, res);
         return;

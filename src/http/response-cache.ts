@@ -3,8 +3,10 @@
 // write, by this process or another, changes the stamp and the next request builds the response afresh. Each entry
 // keeps the route that built it, so the fast path (fast-path.ts) can answer it as that route would.
 import crypto from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { changeStamp } from '../db/change-stamp.js';
+import { LOCAL_ACTOR_HEADER } from './auth.js';
 import type { Grant } from '../core/grants.js';
 import { StampedCache } from './stamped-cache.js';
 
@@ -88,13 +90,19 @@ export function responseKey(mediaParam: string | undefined, url: string): string
  * The key of a response that depends on who asks (a list of one's own gists, an owner's hooks, a repository with the
  * caller's permissions): the shared key and a digest of the credential presented. The Authorization header names the
  * actor completely (its token, hence its user, scopes, permissions and app), so an entry built for it is right for
- * every later request presenting it while the database is unchanged; the digest keeps the secret itself out of memory.
+ * every later request presenting it while the database is unchanged (in the CLI's in-process app, with the local
+ * actor header); the digest keeps the secret itself out of memory.
  * A request without credentials has its own entry too (`-`). The API version is part of it: such routes may present
  * by version (a repository's fields).
  */
-export function viewerKey(shared: string, apiVersion: string, authorization: string | undefined): string {
-  if (!authorization) return `${shared} ${apiVersion} -`;
-  return `${shared} ${apiVersion} ${crypto.createHash('sha256').update(authorization).digest('base64')}`;
+export function viewerKey(shared: string, apiVersion: string, headers: IncomingHttpHeaders): string {
+  const { authorization } = headers;
+  const local = headers[LOCAL_ACTOR_HEADER];
+  if (!authorization && !local) return `${shared} ${apiVersion} -`;
+  const digest = crypto.createHash('sha256').update(authorization ?? '');
+  // The CLI's in-process app names its actor in a header of its own (auth.ts): part of the credential there.
+  if (typeof local === 'string') digest.update(`\n${local}`);
+  return `${shared} ${apiVersion} ${digest.digest('base64')}`;
 }
 
 /** The request's URL (path and query, as received) and media type: with the app's base URL, all a cached response may vary by. */
@@ -104,7 +112,7 @@ export function cacheKey(request: FastifyRequest): string {
 
 /** The key of a response that depends on the caller as well (viewerKey): for `respond` from a route that reads the actor. */
 function callerCacheKey(request: FastifyRequest): string {
-  return viewerKey(cacheKey(request), request.apiVersion, request.headers.authorization);
+  return viewerKey(cacheKey(request), request.apiVersion, request.headers);
 }
 
 /** Answers a GET that depends on the caller from the response cache, or builds it (see respond and callerCacheKey). */

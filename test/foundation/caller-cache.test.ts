@@ -2,6 +2,8 @@
 // byte what their route answers, and an entry built for one credential is never what another caller gets: not another
 // user, not another token of the same user, not the same token once a change took its access away.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app.js';
+import { LOCAL_ACTOR_HEADER } from '../../src/http/auth.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { countRouted } from '../helpers/routed-count.js';
 import { expectSame, routedThenFast, send } from '../helpers/raw-http.js';
@@ -94,5 +96,21 @@ describe('reads kept per credential', () => {
     const matsId = (await s.api('GET', '/users/mats')).body.id;
     await s.db.updateTable('tokens').set({ revoked_at: new Date().toISOString() }).where('user_id', '=', matsId).execute();
     expect((await json('/orgs/acme/hooks', bearer(member.token))).status).toBe(401);
+  });
+
+  it("in the CLI's in-process app, keeps an entry per local actor", async () => {
+    const local = await buildApp({ config: s.app.hublet.config, db: s.db, local: true });
+    try {
+      const gistsOf = async (login: string) => {
+        const r = await local.inject({ method: 'GET', url: '/gists', headers: { [LOCAL_ACTOR_HEADER]: login } });
+        expect(r.statusCode).toBe(200);
+        return JSON.parse(r.body).map((g: any) => Object.keys(g.files)[0]);
+      };
+      expect(await gistsOf('olga')).toEqual(['olga.txt']);
+      expect(await gistsOf('olga')).toEqual(['olga.txt']);
+      expect(await gistsOf('mats')).toEqual(['p.txt', 'mats.txt']);
+    } finally {
+      await local.close();
+    }
   });
 });

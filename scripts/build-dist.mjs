@@ -30,6 +30,13 @@ const NCC_ASSETS = {
   'build/Release/node_sqlite3.node': { sea: 'node_sqlite3.node' },
   'worker.js': { ignore: 'pino thread-stream worker (pino transports are not used)' },
 };
+/**
+ * Packages left out of the bundle: @grpc/grpc-js comes with @opentelemetry/sdk-node, whose gRPC exporters require it
+ * only when one is made; hublet sends traces over HTTP (src/tracing/sdk.ts) and makes none. Bundled, it would bring
+ * its .proto files as assets and a megabyte of code; left out, requiring it would fail ("not part of the hublet
+ * executable"), which nothing does.
+ */
+const EXTERNALS = ['@grpc/grpc-js'];
 
 /** Every file whose change makes dist/hublet stale. */
 function inputFiles() {
@@ -187,6 +194,7 @@ async function build() {
     sourceMapRegister: false,
     minify: false,
     quiet: true,
+    externals: EXTERNALS,
   });
   const chunkBytes = Object.entries(assets)
     .filter(([n]) => CHUNK.test(n))

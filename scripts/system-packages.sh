@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests drive when any is missing: gh and python3-github (stock clients), openssl
-# (test certificates), chromium (pages in a real browser) and nginx (the deployment config). Called by `make test`
+# (test certificates), chromium (pages in a real browser), nginx (the deployment config) and, for the PostgreSQL pass
+# (HUBLET_TEST_DATABASE_URL set), postgresql-client-15 (pg_dump and pg_restore of admin backup). Called by `make test`
 # and `.ci/run`. As root, or through `sudo -n`; where neither can install, it stops at once naming the command to run.
 set -euo pipefail
 missing=()
@@ -9,6 +10,7 @@ command -v gh >/dev/null 2>&1 || missing+=(gh)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/sbin/nginx ] || missing+=(nginx)
+if [ -n "${HUBLET_TEST_DATABASE_URL:-}" ]; then command -v pg_dump >/dev/null 2>&1 || missing+=(postgresql-client-15); fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 command="apt-get update && apt-get install -y ${missing[*]}"
 if [ "$(id -u)" -eq 0 ]; then

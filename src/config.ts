@@ -80,6 +80,10 @@ export interface Config extends SignInSettings {
   secretKey?: string;
   /** Earlier keys, comma-separated: values they sealed still open, and are sealed again with secretKey at start. */
   secretKeyPrevious?: string;
+  /** Days audit log entries are kept; older ones are pruned hourly (the chain keeps the hash of the last one pruned). */
+  auditRetentionDays: number;
+  /** The enterprise's slug in `GET /enterprises/{enterprise}/audit-log` (GitHub Enterprise names the site one "business"). */
+  enterprise: string;
 }
 
 export type ConfigInput = Partial<Record<keyof Config, string | number | undefined>>;
@@ -142,6 +146,8 @@ const ENV: Record<keyof Config, string> = {
   oidcName: 'HUBLET_OIDC_NAME',
   deviceCodeTtlSeconds: 'HUBLET_DEVICE_CODE_TTL',
   passwordCost: 'HUBLET_PASSWORD_COST',
+  auditRetentionDays: 'HUBLET_AUDIT_RETENTION_DAYS',
+  enterprise: 'HUBLET_ENTERPRISE',
 };
 
 export class ConfigError extends Error {
@@ -222,6 +228,8 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     shutdownTimeoutSeconds: integer('shutdownTimeoutSeconds', 25, 1, 3600),
     ...secretKeys(pick, problems),
     ...signInSettings(pick, integer, ENV, problems),
+    auditRetentionDays: integer('auditRetentionDays', 180, 1, 36_500),
+    enterprise: enterpriseSlug(pick('enterprise'), problems),
   };
   if (config.archiveStorage === 's3' && config.s3Bucket === undefined)
     problems.push(`s3Bucket (${ENV.s3Bucket}): required with archiveStorage s3`);
@@ -341,6 +349,16 @@ function metricsListen(raw: string | undefined, problems: string[]): string | un
   if (raw === undefined || hostAndPort(raw)) return raw;
   problems.push(`metricsListen (${ENV.metricsListen}): expected HOST:PORT (e.g. 127.0.0.1:9100, [::1]:9100), got ${JSON.stringify(raw)}`);
   return undefined;
+}
+
+/** An enterprise slug as GitHub writes them: lowercase letters, digits and single hyphens inside, at most 60 characters. */
+function enterpriseSlug(raw: string | undefined, problems: string[]): string {
+  if (raw === undefined) return 'hublet';
+  if (/^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){0,59}$/.test(raw)) return raw;
+  problems.push(
+    `enterprise (${ENV.enterprise}): expected a slug of lowercase letters, digits and hyphens (e.g. acme-corp), got ${JSON.stringify(raw)}`,
+  );
+  return 'hublet';
 }
 
 function archiveStorage(raw: string | undefined, problems: string[]): Config['archiveStorage'] {

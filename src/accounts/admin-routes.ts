@@ -123,7 +123,7 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
     return reply.code(204).send();
   });
 
-  // The optional `reason` goes to GitHub Enterprise's audit log; hublet has none, so it is accepted and not kept.
+  // The optional `reason` goes to the audit log's `business.suspend_user` entry, as on GitHub Enterprise.
   app.put(
     '/users/:username/suspended',
     {
@@ -132,7 +132,7 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
       preValidation: absentBodyIsEmpty,
     },
     async (request, reply) => {
-      await changeSuspension(request.ctx, request.params.username, true);
+      await changeSuspension(request.ctx, request.params.username, true, request.body.reason);
       return reply.code(204).send();
     },
   );

@@ -37,6 +37,16 @@ export async function renameAccount(ctx: ServiceContext, type: 'User' | 'Organiz
       if (type === 'Organization' && row.login !== account.login) {
         await emitOrganizationEvent(trx, ctx, { action: 'renamed', org: row, sender: actor.user, previousLogin: account.login }, now);
       }
+      if (row.login !== account.login) {
+        // An organization's change by a site admin is the organization's own action; a user's is the site's.
+        await ctx.audit.record(
+          trx,
+          ctx,
+          type === 'Organization'
+            ? { action: 'org.rename', org: row, fields: { old_org: account.login } }
+            : { action: 'business.rename_user', user: row, fields: { old_user: account.login } },
+        );
+      }
       return row;
     }),
   );
@@ -48,20 +58,31 @@ export async function changeSiteAdmin(ctx: ServiceContext, login: string, siteAd
   const user = await findAccount(ctx.db, login);
   if (user?.type !== 'User') throw new NotFound();
   if (!siteAdmin && user.id === actor.user.id) throw new Forbidden('You cannot demote yourself.');
-  await setSiteAdmin(ctx.db, user.id, siteAdmin, ctx.clock.now());
+  await ctx.db.transaction().execute(async (trx) => {
+    await setSiteAdmin(trx, user.id, siteAdmin, ctx.clock.now());
+    if (Boolean(user.site_admin) !== siteAdmin)
+      await ctx.audit.record(trx, ctx, { action: siteAdmin ? 'business.promote_site_admin' : 'business.demote_site_admin', user });
+  });
 }
 
 /**
  * Suspends a user or lifts it: a suspended user's tokens answer 403 on every API call and git request (authenticate.ts)
  * and start working again when unsuspended. Site admins cannot suspend themselves. Suspending a suspended user keeps the
- * first date.
+ * first date. The reason given (GitHub Enterprise's `reason`) is kept in the audit log's entry.
  */
-export async function changeSuspension(ctx: ServiceContext, login: string, suspended: boolean): Promise<void> {
+export async function changeSuspension(ctx: ServiceContext, login: string, suspended: boolean, reason?: string): Promise<void> {
   const actor = requireSiteAdmin(ctx.actor);
   const user = await findAccount(ctx.db, login);
   if (user?.type !== 'User') throw new NotFound();
   if (suspended && user.id === actor.user.id) throw new Forbidden('You cannot suspend yourself.');
   if (suspended === Boolean(user.suspended_at)) return;
   const now = ctx.clock.now();
-  await setSuspended(ctx.db, user.id, suspended ? now : null, now);
+  await ctx.db.transaction().execute(async (trx) => {
+    await setSuspended(trx, user.id, suspended ? now : null, now);
+    await ctx.audit.record(trx, ctx, {
+      action: suspended ? 'business.suspend_user' : 'business.unsuspend_user',
+      user,
+      fields: suspended && reason ? { reason } : {},
+    });
+  });
 }

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import type { Db } from '../db/connect.js';
 import { isUniqueViolation } from '../db/dialect.js';
 import type { DeviceCodeRow, OauthAppRow } from '../db/tables/sign-in.js';
-import { issueAppTokenIn, recordGrantIn } from './oauth-grants.js';
+import { issueAppTokenIn, recordGrantIn, type OnGrant } from './oauth-grants.js';
 import { isThrottled, recordFailure, type ThrottleRule } from './throttle.js';
 
 /** Seconds a program waits between polls (GitHub's 5); each `slow_down` adds 5 (RFC 8628 §3.5). */
@@ -141,9 +141,14 @@ export async function lookUpUserCode(db: Db, input: { typed: string; userId: num
 
 /**
  * The person approves (or cancels) a pending authorization; approving records the grant (the app is listed as
- * authorized from then on). False when it was no longer pending (decided, expired).
+ * authorized from then on; `onGrant` hears of a new or grown one). False when it was no longer pending (decided, expired).
  */
-export async function decideDevice(db: Db, input: { deviceId: number; userId: number; approve: boolean }, at: Date): Promise<boolean> {
+export async function decideDevice(
+  db: Db,
+  input: { deviceId: number; userId: number; approve: boolean },
+  at: Date,
+  onGrant?: OnGrant,
+): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const decided = await trx
       .updateTable('device_codes')
@@ -154,7 +159,12 @@ export async function decideDevice(db: Db, input: { deviceId: number; userId: nu
       .returning(['app_id', 'scopes'])
       .executeTakeFirst();
     if (decided && input.approve)
-      await recordGrantIn(trx, { userId: input.userId, appId: decided.app_id, scopes: JSON.parse(decided.scopes) as string[] }, at);
+      await recordGrantIn(
+        trx,
+        { userId: input.userId, appId: decided.app_id, scopes: JSON.parse(decided.scopes) as string[] },
+        at,
+        onGrant,
+      );
     return decided !== undefined;
   });
 }

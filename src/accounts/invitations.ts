@@ -47,19 +47,27 @@ export async function createInvitation(
   ]);
   const token = crypto.randomBytes(32).toString('base64url');
   const now = ctx.clock.now();
-  const row = await ctx.db
-    .insertInto('invitations')
-    .values({
-      token_hash: hashInvitation(token),
-      created_by: actor.user.id,
-      note: input.note ?? null,
-      created_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + days * DAY_MS).toISOString(),
-      used_at: null,
-      used_by: null,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    const made = await trx
+      .insertInto('invitations')
+      .values({
+        token_hash: hashInvitation(token),
+        created_by: actor.user.id,
+        note: input.note ?? null,
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + days * DAY_MS).toISOString(),
+        used_at: null,
+        used_by: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    // Never the token (nor its link): the invitation's id, note and end.
+    await ctx.audit.record(trx, ctx, {
+      action: 'business.create_invitation',
+      fields: { invitation_id: made.id, note: made.note, expires_at: made.expires_at },
+    });
+    return made;
+  });
   return { row, token, link: invitationLink(ctx.urls.base, token) };
 }
 

@@ -239,6 +239,11 @@ export async function createSiteApp(ctx: ServiceContext, input: AppInput): Promi
     const inserted = await insertApp(trx, input, null, at);
     const secret = await newClientSecret(trx, inserted.id, at);
     const app = await trx.selectFrom('oauth_apps').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
+    // The client id is public; the secret never enters the log.
+    await ctx.audit.record(trx, ctx, {
+      action: 'business.create_oauth_app',
+      fields: { oauth_application_id: app.id, oauth_application_name: app.name, client_id: app.client_id },
+    });
     return { app, secret };
   });
 }

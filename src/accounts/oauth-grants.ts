@@ -3,9 +3,11 @@
 // authorization codes (random, stored hashed, single use, 10 minutes, bound to app, user, scopes and redirect URI),
 // and the `hlo_` tokens issued for a grant, revoked all at once when the person revokes the app.
 import crypto from 'node:crypto';
+import type { AuditEntry } from '../core/contributions.js';
 import { isKnownScope } from '../core/scopes.js';
 import type { Db } from '../db/connect.js';
 import { lockRows } from '../db/dialect.js';
+import type { UserRow } from '../db/schema.js';
 import type { OauthAppRow } from '../db/tables/sign-in.js';
 import { normalRedirectUri } from './oauth-apps.js';
 import { createToken } from './tokens.js';
@@ -50,21 +52,62 @@ export interface IssueInput {
   scopes: readonly string[];
 }
 
+/** What recording a grant changed: whether it is new, and its scopes before and now. */
+interface GrantChange {
+  appId: number;
+  userId: number;
+  created: boolean;
+  scopes: string[];
+  scopesWere: string[];
+}
+
+/**
+ * The audit entry of a person authorizing an app (`create`, the scopes now and before) or revoking it (`destroy`): the
+ * person is the actor; the app is named by its id, name and client id, never its secret.
+ */
+export function oauthAuthorizationEntry(
+  verb: 'create' | 'destroy',
+  app: Pick<OauthAppRow, 'id' | 'name' | 'client_id'>,
+  user: UserRow,
+  scopes: readonly string[],
+  scopesWere?: readonly string[],
+): AuditEntry {
+  return {
+    action: `oauth_authorization.${verb}`,
+    actor: user,
+    user,
+    fields: {
+      oauth_application_id: app.id,
+      oauth_application_name: app.name,
+      client_id: app.client_id,
+      scopes: scopeList(scopes),
+      ...(scopesWere?.length ? { scopes_were: scopeList(scopesWere) } : {}),
+    },
+  };
+}
+
+/** Called in the transaction that authorizes an app anew or with more scopes (the audit log's `oauth_authorization.create`). */
+export type OnGrant = (trx: Db, change: GrantChange) => Promise<void>;
+
 /**
  * Inside a transaction: the person's grant to the app gains the scopes (made when they approve, as GitHub lists an app
- * as authorized from then on, and again when a token is issued).
+ * as authorized from then on, and again when a token is issued). `onGrant` hears of a grant that is new or grew.
  */
-export async function recordGrantIn(trx: Db, input: IssueInput, at: Date): Promise<void> {
+export async function recordGrantIn(trx: Db, input: IssueInput, at: Date, onGrant?: OnGrant): Promise<void> {
   // Grants of one person are written one at a time: the union below is then never computed from a stale read.
   await lockRows(trx, 'users', [input.userId]);
-  const before = (await grantedScopes(trx, input.userId, input.appId)) ?? [];
-  const union = JSON.stringify([...new Set([...before, ...input.scopes])].sort());
+  const existing = await grantedScopes(trx, input.userId, input.appId);
+  const before = existing ?? [];
+  const scopes = [...new Set([...before, ...input.scopes])].sort();
+  const union = JSON.stringify(scopes);
   const stamp = at.toISOString();
   await trx
     .insertInto('oauth_authorizations')
     .values({ user_id: input.userId, app_id: input.appId, scopes: union, created_at: stamp, updated_at: stamp })
     .onConflict((oc) => oc.columns(['user_id', 'app_id']).doUpdateSet({ scopes: union, updated_at: stamp }))
     .execute();
+  if (onGrant && (existing === undefined || scopes.length > before.length))
+    await onGrant(trx, { appId: input.appId, userId: input.userId, created: existing === undefined, scopes, scopesWere: before });
 }
 
 /** Inside a transaction: the grant gains the scopes, a new `hlo_` token carries them, the oldest beyond ten are revoked. */
@@ -107,7 +150,12 @@ export async function issueAppTokenIn(trx: Db, input: IssueInput, at: Date): Pro
  * The person approved: the grant records the scopes, and a new authorization code for the web flow is made (20
  * hexadecimal characters, as GitHub's); only its hash is kept.
  */
-export async function createAuthorizationCode(db: Db, input: IssueInput & { redirectUri: string }, at: Date): Promise<string> {
+export async function createAuthorizationCode(
+  db: Db,
+  input: IssueInput & { redirectUri: string },
+  at: Date,
+  onGrant?: OnGrant,
+): Promise<string> {
   const code = crypto.randomBytes(10).toString('hex');
   // Codes past their life are of no use to anyone: they go as new ones come.
   await db
@@ -115,7 +163,6 @@ export async function createAuthorizationCode(db: Db, input: IssueInput & { redi
     .where('expires_at', '<', new Date(at.getTime() - CODE_LIFETIME_MS).toISOString())
     .execute();
   await db.transaction().execute(async (trx) => {
-    await recordGrantIn(trx, input, at);
     await trx
       .insertInto('oauth_codes')
       .values({
@@ -130,6 +177,7 @@ export async function createAuthorizationCode(db: Db, input: IssueInput & { redi
         token_id: null,
       })
       .execute();
+    await recordGrantIn(trx, input, at, onGrant);
   });
   return code;
 }
@@ -205,10 +253,18 @@ export async function authorizedApps(db: Db, userId: number): Promise<Authorized
 /**
  * A person revokes an app: its grant goes, every token it holds for them is revoked at once, and codes not yet
  * exchanged (web flow codes, approved device codes) can no longer become tokens. False when there was no grant.
+ * `onRevoked` runs in the same transaction when a grant went (the audit log's `oauth_authorization.destroy`).
  */
-export async function revokeGrant(db: Db, userId: number, appId: number, at: Date): Promise<boolean> {
+export async function revokeGrant(
+  db: Db,
+  userId: number,
+  appId: number,
+  at: Date,
+  onRevoked?: (trx: Db, scopes: string[]) => Promise<void>,
+): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     await lockRows(trx, 'users', [userId]);
+    const scopes = (await grantedScopes(trx, userId, appId)) ?? [];
     const deleted = await trx
       .deleteFrom('oauth_authorizations')
       .where('user_id', '=', userId)
@@ -229,6 +285,8 @@ export async function revokeGrant(db: Db, userId: number, appId: number, at: Dat
       .where('app_id', '=', appId)
       .where('state', '=', 'approved')
       .execute();
-    return Number(deleted.numDeletedRows) > 0;
+    const revoked = Number(deleted.numDeletedRows) > 0;
+    if (revoked && onRevoked) await onRevoked(trx, scopes);
+    return revoked;
   });
 }

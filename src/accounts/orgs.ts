@@ -115,6 +115,7 @@ export async function deleteOrganization(ctx: ServiceContext, orgLogin: string):
     const owned = await filesOwnedBy(ctx.accounts, trx, ctx.config, org.id);
     await emitOrganizationEvent(trx, ctx, { action: 'deleted', org, sender }, ctx.clock.now());
     await deleteAccount(trx, org.id);
+    await ctx.audit.record(trx, ctx, { action: 'org.destroy', org });
     return owned;
   });
   // Only once the rows are gone for good: a rolled-back delete keeps its repositories.

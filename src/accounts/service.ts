@@ -136,7 +136,15 @@ export async function registerUser(
       const user = await insertAccount(trx, { login: input.login, type: 'User', email: input.email, siteAdmin: input.siteAdmin }, now);
       if (hash) await savePasswordHash(trx, user.id, hash, now);
       if (alsoInTransaction) await alsoInTransaction(trx, user);
-      await emitUserEvent(trx, ctx, 'created', user, sender === 'self' ? user : sender, now);
+      const by = sender === 'self' ? user : sender;
+      await emitUserEvent(trx, ctx, 'created', user, by, now);
+      // A person's own sign-up is GitHub's `user.create`; a site admin's is one of the site's own actions.
+      await ctx.audit.record(trx, ctx, {
+        action: sender === 'self' ? 'user.create' : 'business.create_user',
+        actor: by,
+        user,
+        fields: { site_admin: Boolean(user.site_admin) },
+      });
       return user;
     }),
   );
@@ -158,7 +166,10 @@ export async function setUserPassword(ctx: ServiceContext, login: string, passwo
   requireSiteAdmin(ctx.actor);
   const user = await requireUser(ctx, login);
   const hash = await newPasswordHash(ctx, password, user.login);
-  await savePasswordHash(ctx.db, user.id, hash, ctx.clock.now());
+  await ctx.db.transaction().execute(async (trx) => {
+    await savePasswordHash(trx, user.id, hash, ctx.clock.now());
+    await ctx.audit.record(trx, ctx, { action: 'business.set_user_password', user });
+  });
 }
 
 /**
@@ -190,6 +201,7 @@ export async function deleteUser(ctx: ServiceContext, login: string): Promise<vo
     }
     await emitUserEvent(trx, ctx, 'deleted', user, actor.user, now);
     await deleteAccount(trx, user.id);
+    await ctx.audit.record(trx, ctx, { action: 'business.destroy_user', user });
     return owned;
   });
   // Only once the rows are gone for good: a rolled-back delete keeps its repositories.
@@ -216,6 +228,7 @@ export async function createOrganization(
       const org = await insertAccount(trx, { login: input.login, type: 'Organization', name: input.profileName ?? null }, now);
       await setMembership(trx, org.id, owner.id, 'admin', now);
       await emitOrganizationEvent(trx, ctx, { action: 'created', org, sender: actor.user }, now);
+      await ctx.audit.record(trx, ctx, { action: 'org.create', org, user: owner, fields: { permission: 'admin' } });
       return org;
     }),
   );
@@ -291,6 +304,15 @@ export async function putMembership(ctx: ServiceContext, orgLogin: string, login
     await setMembership(trx, m.org.id, m.user.id, role, now);
     if (!m.current)
       await emitOrganizationEvent(trx, ctx, { action: 'member_added', org: m.org, sender: m.sender, member: { user: m.user, role } }, now);
+    // A site admin who is no owner acts as themself: the entry names them as the actor.
+    if (!m.current) await ctx.audit.record(trx, ctx, { action: 'org.add_member', org: m.org, user: m.user, fields: { permission: role } });
+    else if (m.current !== role)
+      await ctx.audit.record(trx, ctx, {
+        action: 'org.update_member',
+        org: m.org,
+        user: m.user,
+        fields: { permission: role, permission_was: m.current },
+      });
   });
   return { org, user, role };
 }
@@ -308,5 +330,6 @@ export async function deleteMembership(ctx: ServiceContext, orgLogin: string, lo
       { action: 'member_removed', org: m.org, sender: m.sender, member: { user: m.user, role: m.current } },
       ctx.clock.now(),
     );
+    await ctx.audit.record(trx, ctx, { action: 'org.remove_member', org: m.org, user: m.user, fields: { permission: m.current } });
   });
 }

@@ -13,7 +13,8 @@ const ACCOUNT_RULE: ThrottleRule = { limit: 10, windowMs: WINDOW_MS };
 /** Wrong passwords from one client address in 15 minutes (names guessed across accounts). */
 const ADDRESS_RULE: ThrottleRule = { limit: 50, windowMs: WINDOW_MS };
 
-export type SignInCheck = { ok: true; user: UserRow } | { ok: false; reason: 'invalid' | 'throttled' | 'suspended' };
+/** A refusal names the account the name belongs to when there is one (the audit log's `user.failed_login`). */
+export type SignInCheck = { ok: true; user: UserRow } | { ok: false; reason: 'invalid' | 'throttled' | 'suspended'; account?: UserRow };
 
 /** A user by login, or by email address when the name holds an `@` (organizations never sign in). */
 async function findPerson(db: Db, name: string): Promise<UserRow | undefined> {
@@ -59,7 +60,7 @@ export async function checkPassword(
   const matches = await verifyPassword(input.password, stored?.hash ?? (await decoyHash(input.cost)));
   if (!user || !stored || !matches) {
     await recordFailure(db, keys, now);
-    return { ok: false, reason: 'invalid' };
+    return { ok: false, reason: 'invalid', account: user };
   }
   await clearFailures(db, keys[0].key);
   if (user.suspended_at) return { ok: false, reason: 'suspended' };

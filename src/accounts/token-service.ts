@@ -1,9 +1,11 @@
 // Personal access tokens as services: issued by a site admin for any user (`hublet admin token create`, POST
 // /admin/users/{username}/authorizations) or by a signed-in person for themself (the web's /settings/tokens), both
 // through one validation and one creation (issueToken); listed and revoked by either.
+import type { AuditEntry } from '../core/contributions.js';
 import type { ServiceContext } from '../core/context.js';
 import { NotFound, ValidationFailed, type FieldError } from '../core/errors.js';
 import { requireSiteAdmin, type TokenKind } from '../core/grants.js';
+import type { Db } from '../db/connect.js';
 import { FINE_GRAINED_PERMISSIONS, isKnownScope, isPermissionLevel, KNOWN_SCOPES } from '../core/scopes.js';
 import { parseTimestamp } from '../core/timestamps.js';
 import type { TokenRow, UserRow } from '../db/schema.js';
@@ -62,6 +64,39 @@ function tokenProblems(input: TokenRequest, now: Date, issuer: Issuer): { kind: 
   return { kind, errors: errors.length ? new ValidationFailed(errors) : null };
 }
 
+/** GitHub's name for each kind of token in the audit log (`programmatic_access_type`). */
+const ACCESS_TYPES: Record<string, string> = {
+  classic: 'Personal access token (classic)',
+  fine_grained: 'Fine-grained personal access token',
+  oauth: 'OAuth access token',
+  app_user: 'GitHub App user-to-server token',
+  installation: 'GitHub App server-to-server token',
+};
+
+/**
+ * A token's audit entry: `personal_access_token.*` for personal ones (classic and fine-grained, whoever made them),
+ * `oauth_access.*` for an app's token a site admin made. Its id, kind, note, scopes or permissions and end; never the
+ * token (its hash and last characters neither).
+ */
+function tokenEntry(verb: 'create' | 'destroy', row: TokenRow, owner: UserRow): AuditEntry {
+  const personal = (PERSONAL_TOKEN_KINDS as readonly string[]).includes(row.kind);
+  const fields: Record<string, unknown> = {
+    token_id: row.id,
+    programmatic_access_type: ACCESS_TYPES[row.kind] ?? row.kind,
+    note: row.note,
+    expires_at: row.expires_at,
+  };
+  if (row.kind === 'fine_grained') fields.permissions = JSON.parse(row.permissions) as Record<string, string>;
+  else fields.token_scopes = (JSON.parse(row.scopes) as string[]).join(',');
+  if (row.app_id !== null) fields.oauth_application_id = row.app_id;
+  return { action: `${personal ? 'personal_access_token' : 'oauth_access'}.${verb}`, user: owner, fields };
+}
+
+/** Records each revoked token's audit entry in the revoking transaction. */
+async function recordRevoked(trx: Db, ctx: ServiceContext, rows: readonly TokenRow[], owner: UserRow): Promise<void> {
+  for (const row of rows) await ctx.audit.record(trx, ctx, tokenEntry('destroy', row, owner));
+}
+
 /** The one way a token is issued: checked, then stored (its hash); the token itself is returned once and never kept. */
 async function issueToken(
   ctx: ServiceContext,
@@ -72,15 +107,19 @@ async function issueToken(
   const now = ctx.clock.now();
   const { kind, errors } = tokenProblems(input, now, issuer);
   if (errors) throw errors;
-  return createToken(ctx.db, {
-    userId: user.id,
-    kind,
-    scopes: input.scopes ?? [],
-    permissions: input.permissions ?? {},
-    appId: input.appId ?? null,
-    note: input.note ?? null,
-    expiresAt: input.expiresAt ? new Date(parseTimestamp(input.expiresAt)!).toISOString() : null,
-    now,
+  return ctx.db.transaction().execute(async (trx) => {
+    const made = await createToken(trx, {
+      userId: user.id,
+      kind,
+      scopes: input.scopes ?? [],
+      permissions: input.permissions ?? {},
+      appId: input.appId ?? null,
+      note: input.note ?? null,
+      expiresAt: input.expiresAt ? new Date(parseTimestamp(input.expiresAt)!).toISOString() : null,
+      now,
+    });
+    await ctx.audit.record(trx, ctx, tokenEntry('create', made.row, user));
+    return made;
   });
 }
 
@@ -111,7 +150,10 @@ export async function listUserTokens(
 export async function revokeTokens(ctx: ServiceContext, login: string): Promise<void> {
   requireSiteAdmin(ctx.actor);
   const user = await requireUser(ctx, login);
-  await revokeUserTokens(ctx.db, user.id, ctx.clock.now());
+  await ctx.db.transaction().execute(async (trx) => {
+    const revoked = await revokeUserTokens(trx, user.id, ctx.clock.now());
+    await recordRevoked(trx, ctx, revoked, user);
+  });
 }
 
 /** A person makes a personal access token (classic or fine-grained) for themself, by the same rules as a site admin's. */
@@ -137,15 +179,18 @@ export async function listOwnTokens(ctx: ServiceContext): Promise<TokenRow[]> {
 export async function revokeOwnToken(ctx: ServiceContext, id: number): Promise<TokenRow> {
   const owner = requireOwner(ctx);
   if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) throw new NotFound();
-  const row = await ctx.db
-    .updateTable('tokens')
-    .set({ revoked_at: ctx.clock.now().toISOString() })
-    .where('id', '=', id)
-    .where('user_id', '=', owner.user.id)
-    .where('revoked_at', 'is', null)
-    .where('kind', 'in', PERSONAL_TOKEN_KINDS)
-    .returningAll()
-    .executeTakeFirst();
-  if (!row) throw new NotFound();
-  return row;
+  return ctx.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('tokens')
+      .set({ revoked_at: ctx.clock.now().toISOString() })
+      .where('id', '=', id)
+      .where('user_id', '=', owner.user.id)
+      .where('revoked_at', 'is', null)
+      .where('kind', 'in', PERSONAL_TOKEN_KINDS)
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) throw new NotFound();
+    await recordRevoked(trx, ctx, [row], owner.user);
+    return row;
+  });
 }

@@ -183,14 +183,14 @@ export class TokenCache<T> {
   }
 }
 
-export async function revokeUserTokens(db: Db, userId: number, now: Date): Promise<number> {
-  const result = await db
+export function revokeUserTokens(db: Db, userId: number, now: Date): Promise<TokenRow[]> {
+  return db
     .updateTable('tokens')
     .set({ revoked_at: now.toISOString() })
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+    .returningAll()
+    .execute();
 }
 
 /** A user's tokens that were not revoked, oldest first, one page of them and the total. */

@@ -1,9 +1,9 @@
-// The one shape of an area (gists, repositories, webhooks, migrations, accounts): everything it adds to an app, declared
+// The one shape of an area (gists, repositories, webhooks, migrations, audit, accounts): everything it adds to an app, declared
 // in one object that src/server/app.ts lists and wires the same way for every area.
 import type { FastifyPluginAsync } from 'fastify';
 import type { EventListener } from '../events/emit.js';
 import type { QueueDeclaration } from '../jobs/worker.js';
-import type { AccountFiles, EnterpriseStatsOf, HookImports, ProfileCountsOf, RepositoryReads } from './contributions.js';
+import type { AccountFiles, AuditLog, EnterpriseStatsOf, HookImports, ProfileCountsOf, RepositoryReads } from './contributions.js';
 import type { AppContext } from './context.js';
 
 /** What an area builds for one app (its state lives here, in closures, never in module-level variables). */
@@ -39,6 +39,8 @@ export interface Area {
   readonly repositoryReads?: RepositoryReads;
   /** The webhook imports it lends the migrations importer (the webhooks area; exactly one area provides them). */
   readonly hookImports?: HookImports;
+  /** The audit log every area records its changes in (the audit area; exactly one area provides it). */
+  readonly auditLog?: AuditLog;
   /** Builds the area's per-app parts (queues, event listeners, lifecycle), once per app, before any route is registered. */
   readonly setup?: (ctx: AppContext) => AreaParts;
 }

@@ -1,5 +1,6 @@
 // What every service receives: the database, the configuration, URL building, a clock, the app's registries (jobs,
-// events, what areas contribute to accounts, the repository reads lent to other areas), all built per app, and the caller.
+// events, what areas contribute to accounts, the repository reads lent to other areas, the audit log), all built per
+// app, and the caller with where the request came from.
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
@@ -9,7 +10,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { Actor } from './grants.js';
 import type { Urls } from './urls.js';
-import type { AccountContributions, HookImports, RepositoryReads } from './contributions.js';
+import type { AccountContributions, AuditLog, HookImports, RepositoryReads, RequestClient } from './contributions.js';
 
 /**
  * Whole responses kept while the database is unchanged: a route answers through `respond`, which builds the body only
@@ -47,8 +48,12 @@ export interface AppContext {
   secrets: SecretBox;
   /** What the areas count for Prometheus (`ctx.metrics.signIn('success')`); does nothing when metrics are off. */
   metrics: Metrics;
+  /** The audit log (the audit area's): every audited change records its entry through it, in the change's transaction. */
+  audit: AuditLog;
 }
 
 export interface ServiceContext extends AppContext {
   actor: Actor | null;
+  /** Where the request came from (its address and User-Agent), for the audit log; unset outside a request. */
+  client?: RequestClient | null;
 }

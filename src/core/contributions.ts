@@ -1,11 +1,13 @@
 // What areas contribute to accounts: the directories removed with a deleted account, counts on account profiles, and the
-// instance's statistics (GitHub Enterprise's GET /enterprise/stats/*); and the repository reads the repositories area
-// lends the other areas (webhooks), so each rule stays the repositories area's own.
+// instance's statistics (GitHub Enterprise's GET /enterprise/stats/*); the repository reads the repositories area
+// lends the other areas (webhooks), so each rule stays the repositories area's own; and the audit log every area records
+// its changes in (the audit area's).
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
 import type { RepositoryRow } from '../db/tables/repos.js';
 import type { SecretBox } from '../secrets/secret-box.js';
+import type { Actor } from './grants.js';
 import type { Urls } from './urls.js';
 
 /** Lists the directories an area keeps for an account; called inside the deleting transaction, before the rows go. */
@@ -82,4 +84,46 @@ export interface HookImports {
     org: UserRow,
     hooks: readonly ArchivedHook[],
   ): Promise<HookImportResult>;
+}
+
+/** Who sent a request, as far as the server can tell: its address (request.ip) and its User-Agent header. */
+export interface RequestClient {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** An account as an audit entry names it (its login as it was then, and its id). */
+type AuditAccount = Pick<UserRow, 'id' | 'login'>;
+
+/** One change as the audit log records it: GitHub's action name, the accounts and repository it concerns, its own fields. */
+export interface AuditEntry {
+  /** GitHub's action name: `hook.create`, `org.add_member`, `repo.rename`, `user.login`, … */
+  action: string;
+  /** Who did it; left out: the context's caller (null when nobody is signed in). */
+  actor?: AuditAccount | null;
+  /** The organization it concerns (an organization's hook, member, repository or migration). */
+  org?: AuditAccount | null;
+  /** The repository it concerns: its id and `owner/name`. */
+  repo?: { id: number; name: string } | null;
+  /** The user it concerns (the member added, the token's owner, the person who signed in). */
+  user?: AuditAccount | null;
+  /** The action's own fields in GitHub's names (`hook_id`, `config`, `events_were`, `visibility`…): JSON values, never a secret. */
+  fields?: Record<string, unknown>;
+}
+
+/** What the audit log reads of the context an entry is recorded in: the caller, where the request came from, the clock. */
+export interface AuditSource {
+  actor: Actor | null;
+  client?: RequestClient | null;
+  clock: { now(): Date };
+}
+
+/**
+ * The audit log, provided by exactly one area (the audit area) and called by every area through the app context:
+ * `ctx.audit.record(trx, ctx, entry)` writes the entry in the caller's transaction, so it exists exactly when the change
+ * does. Entries form a hash chain (each carries the hash of the one before), so the record takes the chain's head for
+ * the rest of the transaction: call it after the transaction's other locks and writes.
+ */
+export interface AuditLog {
+  record(trx: Db, source: AuditSource, entry: AuditEntry): Promise<void>;
 }

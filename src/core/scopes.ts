@@ -37,6 +37,7 @@ const SCOPE_CHILDREN: Record<string, string[]> = {
   codespace: [],
   site_admin: [],
   'admin:enterprise': [],
+  'read:audit_log': [],
 };
 
 export const KNOWN_SCOPES = Object.keys(SCOPE_CHILDREN);

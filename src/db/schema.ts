@@ -7,6 +7,7 @@ import type { GistTables } from './tables/gists.js';
 import type { MigrationTables } from './tables/migrations.js';
 import type { SignInTables } from './tables/sign-in.js';
 import type { ProfileTables } from './tables/profiles.js';
+import type { AuditTables } from './tables/audit.js';
 
 interface UsersTable {
   id: Generated<number>;
@@ -89,7 +90,8 @@ export interface Database
     GistTables,
     MigrationTables,
     SignInTables,
-    ProfileTables {}
+    ProfileTables,
+    AuditTables {}
 
 /** An open database (connect.ts) or a transaction on one. */
 export type Db = Kysely<Database>;

@@ -87,8 +87,10 @@ class ObservedConnection implements DatabaseConnection {
     // Timed only while metrics watch (query-timing.ts): otherwise one field read.
     const timer = this.timing?.timer;
     const started = timer ? performance.now() : 0;
+    // In a span while traces are on (SQLite only, query-timing.ts): otherwise one more field read.
+    const tracer = this.timing?.tracer;
     try {
-      return await this.inner.executeQuery<R>(compiled);
+      return await (tracer ? tracer.trace(compiled, () => this.inner.executeQuery<R>(compiled)) : this.inner.executeQuery<R>(compiled));
     } finally {
       timer?.query(tables.length ? 'write' : 'read', (performance.now() - started) / 1000);
       // Outside a transaction the statement committed by itself (or failed: counting it anyway is only cautious).

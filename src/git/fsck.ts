@@ -1,5 +1,6 @@
 // `git fsck --full` of one bare repository, reduced to what it finds wrong; and the shape of a data-dir check's findings.
 import { spawn } from 'node:child_process';
+import { inSpan } from '../tracing/spans.js';
 
 /** One thing a check found, about one gist or repository (`subject`), or a note that needs no action. */
 export interface Finding {
@@ -19,9 +20,13 @@ export interface CheckReport {
 /**
  * Runs `git fsck --full` (every object inflated and hashed, connectivity from every ref) and returns its complaints:
  * an empty list when git finds the repository sound (exit 0; its notices and warnings are not damage). Throws when
- * git cannot be run at all.
+ * git cannot be run at all. A span `git fsck` while traces are on.
  */
 export function gitFsck(dir: string): Promise<string[]> {
+  return inSpan('git fsck', {}, () => spawnFsck(dir));
+}
+
+function spawnFsck(dir: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', ['--git-dir', dir, 'fsck', '--full', '--no-dangling', '--no-progress'], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, GIT_CONFIG_NOSYSTEM: '1' },

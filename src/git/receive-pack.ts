@@ -14,6 +14,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import type { FastifyReply } from 'fastify';
+import { inSpan } from '../tracing/spans.js';
 
 export const ZERO_OID = '0'.repeat(40);
 
@@ -73,8 +74,15 @@ function gitEnv(repoDir: string, quarantine: string): NodeJS.ProcessEnv {
   };
 }
 
-/** Runs git with `input` on stdin (a buffer or a stream); its stdout, or an error carrying its stderr. */
+/**
+ * Runs git with `input` on stdin (a buffer or a stream); its stdout, or an error carrying its stderr. While traces are on,
+ * a span `git <args[0]>` (`git index-pack`, `git cat-file`, …).
+ */
 function runGit(args: string[], env: NodeJS.ProcessEnv, input?: Buffer | Readable): Promise<Buffer> {
+  return inSpan(`git ${args[0]}`, {}, () => spawnGit(args, env, input));
+}
+
+function spawnGit(args: string[], env: NodeJS.ProcessEnv, input?: Buffer | Readable): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];

@@ -1,4 +1,5 @@
-// Git's smart HTTP protocol, served by spawning `git http-backend` per request behind our own authentication.
+// Git's smart HTTP protocol, served by spawning `git http-backend` per request behind our own authentication; while
+// traces are on, each run is a span named for the service git runs (`git upload-pack`, `git receive-pack`).
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -7,6 +8,7 @@ import type { Db } from '../db/schema.js';
 import { ServiceUnavailable } from '../core/errors.js';
 import { diffRefs, readRefs, type RefUpdate } from './bare.js';
 import { spanningLock } from './keyed-lock.js';
+import { inSpan } from '../tracing/spans.js';
 
 /** Whether `git` ran, per value of PATH (the answer can only change when PATH does). */
 const gitOnPath = new Map<string, boolean>();
@@ -170,6 +172,13 @@ function releaseBody(request: FastifyRequest, body: Readable | undefined, stdin:
 
 /** Runs git http-backend for one request, its answer into `sink`. False when git ended without an answer (logged). */
 function runBackend(request: FastifyRequest, opts: Omit<ServeGitOptions, 'onPush'>, sink: AnswerSink): Promise<boolean> {
+  const service = gitOperation(opts.endpoint, request.query as Record<string, unknown>) === 'write' ? 'receive-pack' : 'upload-pack';
+  return inSpan(`git ${service}`, { 'git.endpoint': opts.endpoint }, () => spawnBackend(request, opts, sink), {
+    end: (answered) => (answered ? {} : { 'error.type': 'no answer' }),
+  });
+}
+
+function spawnBackend(request: FastifyRequest, opts: Omit<ServeGitOptions, 'onPush'>, sink: AnswerSink): Promise<boolean> {
   const url = new URL(request.url, 'http://x');
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,

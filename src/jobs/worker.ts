@@ -1,4 +1,5 @@
 // Runs jobs from the database queue in the server process: polls, claims with a lease, runs handlers with bounded concurrency.
+import { AsyncResource } from 'node:async_hooks';
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connect.js';
@@ -130,6 +131,11 @@ export class JobWorker {
   private currentPoll?: Promise<void>;
   private wakeAgain = false;
   private hotUntil = 0;
+  /**
+   * The worker's own async context, where every poll runs: a poll woken by a request would otherwise run, and keep
+   * scheduling the next, in that request's context (its trace, while traces are on: src/tracing/).
+   */
+  private readonly scope = new AsyncResource('hublet.jobs');
 
   constructor(
     private readonly ctx: WorkerContext,
@@ -204,11 +210,15 @@ export class JobWorker {
     if (this.timer && this.timerDue <= due) return;
     if (this.timer) clearTimeout(this.timer);
     this.timerDue = due;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.timerDue = Infinity;
-      this.currentPoll = this.poll();
-    }, ms);
+    this.timer = setTimeout(
+      () =>
+        this.scope.runInAsyncScope(() => {
+          this.timer = undefined;
+          this.timerDue = Infinity;
+          this.currentPoll = this.poll();
+        }),
+      ms,
+    );
     this.timer.unref?.();
   }
 

@@ -14,8 +14,14 @@ import { loadRepositories, repositoryGitDir, type LoadedRepository } from './rep
 import { migrationRepositories } from './store.js';
 import type { MigrationRow } from '../db/tables/migrations.js';
 import type { RepositoryRow } from '../db/tables/repos.js';
+import { inSpan } from '../tracing/spans.js';
 
 const run = promisify(execFile);
+
+/** Runs `git ARGS…` (`service`: the git command it runs), a span `git <service>` while traces are on. */
+function git(service: string, args: string[], options: { env: NodeJS.ProcessEnv; maxBuffer?: number }) {
+  return inSpan(`git ${service}`, {}, () => run('git', args, options));
+}
 
 /** GitHub's archive schema version (`schema.json`). */
 const SCHEMA_VERSION = '1.0.1';
@@ -195,11 +201,11 @@ const gitEnv = (): NodeJS.ProcessEnv => ({
 async function copyGitData(source: string, dest: string): Promise<void> {
   await fs.promises.mkdir(path.dirname(dest), { recursive: true });
   if (!fs.existsSync(source)) {
-    await run('git', ['init', '--quiet', '--bare', '--template=', dest], { env: gitEnv() });
+    await git('init', ['init', '--quiet', '--bare', '--template=', dest], { env: gitEnv() });
     return;
   }
-  await run('git', ['clone', '--quiet', '--mirror', '--template=', '--', source, dest], { env: gitEnv(), maxBuffer: 16 * 1024 * 1024 });
-  await run('git', ['--git-dir', dest, 'remote', 'remove', 'origin'], { env: gitEnv() });
+  await git('clone', ['clone', '--quiet', '--mirror', '--template=', '--', source, dest], { env: gitEnv(), maxBuffer: 16 * 1024 * 1024 });
+  await git('remote', ['--git-dir', dest, 'remote', 'remove', 'origin'], { env: gitEnv() });
 }
 
 /** `info/last-sync`'s time: UTC, to the second, without a zone (the form archives GitHub's importer accepts carry). */

@@ -6,6 +6,7 @@ import type { AppContext } from '../core/context.js';
 import { archiveKey, writeArchive } from './archive.js';
 import { EXPIRY_QUEUE } from './queues.js';
 import { findMigration, markExported, transition } from './store.js';
+import { inSpan } from '../tracing/spans.js';
 
 export interface ExportPayload {
   migrationId: number;
@@ -22,7 +23,13 @@ async function markFailed(ctx: AppContext, migrationId: number, reason: string):
  * retried; the last attempt marks the migration `failed` with the reason. An export whose workers keep dying is failed
  * once it has been claimed more times than it has attempts, so none stays `exporting` forever.
  */
-export async function runExport(ctx: AppContext, payload: ExportPayload, job: JobRow, run: JobRun): Promise<void> {
+export function runExport(ctx: AppContext, payload: ExportPayload, job: JobRow, run: JobRun): Promise<void> {
+  // While traces are on, a trace of its own: a span `migration.export` with the job's statements and git commands in it.
+  const attributes = { 'migration.id': payload.migrationId, 'job.attempt': job.attempts };
+  return inSpan('migration.export', attributes, () => exportMigration(ctx, payload, job, run), { root: true });
+}
+
+async function exportMigration(ctx: AppContext, payload: ExportPayload, job: JobRow, run: JobRun): Promise<void> {
   const m = await findMigration(ctx.db, payload.migrationId);
   if (!m || m.state === 'exported' || m.state === 'failed') return;
   if (job.attempts > job.max_attempts) {

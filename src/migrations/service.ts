@@ -8,6 +8,7 @@ import { canRead, tokenSeesPrivate } from '../repos/access.js';
 import { lockRepositories, unlockRepository } from '../repos/locks.js';
 import { NotFound, Unprocessable, ValidationFailed } from '../core/errors.js';
 import type { ServiceContext } from '../core/context.js';
+import type { AuditEntry } from '../core/contributions.js';
 import { EXPIRY_QUEUE, EXPORT_MAX_ATTEMPTS, EXPORT_QUEUE } from './queues.js';
 import { archiveAvailable } from './present.js';
 import { loadRepositories, resolveRepositories, type LoadedRepository } from './repositories.js';
@@ -27,6 +28,12 @@ import type { MigrationKind, MigrationRow } from '../db/tables/migrations.js';
 export interface MigrationScope {
   kind: MigrationKind;
   owner: UserRow;
+}
+
+/** An entry about a migration of this scope: in its organization's log, or naming the user whose migration it is. */
+function migrationEntry(scope: MigrationScope, action: string, m: MigrationRow, fields: Record<string, unknown> = {}): AuditEntry {
+  const whose = scope.kind === 'organization' ? { org: scope.owner } : { user: scope.owner };
+  return { action, ...whose, fields: { migration_id: m.id, guid: m.guid, ...fields } };
 }
 
 /** The organization's migrations, for its owners only (everyone else: 404). */
@@ -111,6 +118,17 @@ export async function startMigration(ctx: ServiceContext, scope: MigrationScope,
         now,
       );
     await ctx.jobs.enqueue(trx, { queue: EXPORT_QUEUE, payload: { migrationId: m.id }, maxAttempts: EXPORT_MAX_ATTEMPTS }, now);
+    await ctx.audit.record(
+      trx,
+      ctx,
+      migrationEntry(scope, 'migration.create', m, {
+        repositories: repositories.map((r) => `${scope.owner.login}/${r.name}`),
+        lock_repositories: flags.lock_repositories,
+        exclude_metadata: flags.exclude_metadata,
+        exclude_git_data: flags.exclude_git_data,
+        org_metadata_only: flags.org_metadata_only,
+      }),
+    );
     return m;
   });
   ctx.jobs.wake();
@@ -187,9 +205,12 @@ export async function archiveUrl(ctx: ServiceContext, scope: MigrationScope, id:
   if (!archiveAvailable(m, now) || !store || !(await store.stat(m.archive_key!))) throw new NotFound();
   // A store that serves downloads itself (S3) gets the client there, with a pre-signed URL of the same lifetime.
   const ttl = ctx.config.archiveUrlTtlSeconds;
-  if (store.downloadUrl)
-    return store.downloadUrl(m.archive_key!, { now, expiresInSeconds: ttl, filename: `${m.guid}.tar.gz`, contentType: 'application/gzip' });
-  return signedArchiveUrl(ctx.urls, m.guid, m.archive_secret, Math.floor(now.getTime() / 1000) + ttl);
+  const url = store.downloadUrl
+    ? await store.downloadUrl(m.archive_key!, { now, expiresInSeconds: ttl, filename: `${m.guid}.tar.gz`, contentType: 'application/gzip' })
+    : signedArchiveUrl(ctx.urls, m.guid, m.archive_secret, Math.floor(now.getTime() / 1000) + ttl);
+  // Handing out the URL is the download as far as the log can tell (the URL itself is a credential: never logged).
+  await ctx.db.transaction().execute((trx) => ctx.audit.record(trx, ctx, migrationEntry(scope, 'migration.download', m)));
+  return url;
 }
 
 /** Deletes the archive now (404 when there is none to delete); URLs handed out before stop working. */
@@ -197,7 +218,12 @@ export async function deleteArchive(ctx: ServiceContext, scope: MigrationScope, 
   const m = await getMigration(ctx, scope, id);
   const now = ctx.clock.now();
   if (!archiveAvailable(m, now)) throw new NotFound();
-  if (!(await markArchiveDeleted(ctx.db, m.id, newArchiveSecret(), now))) throw new NotFound();
+  const deleted = await ctx.db.transaction().execute(async (trx) => {
+    if (!(await markArchiveDeleted(trx, m.id, newArchiveSecret(), now))) return false;
+    await ctx.audit.record(trx, ctx, migrationEntry(scope, 'migration.destroy_file', m));
+    return true;
+  });
+  if (!deleted) throw new NotFound();
   const key = m.archive_key!;
   await archiveStore(ctx.config)
     ?.delete(key)
@@ -227,6 +253,15 @@ export async function unlockMigrationRepository(ctx: ServiceContext, scope: Migr
           ?.toLowerCase() === wanted,
     );
   if (!repo) throw new NotFound();
-  const released = await ctx.db.transaction().execute((trx) => unlockRepository(trx, repo.row.id, m.id));
+  const released = await ctx.db.transaction().execute(async (trx) => {
+    if (!(await unlockRepository(trx, repo.row.id, m.id))) return false;
+    await ctx.audit.record(trx, ctx, {
+      action: 'repo.unlock',
+      org: repo.owner.type === 'Organization' ? repo.owner : null,
+      repo: { id: repo.row.id, name: `${repo.owner.login}/${repo.row.name}` },
+      fields: { migration_id: m.id, guid: m.guid },
+    });
+    return true;
+  });
   if (!released) throw new NotFound();
 }

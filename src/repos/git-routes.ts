@@ -8,6 +8,7 @@ import { findAccount, findAccountById } from '../accounts/store.js';
 import { gitAvailable, gitOperation, gitRefusal, registerGitBodies, serveGit, type GitEndpoint } from '../git/smart-http.js';
 import type { RefUpdate } from '../git/bare.js';
 import { atLeast, roleOn, tokenAllowsGit } from './access.js';
+import { repositoryAudit } from './audit.js';
 import { preparePushes, repositoryDir } from './git-data.js';
 import { isLocked, LOCKED_MESSAGE } from './locks.js';
 import { preparePush, writePush } from './push.js';
@@ -90,7 +91,23 @@ function handler(endpoint: GitEndpoint) {
           const current = (await findRepositoryById(ctx.db, repoId)) ?? repo;
           const prepared = await preparePush(ctx.db, ctx.config.dataDir, { repo: current, owner, pusher, updates });
           const now = ctx.clock.now();
-          await ctx.db.transaction().execute((trx) => writePush(trx, ctx, prepared, now));
+          await ctx.db.transaction().execute(async (trx) => {
+            const pushed = await writePush(trx, ctx, prepared, now);
+            // GitHub's `git.push` (a git event: `include=git` or `all`), by the pusher, from where the push came.
+            if (pushed)
+              await ctx.audit.record(trx, ctx, {
+                action: 'git.push',
+                ...repositoryAudit(pushed, owner),
+                fields: {
+                  repository: `${owner.login}/${pushed.name}`,
+                  repository_public: pushed.visibility === 'public',
+                  visibility: pushed.visibility,
+                  transport_protocol: 1,
+                  transport_protocol_name: 'http',
+                  refs: updates.map((u) => u.ref),
+                },
+              });
+          });
         } catch (err) {
           // The refs moved already; the push stands even when recording it failed.
           request.log.error({ reqId: request.id, err, repository: repoId }, 'recording a push failed');

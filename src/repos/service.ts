@@ -13,6 +13,7 @@ import { readRefs, removeRepo, ZERO_SHA } from '../git/bare.js';
 import type { ServiceContext } from '../core/context.js';
 import { Forbidden, HttpError, NotFound } from '../core/errors.js';
 import { atLeast, effectiveAccess, permissionsFor, type AccessLevel } from './access.js';
+import { repositoryAudit } from './audit.js';
 import { createBareRepository, diskSizeKb, primaryLanguage, repositoryDir, setHead, writeInitialCommit } from './git-data.js';
 import { isLocked, LOCKED_MESSAGE } from './locks.js';
 import {
@@ -231,6 +232,7 @@ async function applyCreate(
           });
         }
       }
+      await ctx.audit.record(trx, ctx, { action: 'repo.create', ...repositoryAudit(row, owner), fields: { visibility: row.visibility } });
       return row;
     });
     const access = await effectiveAccess(ctx.db, actor, repo, owner);
@@ -295,6 +297,7 @@ async function applyUpdate(
         if (event.name === 'public') await emitPublicEvent(trx, ctx, { repo: row, owner, sender }, now);
         else await emitRepositoryEvent(trx, ctx, { action: event.action, repo: row, owner, sender, changes: event.changes }, now);
       }
+      await recordUpdate(trx, ctx, { before: repo, after: row, owner }, plan);
       if (plan.head) await setHead(dir, plan.head.branch);
       return row;
     })
@@ -303,6 +306,29 @@ async function applyUpdate(
       if (isUniqueViolation(err)) throw nameTaken();
       throw err;
     });
+}
+
+/** The audit log's entries of an update, from the events its plan records: renamed, visibility, archived or not. */
+async function recordUpdate(
+  trx: Db,
+  ctx: ServiceContext,
+  at: { before: RepositoryRow; after: RepositoryRow; owner: UserRow },
+  plan: UpdatePlan,
+): Promise<void> {
+  const named = repositoryAudit(at.after, at.owner);
+  for (const event of plan.events) {
+    if (event.name !== 'repository') continue;
+    if (event.action === 'renamed')
+      await ctx.audit.record(trx, ctx, { action: 'repo.rename', ...named, fields: { repo_was: `${at.owner.login}/${at.before.name}` } });
+    if (event.action === 'privatized' || event.action === 'publicized')
+      await ctx.audit.record(trx, ctx, {
+        action: 'repo.access',
+        ...named,
+        fields: { visibility: at.after.visibility, previous_visibility: at.before.visibility },
+      });
+    if (event.action === 'archived' || event.action === 'unarchived')
+      await ctx.audit.record(trx, ctx, { action: `repo.${event.action}`, ...named, fields: { visibility: at.after.visibility } });
+  }
 }
 
 /**
@@ -328,6 +354,7 @@ export async function deleteRepository(ctx: ServiceContext, ownerLogin: string, 
     await lockCurrent(trx, ctx, repo);
     await emitRepositoryEvent(trx, ctx, { action: 'deleted', repo, owner, sender: actor.user }, now);
     await deleteRow(trx, repo.id);
+    await ctx.audit.record(trx, ctx, { action: 'repo.destroy', ...repositoryAudit(repo, owner), fields: { visibility: repo.visibility } });
   });
   removeRepo(repositoryDir(ctx.config.dataDir, repo.id));
 }

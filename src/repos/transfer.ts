@@ -7,6 +7,7 @@ import type { UserRow } from '../db/schema.js';
 import { Forbidden, ValidationFailed } from '../core/errors.js';
 import { requireActor, type Actor } from '../core/grants.js';
 import { atLeast, effectiveAccess, permissionsFor } from './access.js';
+import { repositoryAudit } from './audit.js';
 import { isLocked, LOCKED_MESSAGE } from './locks.js';
 import { repositoryName } from './names.js';
 import { previousOwner } from './repository-payload.js';
@@ -71,6 +72,13 @@ export async function transferRepository(
       await addRedirect(trx, owner.id, repo.name, repo.id, now);
       const changes = previousOwner(owner, ctx.urls.root);
       await emitRepositoryEvent(trx, ctx, { action: 'transferred', repo: row, owner: target, sender: actor.user, changes }, now);
+      const named = repositoryAudit(row, target);
+      await ctx.audit.record(trx, ctx, {
+        action: 'repo.transfer',
+        ...named,
+        org: named.org ?? (owner.type === 'Organization' ? owner : null),
+        fields: { repo_was: `${owner.login}/${repo.name}`, visibility: row.visibility },
+      });
       return row;
     })
     .catch((err: unknown) => {

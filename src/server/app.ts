@@ -3,6 +3,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import crypto from 'node:crypto';
 import type { ServerOptions as HttpsOptions } from 'node:https';
 import { accountsArea } from '../accounts/area.js';
+import { auditArea } from '../audit/area.js';
 import { authenticator } from '../accounts/authenticate.js';
 import type { Area } from '../core/area.js';
 import { systemClock, type AppContext, type Clock, type ServiceContext } from '../core/context.js';
@@ -34,6 +35,7 @@ import { metaRoutes } from '../http/meta-routes.js';
 import { Readiness } from '../http/health-checks.js';
 import { healthRoutes } from '../http/health-routes.js';
 import { noMetrics } from '../metrics/metrics.js';
+import { activeTracing } from '../tracing/spans.js';
 import { loadSecretBox } from './secret-key-file.js';
 import { createValidatorCompiler } from '../http/validation.js';
 
@@ -51,7 +53,16 @@ export interface BuildOptions {
  * Every area of the app, each declared by its folder's one export and wired the same way (routes registered in this
  * order; queues, event listeners, account contributions and lifecycle collected on the app's context).
  */
-export const AREAS: readonly Area[] = [accountsArea, repositoriesArea, webhooksArea, migrationsArea, gistsArea, graphqlArea, webArea];
+export const AREAS: readonly Area[] = [
+  accountsArea,
+  repositoriesArea,
+  webhooksArea,
+  migrationsArea,
+  gistsArea,
+  auditArea,
+  graphqlArea,
+  webArea,
+];
 
 /**
  * Stops the app: GET /_health/ready fails, no new connections, idle keep-alive sockets closed, requests in flight finish,
@@ -118,6 +129,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     accounts: accountContributions(AREAS),
     repositories: providedByOne(AREAS, (a) => a.repositoryReads, 'repository reads'),
     hooks: providedByOne(AREAS, (a) => a.hookImports, 'webhook imports'),
+    audit: providedByOne(AREAS, (a) => a.auditLog, 'the audit log'),
     responses,
     // The key is read (or the key file created) before anything can seal or open a secret; a bad one stops the start.
     secrets: loadSecretBox(options.config),
@@ -149,10 +161,20 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorateRequest('mediaParam', undefined);
   app.setValidatorCompiler(createValidatorCompiler());
 
+  // Traces only when `serve` started them (OTEL_EXPORTER_OTLP_ENDPOINT), never in the CLI's local mode; off, no hook.
+  // First among the hooks: the request's span is named for its route even when a later hook refuses it.
+  const tracing = options.local ? undefined : activeTracing();
+  if (tracing) {
+    app.addHook('onRequest', tracing.onRequest);
+    const untrace = tracing.traceQueries(options.db);
+    closers.push(async () => untrace());
+  }
   app.addHook('onRequest', async (request) => {
     // The app's context as prototype (not copied per request): what it holds is read through, the actor is the request's.
     const ctx = Object.create(app.hublet) as ServiceContext;
     ctx.actor = null as Actor | null;
+    // Who sent it, for the audit log: the client's address (a trusted proxy's word, see trustProxy) and its User-Agent.
+    ctx.client = { ip: request.ip, userAgent: request.headers['user-agent'] ?? null };
     // A request under GitHub Enterprise's /api/v3 gets its API links there too (html, git and raw URLs stay at the root).
     if (hasApiPrefix(request.originalUrl)) ctx.urls = app.hublet.urls.viaApiPrefix;
     request.ctx = ctx;
@@ -185,6 +207,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   for (const area of AREAS) if (area.routes) await app.register(area.routes);
 
   // Current cached responses of the routes the areas declare cached reads are answered before Fastify routes them.
+  const fastAccess = prometheus ? prometheus.countingFastPath(access) : access;
   const fast = new FastPath({
     ctx,
     responses,
@@ -194,7 +217,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     media,
     scopes,
     tags,
-    access: prometheus ? prometheus.countingFastPath(access) : access,
+    access: tracing ? tracing.namingFastPath(fastAccess) : fastAccess,
     clientAddress: clientAddressOf(trust),
   });
   fast.install(app.server);

@@ -1,8 +1,9 @@
 // The web's routes, registered by page family on one scope, each family a folder: gists/ (the gist pages, writing
 // gists, stars, forks and comments), search/, accounts/ (a user's or organization's page), repos/ (a repository's
 // pages), settings/ (a person's own: profile, password, tokens, applications), sign-in/ (signing in and out, sign-up,
-// OIDC, OAuth consent and the device code), hooks/ and migrations/ (the webhook and migration settings of owners); what
-// the pages load (stylesheets, the script, avatars, the image proxy) is asset-routes.ts. The shared pieces stay here
+// OIDC, OAuth consent and the device code), hooks/, migrations/ and audit/ (the webhook and migration settings and the
+// audit log of owners); what the pages load (stylesheets, the script, avatars, the image proxy) is asset-routes.ts. The
+// shared pieces stay here
 // (serve, layout, forms, csrf, viewer, html). They share, one per app, the page cache and the image proxy.
 // Pages show what their viewer (the session cookie, viewer.ts) may see (a token changes nothing), are outside the
 // API's rate limit, cached by the change stamp per viewer, carry a CSP without inline scripts, and every POST carries a
@@ -15,6 +16,7 @@ import { HttpError } from '../core/errors.js';
 import { exemptFromRateLimit } from '../http/rate-limit.js';
 import { accountPageRoutes } from './accounts/account-routes.js';
 import { appSettingsRoutes } from './settings/app-settings-routes.js';
+import { auditLogPageRoutes } from './audit/audit-log-routes.js';
 import { assetRoutes } from './asset-routes.js';
 import { gistPageRoutes } from './gists/gist-routes.js';
 import { deliveryPageRoutes } from './hooks/delivery-routes.js';
@@ -35,7 +37,7 @@ import { repoPageRoutes } from './repos/repo-routes.js';
 import { securityRoutes } from './settings/security-routes.js';
 import { searchPageRoutes } from './search/search-routes.js';
 import { profileRoutes } from './settings/profile-routes.js';
-import { htmlPage, PageRefusal, send, type WebState } from './serve.js';
+import { htmlPage, PageRefusal, send, wantsHtml, type WebState } from './serve.js';
 import { signInRoutes } from './sign-in/sign-in-routes.js';
 import { signupRoutes } from './sign-in/signup-routes.js';
 import { tokenRoutes } from './settings/token-routes.js';
@@ -50,11 +52,6 @@ function formAuthenticity(request: FastifyRequest, _reply: FastifyReply, done: H
     return;
   }
   done();
-}
-
-/** Whether the client asked for HTML (browsers do): it gets the HTML not-found page rather than the API's JSON. */
-function wantsHtml(request: FastifyRequest): boolean {
-  return /\btext\/html\b|\bapplication\/xhtml\+xml\b/i.test(request.headers.accept ?? '');
 }
 
 export async function webRoutes(app: FastifyInstance): Promise<void> {
@@ -108,6 +105,7 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
   hookPageRoutes(app);
   deliveryPageRoutes(app);
   migrationPageRoutes(app);
+  auditLogPageRoutes(app);
   searchPageRoutes(app, state);
   gistPageRoutes(app, state);
   gistWriteRoutes(app);

@@ -1,6 +1,6 @@
 // What the web's route families share: their state (the page cache, the image proxy), their route config and query
 // schema, the anonymous context pages read with, not-found reads, and built pages (HTML, redirects) and how they are sent.
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../core/context.js';
 import { HttpError, NotFound } from '../core/errors.js';
 import { PUBLIC } from '../core/grants.js';
@@ -19,6 +19,11 @@ const HTML_TYPE = 'text/html; charset=utf-8';
 export interface WebState {
   cache: PageCache;
   images: ImageProxy;
+}
+
+/** Whether the client asked for HTML (browsers do): a refusal is a page for it, and the API's JSON for any other client. */
+export function wantsHtml(request: FastifyRequest): boolean {
+  return /\btext\/html\b|\bapplication\/xhtml\+xml\b/i.test(request.headers.accept ?? '');
 }
 
 /** Every web route: public to the API's rules (a token changes nothing a page shows; the session cookie does). */

@@ -179,8 +179,10 @@ a.button.danger { color: var(--k); }
 .delivery-tools { display: flex; flex-wrap: wrap; gap: 16px; align-items: center; justify-content: space-between; }
 .delivery-tools form, .danger-zone { margin: 0 0 16px; }
 .table-scroll { overflow-x: auto; margin: 0 0 16px; }
-.deliveries, .headers, .migrations { width: 100%; border-collapse: collapse; font-size: 13px; }
-.deliveries th, .deliveries td, .headers th, .headers td, .migrations th, .migrations td { text-align: left; vertical-align: top; padding: 6px 8px; border-top: 1px solid var(--border); }
+.deliveries, .headers, .migrations, .audit-log { width: 100%; border-collapse: collapse; font-size: 13px; }
+.deliveries th, .deliveries td, .headers th, .headers td, .migrations th, .migrations td, .audit-log th, .audit-log td { text-align: left; vertical-align: top; padding: 6px 8px; border-top: 1px solid var(--border); }
+.audit-fields { display: grid; grid-template-columns: max-content 1fr; gap: 2px 8px; margin: 4px 0 0; }
+.audit-fields dd { margin: 0; overflow-wrap: anywhere; }
 .headers th { font-weight: 600; white-space: nowrap; }
 .headers td { overflow-wrap: anywhere; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .deliveries td code, .deliveries time { white-space: nowrap; font-size: 12px; }

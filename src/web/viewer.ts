@@ -70,16 +70,33 @@ export function registerViewer(app: FastifyInstance): void {
   });
 }
 
-/** Signs a person in: a new session (a new id, whatever cookie came with the request) and its cookie. */
+/**
+ * Signs a person in: a new session (a new id, whatever cookie came with the request) and its cookie, with the audit log's
+ * `user.login` (how: `password` or `oidc`) in the same transaction.
+ */
 export async function signIn(request: FastifyRequest, reply: FastifyReply, user: UserRow, method: WebSessionRow['method']): Promise<void> {
-  if (request.viewer) await endSession(request.ctx.db, request.viewer.sessionId);
-  const id = await startSession(request.ctx.db, user.id, method, request.ctx.clock.now());
+  const ctx = request.ctx;
+  const previous = request.viewer;
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    if (previous) await endSession(trx, previous.sessionId);
+    const started = await startSession(trx, user.id, method, ctx.clock.now());
+    await ctx.audit.record(trx, ctx, { action: 'user.login', actor: user, user, fields: { method } });
+    return started;
+  });
   setSiteCookie(reply, SESSION_COOKIE, id, SESSION_LIFETIME_MS / 1000);
   request.viewer = { user, sessionId: id, method };
 }
 
+/** Signs the viewer out: the session ends, with the audit log's `user.logout` (a visitor with no session: the cookie goes). */
 export async function signOut(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  if (request.viewer) await endSession(request.ctx.db, request.viewer.sessionId);
+  const ctx = request.ctx;
+  const viewer = request.viewer;
+  if (viewer) {
+    await ctx.db.transaction().execute(async (trx) => {
+      await endSession(trx, viewer.sessionId);
+      await ctx.audit.record(trx, ctx, { action: 'user.logout', actor: viewer.user, user: viewer.user });
+    });
+  }
   clearSiteCookie(reply, SESSION_COOKIE);
   request.viewer = null;
 }

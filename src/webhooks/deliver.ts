@@ -1,4 +1,5 @@
-// The delivery job: builds the signed request for one hook and one event, posts it, and records the attempt.
+// The delivery job: builds the signed request for one hook and one event, posts it, and records the attempt. While
+// traces are on, each attempt is a span `webhook.deliver` of its own, linked to the span that recorded the event.
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
 import { scrubDeletedCopies } from '../db/dialect.js';
@@ -28,6 +29,7 @@ import type { HookRow } from '../db/tables/webhooks.js';
 import { installationTarget, type HookTarget } from './scope.js';
 import type { Attempt, Transport } from './transport.js';
 import type { Fairness } from './fairness.js';
+import { inSpan } from '../tracing/spans.js';
 
 /** GitHub does not send payloads over 25 MB; such a delivery is recorded as failed. */
 const MAX_PAYLOAD_BYTES = 25 * 1024 * 1024;
@@ -146,8 +148,36 @@ export class Deliverer {
     await this.recorder.add({ job, run, hookId: hook.id, event, ...sent });
   };
 
+  /**
+   * Sends one attempt (post): while traces are on, in a span `webhook.deliver` starting a trace of its own, linked to the
+   * span that recorded the event (the request's, its traceparent kept with the event).
+   */
+  private send(
+    job: DeliverJob,
+    event: EventRow,
+    destination: Destination,
+    target: HookTarget,
+  ): Promise<Pick<Recording, 'deliveredAt' | 'attempt' | 'headers' | 'url'>> {
+    const attributes = {
+      'webhook.hook.id': job.hookId,
+      'webhook.event': event.name,
+      'webhook.delivery.guid': event.guid,
+      'webhook.attempt': job.attempt ?? 1,
+      'webhook.redelivery': job.redelivery || undefined,
+    };
+    return inSpan('webhook.deliver', attributes, () => this.post(job, event, destination, target), {
+      links: [event.trace_context],
+      root: true,
+      end: ({ attempt }) => ({
+        'http.response.status_code': attempt.statusCode || undefined,
+        'webhook.outcome': succeeded(attempt.statusCode) ? 'success' : 'failure',
+        'error.type': succeeded(attempt.statusCode) ? undefined : attempt.statusCode ? String(attempt.statusCode) : attempt.status,
+      }),
+    });
+  }
+
   /** Signs and posts one event with a hook's config (opened just now, dropped after). */
-  private async send(
+  private async post(
     job: DeliverJob,
     event: EventRow,
     destination: Destination,

@@ -7,6 +7,7 @@ import type { ServiceContext } from '../core/context.js';
 import { eventPayload } from '../events/store.js';
 import { BadRequest, NotFound, ValidationFailed, type FieldError } from '../core/errors.js';
 import { parseId } from '../core/ids.js';
+import { recordHookCreated, recordHookDestroyed, recordHookUpdated } from './audit.js';
 import { ALL_EVENTS, subscribes } from './event-names.js';
 import { enqueueDelivery } from './outbox.js';
 import { metaDeletedPayload, pingPayload } from './payloads.js';
@@ -132,6 +133,7 @@ export async function createScopeHook(ctx: ServiceContext, s: HookScope, body: R
       });
       if (row.active)
         await ctx.events.emit(trx, { name: 'ping', ...eventTarget(s), payload: pingPayload(row, s, s.actor.user, ctx.urls.root) }, now);
+      await recordHookCreated(trx, ctx, s, row);
       return row;
     }),
   );
@@ -163,12 +165,15 @@ export async function updateScopeHook(
       if (!events.length)
         throw new ValidationFailed([{ resource: 'Hook', code: 'custom', field: 'events', message: 'events must name at least one event' }]);
       await checkRoom(trx, ctx, s, { id: current.id, url, events });
-      return updateHook(trx, current.id, {
+      const updated = await updateHook(trx, current.id, {
         ...(input.config ? configColumns(ctx.secrets, input.config) : {}),
         events: JSON.stringify(events),
         ...(input.active !== undefined ? { active: input.active ? 1 : 0, disabled_reason: null } : {}),
         updated_at: now.toISOString(),
       });
+      // A config given replaces the whole config, its secret included.
+      await recordHookUpdated(trx, ctx, s, { before: current, after: updated, secretChanged: input.config !== undefined });
+      return updated;
     }),
   );
   return { hook, last: (await latestDeliveries(ctx.db, [hook.id])).get(hook.id) };
@@ -188,6 +193,7 @@ export async function deleteScopeHook(ctx: ServiceContext, s: HookScope, hookId:
         now,
       );
     await deleteHook(trx, hook.id);
+    await recordHookDestroyed(trx, ctx, s, hook);
   });
   await scrubDeletedCopies(ctx.db);
 }
@@ -213,13 +219,15 @@ export async function updateHookConfig(
       const current = await visibleHook(s, existing.id, trx);
       if (patch.url !== undefined && shownUrl(patch.url) !== current.url)
         await checkRoom(trx, ctx, s, { id: current.id, url: shownUrl(patch.url), events: JSON.parse(current.events) as string[] });
-      return updateHook(trx, current.id, {
+      const updated = await updateHook(trx, current.id, {
         ...(patch.url !== undefined ? sealUrl(ctx.secrets, patch.url) : {}),
         ...(patch.contentType !== undefined ? { content_type: patch.contentType } : {}),
         ...(patch.insecureSsl !== undefined ? { insecure_ssl: patch.insecureSsl } : {}),
         ...(patch.secret !== undefined ? { secret: sealSecret(ctx.secrets, patch.secret) } : {}),
         updated_at: now.toISOString(),
       });
+      await recordHookUpdated(trx, ctx, s, { before: current, after: updated, secretChanged: patch.secret !== undefined });
+      return updated;
     }),
   );
 }
@@ -355,7 +363,7 @@ export async function editScopeHookFrom(ctx: ServiceContext, s: HookScope, hookI
       const url = patch.url !== undefined && patch.url !== current.url ? patch.url : undefined;
       const events = input.events ?? (JSON.parse(current.events) as string[]);
       await checkRoom(trx, ctx, s, { id: current.id, url: url === undefined ? current.url : shownUrl(url), events });
-      return updateHook(trx, current.id, {
+      const updated = await updateHook(trx, current.id, {
         ...(url !== undefined ? sealUrl(ctx.secrets, url) : {}),
         ...(patch.contentType !== undefined ? { content_type: patch.contentType } : {}),
         ...(patch.insecureSsl !== undefined ? { insecure_ssl: patch.insecureSsl } : {}),
@@ -365,6 +373,8 @@ export async function editScopeHookFrom(ctx: ServiceContext, s: HookScope, hookI
         disabled_reason: null,
         updated_at: now.toISOString(),
       });
+      await recordHookUpdated(trx, ctx, s, { before: current, after: updated, secretChanged: patch.secret !== undefined });
+      return updated;
     }),
   );
   return { hook, last: (await latestDeliveries(ctx.db, [hook.id])).get(hook.id) };

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import * as accounts from '../../src/accounts/area.js';
+import * as audit from '../../src/audit/area.js';
 import * as gists from '../../src/gists/area.js';
 import * as graphql from '../../src/graphql/area.js';
 import * as migrations from '../../src/migrations/area.js';
@@ -20,7 +21,7 @@ const run = promisify(execFile);
 
 describe('areas', () => {
   it('each area folder exports one area, and the app wires every one of them', async () => {
-    const folders: Record<string, Record<string, unknown>> = { accounts, repos, webhooks, migrations, gists, graphql, web };
+    const folders: Record<string, Record<string, unknown>> = { accounts, repos, webhooks, migrations, gists, audit, graphql, web };
     for (const [folder, mod] of Object.entries(folders)) {
       const exported = Object.entries(mod).filter(([name]) => name.endsWith('Area'));
       expect(exported, folder).toHaveLength(1);
@@ -72,6 +73,7 @@ describe('dependency rules (make deps)', () => {
       'src/web/links.ts': "import { gistRepoDir } from '../gists/git.js'; export const f = gistRepoDir;",
       'src/graphql/links.ts': "import { webArea } from '../web/area.js'; export const g = webArea;",
       'src/gists/plan.ts': "import { connect } from '../db/connect.js'; export const p = connect;",
+      'src/audit/actions.ts': "import { webhooksArea } from '../webhooks/area.js'; export const q = webhooksArea;",
     });
     expect(r.failed).toBe(true);
     const found = (rule: string, from: string, to: string) =>
@@ -85,6 +87,7 @@ describe('dependency rules (make deps)', () => {
     expect(found('web-reads-areas-through-their-read-side', 'src/web/links.ts', 'src/gists/git.ts'), r.output).toBe(true);
     expect(found('front-ends-never-import-each-other', 'src/graphql/links.ts', 'src/web/area.ts'), r.output).toBe(true);
     expect(found('plans-only-decide', 'src/gists/plan.ts', 'src/db/connect.ts'), r.output).toBe(true);
+    expect(found('areas-never-import-areas', 'src/audit/actions.ts', 'src/webhooks/area.ts'), r.output).toBe(true);
   }, 60_000);
 
   it('refuse a cycle between files, and one between folders', async () => {

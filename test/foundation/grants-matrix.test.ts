@@ -94,7 +94,7 @@ let receiver: Receiver;
 /** Another host with an image, for the image proxy's route (`/camo/:digest/:address`, a URL only a page can sign). */
 let images: http.Server;
 /** Values for every path parameter, naming resources that exist and that alice may reach. */
-const values: Record<string, string> = { owner: 'alice', repo: 'pub', org: 'acme', username: 'alice' };
+const values: Record<string, string> = { owner: 'alice', repo: 'pub', org: 'acme', username: 'alice', enterprise: 'hublet' };
 let userMigration: number;
 let orgMigration: number;
 let archivePath: string;

@@ -15,6 +15,8 @@ import * as passwords from './2026-11-28T00-00-passwords.js';
 import * as signIn from './2026-11-28T01-00-sign-in.js';
 import * as gistSearch from './2026-11-28T02-00-gist-search.js';
 import * as avatars from './2026-11-28T02-10-avatars.js';
+import * as auditLog from './2026-11-29T00-00-audit-log.js';
+import * as eventTraceContext from './2026-11-29T01-00-event-trace-context.js';
 
 export const schemaMigrations: Record<string, Migration> = {
   '2026-11-22T00-00-accounts': accounts,
@@ -32,6 +34,8 @@ export const schemaMigrations: Record<string, Migration> = {
   '2026-11-28T01-00-sign-in': signIn,
   '2026-11-28T02-00-gist-search': gistSearch,
   '2026-11-28T02-10-avatars': avatars,
+  '2026-11-29T00-00-audit-log': auditLog,
+  '2026-11-29T01-00-event-trace-context': eventTraceContext,
 };
 
 export const schemaMigrationProvider: MigrationProvider = {

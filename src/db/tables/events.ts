@@ -11,6 +11,8 @@ interface EventsTable {
   sender_id: number | null;
   payload: string;
   created_at: string;
+  /** The W3C traceparent of the span that recorded the event (src/tracing/), null when traces were off. */
+  trace_context: string | null;
 }
 
 export interface EventTables {

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { HttpError, ValidationFailed } from '../../core/errors.js';
 import { MAX_SEARCH_RESULTS, parseQuery, searchGists } from '../../gists/search.js';
 import { typed } from '../../http/typed.js';
-import { htmlPage, paging, queryValue, send, webConfig as config, type WebState } from '../serve.js';
+import { htmlPage, paging, queryValue, send, wantsHtml, webConfig as config, type WebState } from '../serve.js';
 import { pageContext } from '../viewer.js';
 import { helpPage, problemPage, resultsPage, SEARCH_PAGE_SIZE, type SearchAsked } from './search-page.js';
 
@@ -36,7 +36,9 @@ export function searchPageRoutes(fastify: FastifyInstance, { cache }: WebState):
     try {
       parseQuery(q);
     } catch (err) {
-      if (err instanceof HttpError && err.status === 422) return send(reply, htmlPage(problemPage(ctx.urls, asked, problemOf(err)), 422));
+      // A person reads what is wrong on the page; any other client gets the API's 422 (routes.ts's error handler).
+      if (err instanceof HttpError && err.status === 422 && wantsHtml(request))
+        return send(reply, htmlPage(problemPage(ctx.urls, asked, problemOf(err)), 422));
       throw err;
     }
     try {
@@ -47,7 +49,8 @@ export function searchPageRoutes(fastify: FastifyInstance, { cache }: WebState):
       return send(reply, built);
     } catch (err) {
       // An unknown user: or a page past the first 1,000 results.
-      if (err instanceof HttpError && err.status === 422) return send(reply, htmlPage(problemPage(ctx.urls, asked, problemOf(err)), 422));
+      if (err instanceof HttpError && err.status === 422 && wantsHtml(request))
+        return send(reply, htmlPage(problemPage(ctx.urls, asked, problemOf(err)), 422));
       throw err;
     }
   });

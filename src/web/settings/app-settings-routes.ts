@@ -5,7 +5,7 @@
 // GET /settings/applications/{id} and POST /settings/applications/{id}/client_secret (a new secret, shown once).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { appsOwnedBy, findAppByClientId, generateOwnAppSecret, registerOwnApp, requireOwnApp } from '../../accounts/oauth-apps.js';
-import { authorizedApps, revokeGrant } from '../../accounts/oauth-grants.js';
+import { authorizedApps, oauthAuthorizationEntry, revokeGrant } from '../../accounts/oauth-grants.js';
 import type { ServiceContext } from '../../core/context.js';
 import { NotFound, ValidationFailed, type FieldError } from '../../core/errors.js';
 import { pathParams } from '../../http/route-params.js';
@@ -56,7 +56,12 @@ export function appSettingsRoutes(fastify: FastifyInstance): void {
         reply,
         async (ctx, viewer) => {
           const client = await findAppByClientId(ctx.db, request.params.client_id, ctx.clock.now());
-          if (!client || !(await revokeGrant(ctx.db, viewer.user.id, client.id, ctx.clock.now()))) throw new NotFound();
+          const revoked =
+            client &&
+            (await revokeGrant(ctx.db, viewer.user.id, client.id, ctx.clock.now(), (trx, scopes) =>
+              ctx.audit.record(trx, ctx, oauthAuthorizationEntry('destroy', client, viewer.user, scopes)),
+            ));
+          if (!client || !revoked) throw new NotFound();
           return sendApplications(request, reply, ctx, viewer, `You revoked the access of ${client.name}.`);
         },
         '/settings/applications',

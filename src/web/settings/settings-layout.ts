@@ -17,7 +17,7 @@ export interface SettingsNav {
   links: readonly { href: string; label: string }[];
 }
 
-/** An organization's settings navigation (its owners'): its webhooks and its migrations. */
+/** An organization's settings navigation (its owners'): its webhooks, its migrations and its audit log. */
 export function organizationSettingsNav(login: string): SettingsNav {
   const home = `/organizations/${encodeURIComponent(login)}/settings`;
   return {
@@ -25,6 +25,7 @@ export function organizationSettingsNav(login: string): SettingsNav {
     links: [
       { href: `${home}/hooks`, label: 'Webhooks' },
       { href: `${home}/migrations`, label: 'Migrations' },
+      { href: `${home}/audit-log`, label: 'Audit log' },
     ],
   };
 }

@@ -4,6 +4,7 @@
 // hour, every code is refused until the hour is over.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { decideDevice, displayUserCode, lookUpUserCode, type PendingDevice } from '../../accounts/device-flow.js';
+import { oauthAuthorizationEntry } from '../../accounts/oauth-grants.js';
 import { findAccountById } from '../../accounts/store.js';
 import { typed } from '../../http/typed.js';
 import { csrfToken } from '../csrf.js';
@@ -82,8 +83,14 @@ export function deviceRoutes(fastify: FastifyInstance): void {
         const pending = await pendingOrRefusal(request, reply, viewer, field(request.body, 'user_code'));
         if (!('device' in pending)) return pending;
         const approve = field(request.body, 'authorize') === '1';
-        const at = request.ctx.clock.now();
-        const decided = await decideDevice(request.ctx.db, { deviceId: pending.device.id, userId: viewer.user.id, approve }, at);
+        const ctx = request.ctx;
+        const decided = await decideDevice(
+          ctx.db,
+          { deviceId: pending.device.id, userId: viewer.user.id, approve },
+          ctx.clock.now(),
+          (trx, grant) =>
+            ctx.audit.record(trx, ctx, oauthAuthorizationEntry('create', pending.app, viewer.user, grant.scopes, grant.scopesWere)),
+        );
         if (!decided) return sendCodePage(request, reply, { error: REFUSED.invalid.message, status: REFUSED.invalid.status });
         return send(reply, htmlPage(deviceDonePage(request.ctx.urls.base, pending.app.name, approve)));
       },

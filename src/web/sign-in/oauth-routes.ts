@@ -5,7 +5,7 @@
 // with `error=access_denied` on Cancel. The code is exchanged at POST /login/oauth/access_token (accounts/oauth-routes.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { acceptedRedirectUri, findAppByClientId, type OauthAppRow } from '../../accounts/oauth-apps.js';
-import { createAuthorizationCode, grantedScopes, parseScopes } from '../../accounts/oauth-grants.js';
+import { createAuthorizationCode, grantedScopes, oauthAuthorizationEntry, parseScopes } from '../../accounts/oauth-grants.js';
 import { findAccountById } from '../../accounts/store.js';
 import { hasAnyScope } from '../../core/scopes.js';
 import { typed } from '../../http/typed.js';
@@ -54,10 +54,12 @@ async function redirectWithCode(
   reply: FastifyReply,
   o: { app: OauthAppRow; viewer: Viewer; redirectUri: string; scopes: string[]; state: string },
 ): Promise<FastifyReply> {
+  const ctx = request.ctx;
   const code = await createAuthorizationCode(
-    request.ctx.db,
+    ctx.db,
     { appId: o.app.id, userId: o.viewer.user.id, scopes: o.scopes, redirectUri: o.redirectUri },
-    request.ctx.clock.now(),
+    ctx.clock.now(),
+    (trx, grant) => ctx.audit.record(trx, ctx, oauthAuthorizationEntry('create', o.app, o.viewer.user, grant.scopes, grant.scopesWere)),
   );
   return reply.header('cache-control', 'no-store').redirect(withParams(o.redirectUri, { code, state: o.state }), 302);
 }

@@ -83,6 +83,16 @@ export function signInRoutes(fastify: FastifyInstance): void {
       request.ctx.clock.now(),
     );
     request.ctx.metrics.signIn(checked.ok ? 'success' : checked.reason === 'throttled' ? 'throttled' : 'failure');
+    if (!checked.ok && checked.reason === 'invalid' && checked.account) {
+      // A wrong password for an account that exists (a name that is no account is not logged: nothing to name).
+      const { ctx } = request;
+      const account = checked.account;
+      await ctx.db
+        .transaction()
+        .execute((trx) =>
+          ctx.audit.record(trx, ctx, { action: 'user.failed_login', actor: account, user: account, fields: { method: 'password' } }),
+        );
+    }
     if (!checked.ok) {
       const refusal = REFUSALS[checked.reason];
       return sendSignInPage(request, reply, { returnTo, error: refusal.message, status: refusal.status, submitted: body });

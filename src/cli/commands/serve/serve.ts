@@ -2,7 +2,8 @@
 // admin and prints its one-time token on first start, records its public URL in the data dir for local mode, and stops
 // cleanly on SIGINT or SIGTERM (shutdown.ts). Start problems are one line without a stack: a port in use, a data dir
 // that cannot be written (runtime.ts), a database that cannot be opened; nothing is made for the admin before the port
-// is bound, so a failed start does not use up the one-time token.
+// is bound, so a failed start does not use up the one-time token. With an OTLP endpoint set (OTEL_EXPORTER_OTLP_ENDPOINT),
+// traces are started first, before the server's modules load, and their last spans sent when it stops.
 import type { Command } from 'commander';
 import { loadConfig, withListeningPort, type Config, type ConfigInput } from '../../../config.js';
 import { makeUrls } from '../../../core/urls.js';
@@ -13,6 +14,7 @@ import { globals, type Factory } from '../factory.js';
 import { stopServing } from './shutdown.js';
 import { startMetricsListener } from './metrics-listener.js';
 import { readTlsFiles } from './tls.js';
+import { tracesWanted } from '../../../tracing/spans.js';
 
 /** The command line's flags. */
 interface ServeFlags {
@@ -55,9 +57,22 @@ function listenProblem(err: unknown, config: Readonly<Config>): CliExit | undefi
   return undefined;
 }
 
+/** Starts traces (src/tracing/sdk.ts, loaded only now); a malformed OTEL_* setting stops the start in one line. */
+async function startTraces(env: NodeJS.ProcessEnv) {
+  const { startTracing } = await import('../../../tracing/sdk.js');
+  try {
+    return startTracing(env);
+  } catch (err) {
+    throw new CliExit(EXIT.usage, `hublet: ${(err as Error).message}`);
+  }
+}
+
 /** Serves until the process is asked to stop; resolves once the server has stopped (requests in flight finished). */
 export async function runServe(opts: ServeOptions, io: IO): Promise<void> {
   const { config: flags, env } = opts;
+  // Traces only with an OTLP endpoint (otherwise nothing of OpenTelemetry loads), first: the SDK is in place before the
+  // modules it instruments (http, pg) serve anything.
+  const traces = tracesWanted(env) ? await startTraces(env) : undefined;
   // Loaded here, not at program start, so that other commands start quickly.
   const [{ openRuntime }, { buildApp, closeApp }, { bootstrapSiteAdmin }, { writeServerRecord }] = await Promise.all([
     import('../../runtime.js'),
@@ -92,6 +107,7 @@ export async function runServe(opts: ServeOptions, io: IO): Promise<void> {
     await metrics?.close();
     if (app) await closeApp(app);
     await runtime.close();
+    await traces?.shutdown();
     throw err;
   }
   app.hublet.jobs.start();
@@ -111,6 +127,8 @@ export async function runServe(opts: ServeOptions, io: IO): Promise<void> {
   // (the job worker waits for its running jobs there), all within the shutdown timeout.
   await stopServing({ app, config, closeApp, closeRuntime: () => runtime.close() }, signal);
   await metrics?.close();
+  // The spans of the last requests and jobs are sent before the process exits.
+  await traces?.shutdown();
 }
 
 export function registerServe(program: Command, f: Factory): void {

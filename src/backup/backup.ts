@@ -30,6 +30,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { assertSafeKey } from '../blob/store.js';
 import type { Config } from '../config.js';
+import { syncDir } from '../git/atomic-file.js';
 import { GIST_REF, gistRepoDir } from '../gists/git.js';
 import { repositoryDir } from '../repos/git-data.js';
 import { parseKey } from '../secrets/secret-box.js';
@@ -133,18 +134,6 @@ function secretKeyText(config: Readonly<Config>): string {
       `--include-secret-key: there is no key to include: ${file} does not exist and HUBLET_SECRET_KEY is not set (give the backup the environment the server has)`,
     );
   return `${readOrCreateKeyFile(file).toString('base64')}\n`;
-}
-
-function syncDir(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(dir, 'r');
-    fs.fsyncSync(fd);
-  } catch {
-    // Not every platform syncs a directory.
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
 }
 
 /** Writes everything copied so far to disk (`sync -f`: syncfs of the backup's file system) before the manifest vouches for it. */

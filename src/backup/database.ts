@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import * as sqlite3 from '../db/sqlite3-module.js';
+import { isPostgresUrl, shownDatabase, sqliteFile } from '../db/urls.js';
 import { BackupRefusal, type DatabaseKind } from './manifest.js';
 
 /** What the snapshot names, for the copy of git data and archives that follows it. */
@@ -19,24 +20,7 @@ export interface SnapshotRows {
 }
 
 export function databaseKind(url: string): DatabaseKind {
-  return /^postgres(ql)?:\/\//i.test(url) ? 'postgresql' : 'sqlite';
-}
-
-/** The file a SQLite database URL names (`sqlite:`, `file:` or a plain path), as db/connect.ts reads it. */
-export function sqliteFile(url: string): string {
-  return path.resolve(url.replace(/^sqlite:(\/\/)?/i, '').replace(/^file:(\/\/)?/i, ''));
-}
-
-/** A database URL fit to print: a PostgreSQL password replaced by `***`. */
-export function shownDatabase(url: string): string {
-  if (databaseKind(url) === 'sqlite') return sqliteFile(url);
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return 'the PostgreSQL database';
-  }
+  return isPostgresUrl(url) ? 'postgresql' : 'sqlite';
 }
 
 /** The dump's file name in a backup. */

@@ -19,7 +19,8 @@ import { deleteGistRow } from '../gists/store.js';
 import { deleteRepository } from '../repos/store.js';
 import { keyFilePath } from '../server/secret-key-file.js';
 import { completeBackups, partialBackups, syncFileSystem } from './backup.js';
-import { assertEmptyDatabase, databaseKind, dumpName, loadDatabase, shownDatabase, sqliteFile } from './database.js';
+import { shownDatabase, sqliteFile } from '../db/urls.js';
+import { assertEmptyDatabase, databaseKind, dumpName, loadDatabase } from './database.js';
 import { BackupRefusal, checkFile, MANIFEST_FILE, type CheckedFile, type Manifest, readManifest, type Totals } from './manifest.js';
 
 const STAGING = '.hublet-restore';

@@ -10,6 +10,7 @@ import { ensureAdmin } from '../accounts/site-admin.js';
 import { loadConfig, type Config, type ConfigInput } from '../config.js';
 import { connect, type Db } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { isPostgresUrl, shownDatabase, sqliteFile } from '../db/urls.js';
 import { CliExit, EXIT } from './output.js';
 import { readServerRecord } from './server-record.js';
 
@@ -35,22 +36,6 @@ export interface OpenOptions {
 /** A client command pointed at a data dir (or database) that holds no hublet database. */
 export class NoDatabaseError extends CliExit {}
 
-const isPostgres = (url: string) => /^postgres(ql)?:\/\//i.test(url);
-/** The file a SQLite database URL names (as db/connect.ts reads it). */
-const sqliteFile = (url: string) => path.resolve(url.replace(/^sqlite:(\/\/)?/i, '').replace(/^file:(\/\/)?/i, ''));
-
-/** A database URL fit to print: a PostgreSQL password replaced by `***`. */
-export function shownDatabase(url: string): string {
-  if (!isPostgres(url)) return sqliteFile(url);
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return 'the PostgreSQL database';
-  }
-}
-
 /**
  * Local mode's configuration: flag > environment > what `serve` recorded in the data dir (its public URL) > default;
  * `recordedAt` is set when the links' base URL is the recorded one.
@@ -64,7 +49,7 @@ export function localConfig(flags: ConfigInput, env: NodeJS.ProcessEnv): { confi
 export async function openRuntime(flags: ConfigInput, env: NodeJS.ProcessEnv, opts: OpenOptions = {}): Promise<Runtime> {
   const config = opts.create ? loadConfig(flags, env) : localConfig(flags, env).config;
   if (opts.create) prepareDataDir(config);
-  else if (!isPostgres(config.databaseUrl) && !nonEmptyFile(sqliteFile(config.databaseUrl))) throw noDatabase(config, opts.named);
+  else if (!isPostgresUrl(config.databaseUrl) && !nonEmptyFile(sqliteFile(config.databaseUrl))) throw noDatabase(config, opts.named);
   const db = connect(config.databaseUrl);
   let created = false;
   try {
@@ -134,7 +119,7 @@ function reason(err: unknown): string {
 /** Creates the data dir (and a SQLite database's directory) and proves each can be written, or says which cannot, in one line. */
 function prepareDataDir(config: Readonly<Config>): void {
   const dirs = [['data dir', config.dataDir]];
-  if (!isPostgres(config.databaseUrl)) {
+  if (!isPostgresUrl(config.databaseUrl)) {
     const dbDir = path.dirname(sqliteFile(config.databaseUrl));
     if (dbDir !== config.dataDir) dirs.push(['database directory', dbDir]);
   }

@@ -1,7 +1,8 @@
 // The site admin's first token, for `serve` (once it listens) and `init`: made and printed once on a fresh data dir
 // (or HUBLET_ADMIN_TOKEN registered); otherwise a line saying how to make another, the recovery for a lost one.
 import { ADMIN_LOGIN, ADMIN_SCOPES, bootstrapAdminToken } from '../accounts/site-admin.js';
-import { shownDatabase, type Runtime } from './runtime.js';
+import { shownDatabase } from '../db/urls.js';
+import type { Runtime } from './runtime.js';
 
 /** `hublet admin token create admin --scopes … --data DIR [--database URL]`: a token like the first one. */
 function recoveryCommand(runtime: Runtime): string {

@@ -7,20 +7,11 @@ import { advisoryLockPool, registerAdvisoryLocks } from './advisory-lock.js';
 import { registerStampHeader } from './change-stamp.js';
 import { QueryTiming, registerQueryTiming } from './query-timing.js';
 import { Sqlite3Dialect } from './sqlite-dialect.js';
+import { isPostgresUrl, sqliteFilename } from './urls.js';
 import type { Database, Db } from './schema.js';
 import { observeWrites, registerWriteVersions, WriteVersions } from './write-observer.js';
 
 export type { Db } from './schema.js';
-
-function isPostgresUrl(url: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(url);
-}
-
-/** Turns `sqlite:/path`, `sqlite:///path`, `file:…` or a plain path into a file name. */
-function sqliteFilename(url: string): string {
-  if (url === ':memory:') return url;
-  return url.replace(/^sqlite:(\/\/)?/i, '').replace(/^file:(\/\/)?/i, '');
-}
 
 export function connect(url: string): Db {
   // Committed writes are counted per table (write-observer.ts), so in-process caches can drop what a write changed.

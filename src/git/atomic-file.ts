@@ -56,3 +56,19 @@ export function replaceFileSync(
     throw err;
   }
 }
+
+/**
+ * Makes a directory's entries durable (fsync of the directory: a rename or a new file in it survives a power loss once
+ * this returns); a platform that cannot sync a directory is let be, the entries being in place all the same.
+ */
+export function syncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(dir, 'r');
+    fs.fsyncSync(fd);
+  } catch {
+    // Not every platform syncs a directory.
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}

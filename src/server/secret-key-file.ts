@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, type Config } from '../config.js';
+import { syncDir } from '../git/atomic-file.js';
 import { KEY_BYTES, parseKey, parseKeyList, SecretBox } from '../secrets/secret-box.js';
 
 const KEY_FILE = 'secret.key';
@@ -70,16 +71,4 @@ function createKeyFile(file: string): void {
     fs.unlinkSync(tmp);
   }
   syncDir(path.dirname(file));
-}
-
-function syncDir(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(dir, 'r');
-    fs.fsyncSync(fd);
-  } catch {
-    // Not every platform lets a directory be synced; the link is still in place.
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
 }

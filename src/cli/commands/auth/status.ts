@@ -56,7 +56,8 @@ async function remoteStatus(choice: RemoteChoice, opts: StatusOptions, io: IO): 
 }
 
 async function localStatus(choice: LocalChoice, opts: StatusOptions, io: IO): Promise<void> {
-  const { localConfig, shownDatabase, NoDatabaseError } = await import('../../runtime.js');
+  const { localConfig, NoDatabaseError } = await import('../../runtime.js');
+  const { shownDatabase } = await import('../../../db/urls.js');
   const { config, recordedAt } = localConfig(
     { dataDir: choice.dataDir?.value, databaseUrl: choice.database?.value, baseUrl: choice.baseUrl?.value },
     opts.env,

@@ -17,9 +17,10 @@ interface InitOptions {
 }
 
 export async function runInit(opts: InitOptions, io: IO): Promise<void> {
-  const [{ openRuntime, shownDatabase }, { bootstrapSiteAdmin }] = await Promise.all([
+  const [{ openRuntime }, { bootstrapSiteAdmin }, { shownDatabase }] = await Promise.all([
     import('../../runtime.js'),
     import('../../site-admin.js'),
+    import('../../../db/urls.js'),
   ]);
   const runtime = await openRuntime({ dataDir: opts.data, databaseUrl: opts.database, logLevel: 'silent' }, opts.env, { create: true });
   try {

@@ -68,12 +68,16 @@ async function parentView(ctx: ServiceContext, gist: GistRow): Promise<SingleGis
  * fetched beside files, history and forks (one round of parallel queries), and the history's authors are looked up
  * only when someone other than the owner wrote a revision.
  */
-export async function singleView(ctx: ServiceContext, gist: GistRow): Promise<SingleGist> {
+export async function singleView(
+  ctx: ServiceContext,
+  gist: GistRow,
+  known: { files?: FileWithContent[]; owner?: UserRow } = {},
+): Promise<SingleGist> {
   const [files, revisions, forks, users] = await Promise.all([
-    filesWithContent(ctx.db, gist.id),
+    known.files ?? filesWithContent(ctx.db, gist.id),
     listRevisions(ctx.db, gist.id),
     allForks(ctx.db, gist.id),
-    accountsByIds(ctx.db, [gist.owner_id]),
+    known.owner ? new Map([[known.owner.id, known.owner]]) : accountsByIds(ctx.db, [gist.owner_id]),
   ]);
   const others = revisions.map((r) => r.user_id).filter((u): u is number => u !== null && !users.has(u));
   if (others.length) for (const [id, user] of await accountsByIds(ctx.db, others)) users.set(id, user);

@@ -12,7 +12,16 @@ import { typed } from '../http/typed.js';
 import { received } from './parse.js';
 import { createBody, gistParams, listQuery, pagedQuery, parseSince, revisionParams, updateBody, userParams } from './schemas.js';
 import { listCommits, listForks, listForUser, listMine, listPublic, listStarred, revisionView, singleView } from './reads.js';
-import { createGistAndView, deleteGist, forkGist, isStarredByCaller, requireGist, starGist, unstarGist, updateGist } from './service.js';
+import {
+  createGistAndView,
+  deleteGist,
+  forkGist,
+  isStarredByCaller,
+  requireGist,
+  starGist,
+  unstarGist,
+  updateGistAndFiles,
+} from './service.js';
 import type { GistRow } from '../db/tables/gists.js';
 
 /**
@@ -32,8 +41,15 @@ const GIST_READ_SIGNED_IN: Grant = { scopes: [], apps: 'user' };
  */
 export const judgedLater = { attachValidation: true, preValidation: absentBodyIsEmpty } as const;
 
-async function sendSingle(request: FastifyRequest, reply: FastifyReply, gist: GistRow, status = 200) {
-  const view = await singleView(request.ctx, gist);
+/** A gist in single form; `known` spares reading back what the caller already holds (an update's files and owner). */
+async function sendSingle(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  gist: GistRow,
+  status = 200,
+  known: Parameters<typeof singleView>[2] = {},
+) {
+  const view = await singleView(request.ctx, gist, known);
   reply.header('last-modified', lastModified(gist.updated_at));
   return reply.code(status).send(gistSingle(view, request.ctx.urls, gistMedia(request.mediaParam)));
 }
@@ -116,8 +132,10 @@ export async function gistRoutes(fastify: FastifyInstance): Promise<void> {
       config: write,
       bodyLimit,
       ...judgedLater,
-      handler: async (request, reply) =>
-        sendSingle(request, reply, await updateGist(request.ctx, request.params.gist_id, received(request))),
+      handler: async (request, reply) => {
+        const updated = await updateGistAndFiles(request.ctx, request.params.gist_id, received(request));
+        return sendSingle(request, reply, updated.gist, 200, { files: updated.files, owner: updated.owner });
+      },
     });
   }
 

@@ -26,7 +26,8 @@ import {
   listRevisions,
   removeStar,
 } from './store.js';
-import type { GistRow } from '../db/tables/gists.js';
+import type { GistFileRow, GistRow } from '../db/tables/gists.js';
+import type { UserRow } from '../db/schema.js';
 import { moveHeadAfterCommit, writeFiles, type WriteResult } from './write.js';
 import type { SingleGist } from './present.js';
 import { byName } from './rules.js';
@@ -156,9 +157,22 @@ export function updateGistFrom(ctx: ServiceContext, id: string, body: UpdateBody
  * applies its change again, for as long as others keep winning (head-retry.ts), so no change is refused for that.
  */
 export async function updateGist(ctx: ServiceContext, id: string, body: Received<UpdateBody>): Promise<GistRow> {
+  return (await updateGistAndFiles(ctx, id, body)).gist;
+}
+
+/** A gist as an update left it: its row, its files (as written, not read back) and its owner. */
+export interface UpdatedGist {
+  gist: GistRow;
+  files: GistFileRow[];
+  owner: UserRow;
+}
+
+/** updateGist, also returning the gist's files after the update and its owner (the API's answer reads neither back). */
+export async function updateGistAndFiles(ctx: ServiceContext, id: string, body: Received<UpdateBody>): Promise<UpdatedGist> {
   const { gist: first, actor } = await requireOwnGist(ctx, id);
+  const updated = (gist: GistRow, files: GistFileRow[]): UpdatedGist => ({ gist, files, owner: actor.user });
   return withGistLock(ctx.db, first.id, () =>
-    untilHeadHolds<GistRow>(
+    untilHeadHolds<UpdatedGist>(
       async () => {
         const gist = await findGist(ctx.db, first.id);
         if (!gist) throw new NotFound();
@@ -168,22 +182,26 @@ export async function updateGist(ctx: ServiceContext, id: string, body: Received
         const at = ctx.clock.now().toISOString();
         const description = plan.description ?? gist.description;
         if (!plan.files) {
-          if (plan.description === undefined) return gist;
+          if (plan.description === undefined) return updated(gist, current);
           const changes = { description, updated_at: at };
-          if (await advanceHead(ctx.db, gist.id, gist.head_sha, changes)) return { ...gist, ...changes };
+          if (await advanceHead(ctx.db, gist.id, gist.head_sha, changes)) return updated({ ...gist, ...changes }, current);
           return undefined; // the head moved: again on the new one
         }
+        const files = plan.files;
         const written = await writeFiles(ctx, {
           gistId: gist.id,
           dir: gistRepoDir(ctx.config, gist.id),
           parent: gist.head_sha,
-          plan: plan.files,
+          plan: files,
           author: actor.user,
           when,
           claimHead: (trx, head) => advanceHead(trx, gist.id, gist.head_sha, { head_sha: head, description, updated_at: at }),
         });
-        if (written) return { ...gist, head_sha: written.head, description, updated_at: at };
-        return undefined; // the head moved: re-read the gist and apply the change to it again
+        if (!written) return undefined; // the head moved: re-read the gist and apply the change to it again
+        // The files now: those kept as they were, and the rows written (new, changed or renamed), by name.
+        const replaced = new Set([...files.gone, ...written.rows.map((r) => r.filename)]);
+        const after = [...current.filter((f) => !replaced.has(f.filename)), ...written.rows].sort(byName);
+        return updated({ ...gist, head_sha: written.head, description, updated_at: at }, after);
       },
       () => new Conflict('The gist changed while it was being updated; try again.'),
     ),

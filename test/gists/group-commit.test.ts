@@ -107,8 +107,8 @@ describe('gist writes committed together', () => {
   });
 });
 
-describe('the answer to a create', () => {
-  it('is byte for byte the gist as read back, built from what was written', async () => {
+describe('the answer to a write', () => {
+  it('to a create is byte for byte the gist as read back, built from what was written', async () => {
     const body = {
       public: false,
       description: 'read back',
@@ -124,5 +124,22 @@ describe('the answer to a create', () => {
     const read = await s.api('GET', `/gists/${created.body.id}`, { token });
     expect(created.text).toBe(read.text);
     expect(created.headers.get('last-modified')).toBe(read.headers.get('last-modified'));
+  });
+
+  it('to an update is byte for byte the gist as read back: a change, a rename, a deletion, a description alone', async () => {
+    const body = { public: true, files: { 'a.txt': { content: 'a' }, 'b.txt': { content: 'b' }, 'c.txt': { content: 'c' } } };
+    const id = (await s.api('POST', '/gists', { token, body })).body.id;
+    const updates = [
+      { files: { 'a.txt': { content: 'a2' } } },
+      { files: { 'b.txt': { filename: 'B.md', content: '# b' }, 'c.txt': null } },
+      { files: { 'd.txt': { content: 'new' }, 'a.txt': { filename: 'z.txt' } } },
+      { description: 'only the description' },
+    ];
+    for (const update of updates) {
+      const patched = await s.api('PATCH', `/gists/${id}`, { token, body: update });
+      expect([update, patched.status]).toEqual([update, 200]);
+      const read = await s.api('GET', `/gists/${id}`, { token });
+      expect([update, patched.text]).toEqual([update, read.text]);
+    }
   });
 });

@@ -156,7 +156,7 @@ export function updateGistFrom(ctx: ServiceContext, id: string, body: UpdateBody
  * process or of others on the same database) meet at the head's compare-and-set: the loser re-reads the gist and
  * applies its change again, for as long as others keep winning (head-retry.ts), so no change is refused for that.
  */
-export async function updateGist(ctx: ServiceContext, id: string, body: Received<UpdateBody>): Promise<GistRow> {
+async function updateGist(ctx: ServiceContext, id: string, body: Received<UpdateBody>): Promise<GistRow> {
   return (await updateGistAndFiles(ctx, id, body)).gist;
 }
 

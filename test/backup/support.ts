@@ -1,10 +1,6 @@
-// Shared by the backup tests: JSON calls to a `serve` process with a token, archive downloads through the 302, a quiet
-// stock git, and the `--database` arguments of a data dir on the database under test.
+// Shared by the backup tests: JSON calls to a `serve` process with a token, archive downloads through the 302 (stock git
+// comes from test/gists/git-tools.ts), and the `--database` arguments of a data dir on the database under test.
 import crypto from 'node:crypto';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-
-const run = promisify(execFile);
 
 export interface Call {
   status: number;
@@ -48,33 +44,4 @@ export async function until<T>(get: () => Promise<T>, done: (v: T) => boolean, w
     if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-const gitEnv: NodeJS.ProcessEnv = {
-  ...process.env,
-  GIT_TERMINAL_PROMPT: '0',
-  GIT_ASKPASS: '',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 'Ada',
-  GIT_AUTHOR_EMAIL: 'ada@example.com',
-  GIT_COMMITTER_NAME: 'Ada',
-  GIT_COMMITTER_EMAIL: 'ada@example.com',
-};
-
-/** Stock git, without blocking the event loop; its stdout (throws with git's stderr on failure). */
-export async function git(args: string[], cwd: string): Promise<string> {
-  try {
-    return (await run('git', args, { cwd, env: gitEnv, maxBuffer: 64 * 1024 * 1024 })).stdout;
-  } catch (e) {
-    throw new Error(`git ${args.join(' ')}: ${(e as { stderr?: string }).stderr ?? String(e)}`);
-  }
-}
-
-/** `http://login:token@host/…` for git. */
-export function withCredentials(url: string, login: string, token: string): string {
-  const u = new URL(url);
-  u.username = login;
-  u.password = token;
-  return u.toString();
 }

@@ -9,7 +9,8 @@ import { runCli } from '../helpers/cli.js';
 import { onPostgres, scratchPostgresDatabase, type TestDatabase } from '../helpers/database.js';
 import { serveProcesses } from '../helpers/serve-process.js';
 import { signaturesValid, startReceiver, type Receiver } from '../webhooks/receiver.js';
-import { archiveDigest, call, git, until, withCredentials } from './support.js';
+import { git, withCredentials } from '../gists/git-tools.js';
+import { archiveDigest, call, until } from './support.js';
 
 // Real processes (two servers, the CLI three times, git) on a loaded two-core machine; nothing is timed.
 vi.setConfig({ testTimeout: 300_000 });

@@ -14,15 +14,6 @@ let s: TestServer;
 let alice: { login: string; token: string };
 let bob: { login: string; token: string };
 
-async function gist(token: string, description: string, files: Record<string, string>, isPublic = true): Promise<string> {
-  const r = await s.api('POST', '/gists', {
-    token,
-    body: { description, public: isPublic, files: Object.fromEntries(Object.entries(files).map(([k, v]) => [k, { content: v }])) },
-  });
-  expect(r.status, r.text).toBe(201);
-  return r.body.id;
-}
-
 beforeAll(async () => {
   cli = await startInProcessCliServer();
   s = cli.server;
@@ -67,8 +58,8 @@ describe('gist search', () => {
   });
 
   it('prints the matches as gist list does, best match first, the same in local and remote mode', async () => {
-    const weak = await gist(bob.token, 'an essay', { 'essay.txt': `${'words about other things here '.repeat(20)}walrus\n` });
-    const strong = await gist(alice.token, 'Walrus facts', { 'walrus.md': 'the walrus is big\n' });
+    const weak = await s.createGist(bob.token, 'an essay', { 'essay.txt': `${'words about other things here '.repeat(20)}walrus\n` });
+    const strong = await s.createGist(alice.token, 'Walrus facts', { 'walrus.md': 'the walrus is big\n' });
     const local = ok(await cli.local(['--as', 'alice', 'gist', 'search', 'walrus']));
     const remote = ok(await cli.remote(alice.token, ['gist', 'search', 'walrus']));
     expect(remote.stdout).toBe(local.stdout);
@@ -86,7 +77,7 @@ describe('gist search', () => {
 
   it('follows pages up to --limit, prints the API’s items with --json, and sorts with --sort', async () => {
     const made: string[] = [];
-    for (let i = 0; i < 12; i++) made.push(await gist(bob.token, `paged ${i}`, { 'p.txt': `narwhal ${i}\n` }));
+    for (let i = 0; i < 12; i++) made.push(await s.createGist(bob.token, `paged ${i}`, { 'p.txt': `narwhal ${i}\n` }));
     const limited = ok(await cli.remote(null, ['gist', 'search', 'narwhal', '--limit', '11']));
     expect(rows(limited.stdout)).toHaveLength(11);
     const all = ok(await cli.remote(null, ['--json', 'gist', 'search', 'narwhal', '-L', '50']));
@@ -99,7 +90,7 @@ describe('gist search', () => {
   });
 
   it('finds secret gists for their owner only, and ends with the API’s error for a query it refuses', async () => {
-    const secret = await gist(alice.token, 'hidden', { 'h.txt': 'platypus\n' }, false);
+    const secret = await s.createGist(alice.token, 'hidden', { 'h.txt': 'platypus\n' }, false);
     const own = ok(await cli.local(['--as', 'alice', 'gist', 'search', 'platypus']));
     expect(rows(own.stdout).map((r) => [r[0], r[4]])).toEqual([[secret, 'secret']]);
     expect(rows(ok(await cli.remote(bob.token, ['gist', 'search', 'platypus'])).stdout)).toEqual([]);

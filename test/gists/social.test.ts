@@ -36,7 +36,9 @@ describe('stars', () => {
     const star = `/gists/${g.id}/star`;
     expect((await s.api('GET', star, { token: bob.token })).status).toBe(404);
     for (let i = 0; i < 2; i++) {
-      const put = await s.api('PUT', star, { token: bob.token, headers: { 'content-length': '0' } });
+      // No body: fetch sends `Content-Length: 0` for a PUT itself (the Fetch standard), as GitHub asks; naming the header
+      // too is refused by undici's own fetch when a test file in the same worker has put it in place of Node's.
+      const put = await s.api('PUT', star, { token: bob.token });
       expect(put.status).toBe(204);
       expect(put.text).toBe('');
       checkSchema(put, 'PUT /gists/{gist_id}/star');

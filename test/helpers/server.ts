@@ -31,6 +31,8 @@ export interface TestServer {
   /** A user with a classic token carrying the given scopes. */
   userWithToken(login: string, scopes?: string[]): Promise<{ login: string; id: number; token: string }>;
   createOrg(login: string, owner: string): Promise<{ login: string; id: number }>;
+  /** A gist of `files` (name to content) through the API; its id. */
+  createGist(token: string, description: string, files: Record<string, string>, isPublic?: boolean): Promise<string>;
   addMember(org: string, login: string, role?: 'admin' | 'member'): Promise<void>;
   close(): Promise<void>;
 }
@@ -118,6 +120,10 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     async userWithToken(login, scopes = ['gist', 'repo', 'admin:org', 'admin:org_hook', 'user']) {
       const user = await server.createUser(login);
       return { ...user, token: await server.createToken(login, { scopes }) };
+    },
+    async createGist(token, description, files, isPublic = true) {
+      const body = { description, public: isPublic, files: Object.fromEntries(Object.entries(files).map(([k, v]) => [k, { content: v }])) };
+      return expectStatus(await api('POST', '/gists', { token, body }), 201, `gist ${description}`).id;
     },
     async createOrg(login, owner) {
       return expectStatus(

@@ -13,6 +13,7 @@ import type { MetricsListener } from '../../src/metrics/listener.js';
 import { noMetrics } from '../../src/metrics/metrics.js';
 import { buildApp, closeApp } from '../../src/server/app.js';
 import { onPostgres } from '../helpers/database.js';
+import { staleEverything } from '../helpers/raw-http.js';
 import { countRouted } from '../helpers/routed-count.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { WebClient } from '../helpers/web-client.js';
@@ -86,13 +87,22 @@ describe('HTTP requests', () => {
     const created = await s.api('POST', '/gists', { token: alice.token, body: { public: true, files: { 'a.txt': { content: 'hi\n' } } } });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
-    await s.app.hublet.jobs.idle(); // nothing commits between the two reads below, so the second is the cache's
+    await s.app.hublet.jobs.idle(); // nothing of this server commits between the two reads below
     const routed = countRouted(s);
-    const before = await scrape();
-    expect((await s.api('GET', `/gists/${id}`)).status).toBe(200);
-    expect(routed()).toBe(1); // the route built it
-    expect((await s.api('GET', `/gists/${id}`)).status).toBe(200);
-    expect(routed()).toBe(1); // the fast path answered
+    // On PostgreSQL the stamp is the cluster's snapshot, which other test files' commits move too: a pair whose second
+    // read found the entry stale meanwhile is tried again (5 times at most), each from a fresh scrape.
+    let before: Sample[] = [];
+    let fastHit = false;
+    for (let attempt = 0; attempt < 5 && !fastHit; attempt++) {
+      await staleEverything(s);
+      before = await scrape();
+      const built = routed();
+      expect((await s.api('GET', `/gists/${id}`)).status).toBe(200);
+      expect(routed()).toBe(built + 1); // the route built it
+      expect((await s.api('GET', `/gists/${id}`)).status).toBe(200);
+      fastHit = routed() === built + 1; // the fast path answered
+    }
+    expect(fastHit).toBe(true);
     expect((await s.api('GET', `/no/such/${crypto.randomUUID()}`)).status).toBe(404);
     expect((await s.api('GET', '/user')).status).toBe(401);
     const after = await scrape();

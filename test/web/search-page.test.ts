@@ -16,26 +16,17 @@ let browser: BrowserSession;
 let alice: { login: string; token: string };
 let bob: { login: string; token: string };
 
-async function gist(token: string, description: string, files: Record<string, string>, isPublic = true): Promise<string> {
-  const r = await s.api('POST', '/gists', {
-    token,
-    body: { description, public: isPublic, files: Object.fromEntries(Object.entries(files).map(([k, v]) => [k, { content: v }])) },
-  });
-  if (r.status !== 201) throw new Error(`gist: ${r.status} ${r.text}`);
-  return r.body.id;
-}
-
 browserAndServer(async (started) => {
   ({ browser, s } = started);
   await s.createUser('alice', { password: PASSWORD });
   await s.createUser('bob', { password: PASSWORD });
   alice = { login: 'alice', token: await s.createToken('alice', { scopes: ['gist'] }) };
   bob = { login: 'bob', token: await s.createToken('bob', { scopes: ['gist'] }) };
-  await gist(alice.token, 'Quicksort in Python', { 'sort.py': 'def quicksort(items):\n    pivot = items[0]\n    return items\n' });
-  await gist(bob.token, 'Pivot tables', { 'table.md': 'How to pivot a table.\n' });
-  await gist(alice.token, 'hidden plans', { 'plans.txt': 'the hushword is here\n' }, false);
-  await gist(bob.token, SCRIPT, { 'evil.html': `${SCRIPT} xsswatch <b>bold</b> & "quotes"\n`, '<b onclick=x>.txt': 'x\n' });
-  for (let i = 0; i < 12; i++) await gist(bob.token, `paged ${i}`, { 'page.txt': `pagingword number ${i}\n` });
+  await s.createGist(alice.token, 'Quicksort in Python', { 'sort.py': 'def quicksort(items):\n    pivot = items[0]\n    return items\n' });
+  await s.createGist(bob.token, 'Pivot tables', { 'table.md': 'How to pivot a table.\n' });
+  await s.createGist(alice.token, 'hidden plans', { 'plans.txt': 'the hushword is here\n' }, false);
+  await s.createGist(bob.token, SCRIPT, { 'evil.html': `${SCRIPT} xsswatch <b>bold</b> & "quotes"\n`, '<b onclick=x>.txt': 'x\n' });
+  for (let i = 0; i < 12; i++) await s.createGist(bob.token, `paged ${i}`, { 'page.txt': `pagingword number ${i}\n` });
 });
 
 const anonymous = () => new WebClient(s.url);

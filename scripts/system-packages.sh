@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the tests drive when any is missing: gh and python3-github (stock clients), openssl
+# Installs the Debian packages the tests drive when any is missing: gh, python3-github, ruby-octokit, gist (gist-paste),
+# hub and webhook (adnanh's receiver) (stock clients and receivers), openssl
 # (test certificates), chromium (pages in a real browser), nginx (the deployment config) and, for the PostgreSQL pass
 # (HUBLET_TEST_DATABASE_URL set), postgresql-client-15 (pg_dump and pg_restore of admin backup). Called by `make test`
 # and `.ci/run`. As root, or through `sudo -n`; where neither can install, it stops at once naming the command to run.
@@ -7,6 +8,10 @@ set -euo pipefail
 missing=()
 command -v gh >/dev/null 2>&1 || missing+=(gh)
 /usr/bin/python3 -c 'import github' >/dev/null 2>&1 || missing+=(python3-github)
+/usr/bin/ruby -e 'require "octokit"' >/dev/null 2>&1 || missing+=(ruby-octokit)
+command -v gist-paste >/dev/null 2>&1 || missing+=(gist)
+command -v hub >/dev/null 2>&1 || missing+=(hub)
+command -v webhook >/dev/null 2>&1 || missing+=(webhook)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/sbin/nginx ] || missing+=(nginx)

@@ -2,6 +2,7 @@
 // errors, the commit stamp, and SQLite's file upkeep. Call sites say what they want; this file says how each does it.
 import { PostgresAdapter, sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Db } from './schema.js';
+import { COUNTED_STAMP_SQL } from './change-counters.js';
 import { DATA_VERSION_SQL } from './sqlite-dialect.js';
 
 /**
@@ -98,15 +99,15 @@ export function isForeignKeyViolation(err: unknown): boolean {
 }
 
 /**
- * A one-value query that changes whenever any connection, of any process, commits (change-stamp.ts).
+ * A one-value query that changes whenever any connection, of any process, commits a change (change-stamp.ts).
  * SQLite: `PRAGMA data_version`, which the dialect always asks of one fixed reader (sqlite-dialect.ts).
- * PostgreSQL: the current snapshot (xmin:xmax:in-progress ids) changes whenever any transaction that wrote commits,
- * and a commit whose WAL record is written but which is not yet visible is still listed as in progress, so a stamp
- * never runs ahead of what a read taken after it sees. Both are conservative: any write anywhere changes them.
+ * PostgreSQL: the sum of the per-table change counters (change-counters.ts), bumped inside each writing transaction,
+ * so it moves when the change becomes visible, never before: a stamp never runs ahead of what a read taken after it
+ * sees. SQLite's is conservative (any commit changes it); PostgreSQL's ignores the tables no kept read depends on.
  */
 export function commitStampQuery(db: Kysely<any>): RawBuilder<Record<string, unknown>> {
   return isPostgresDb(db)
-    ? sql<Record<string, unknown>>`select pg_current_snapshot()::text as v`
+    ? sql<Record<string, unknown>>`${sql.raw(COUNTED_STAMP_SQL)}`
     : sql<Record<string, unknown>>`${sql.raw(DATA_VERSION_SQL)}`;
 }
 

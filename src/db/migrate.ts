@@ -2,6 +2,8 @@
 // PostgreSQL database take turns (an advisory lock), so the schema is migrated once and the others find it done.
 import { Migrator, sql } from 'kysely';
 import { withAdvisoryLock } from './advisory-lock.js';
+import { ensureChangeCounting } from './change-counters.js';
+import { isPostgresDb } from './dialect.js';
 import { schemaMigrationProvider, schemaMigrations } from './schema-migrations/index.js';
 import type { Db } from './connect.js';
 
@@ -24,6 +26,7 @@ async function migrateOnce(db: Db): Promise<void> {
   const migrator = new Migrator({ db, provider: schemaMigrationProvider, allowUnorderedMigrations: true });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error;
+  if (isPostgresDb(db)) await ensureChangeCounting(db);
 }
 
 async function appliedMigrations(db: Db): Promise<string[]> {

@@ -84,9 +84,9 @@ describe('GET /gists/{id} through the response cache', () => {
     const builds = countBuilds(s);
     const read = async () => expect((await server.api('GET', `/gists/${id}`)).status).toBe(200);
     /**
-     * Whether a read after `between` is answered without a build, the entry filled first. On PostgreSQL the stamp is
-     * the cluster's snapshot, which other test files' commits move too, so a round that saw a build is tried again
-     * (a few times at most); a step that always empties the cache fails every round.
+     * Whether a read after `between` is answered without a build, the entry filled first. A commit of this server's
+     * background work meanwhile makes the entry stale, so a round that saw a build is tried again (a few times at
+     * most); a step that always empties the cache fails every round.
      */
     const keptAcross = async (between: () => Promise<unknown>) => {
       for (let attempt = 0; attempt < 5; attempt++) {

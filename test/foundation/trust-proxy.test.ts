@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveProcesses } from '../helpers/serve-process.js';
 import { runServe } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { onPostgres } from '../helpers/database.js';
 import { countRouted } from '../helpers/routed-count.js';
 
 let plain: TestServer;
@@ -64,9 +63,8 @@ describe('the client address behind a proxy', () => {
     const before = routed();
     const first = await anonymous(plain, path, '198.51.100.1');
     const second = await anonymous(plain, path, '198.51.100.2');
-    // Both answered by the fast path (on SQLite; on PostgreSQL a commit anywhere in the cluster may send one to the
-    // routes, as below: the counts hold either way).
-    if (!onPostgres) expect(routed()).toBe(before);
+    // Both answered by the fast path.
+    expect(routed()).toBe(before);
     expect(second.used).toBe(first.used + 1);
     const viaRoute = await anonymous(plain, '/users/admin', '198.51.100.3');
     expect(viaRoute.status).toBe(200);
@@ -84,10 +82,8 @@ describe('the client address behind a proxy', () => {
     expect((await anonymous(proxied, path, '203.0.113.1')).used).toBe(2);
     // A client may prepend what it likes; the address the trusted proxy appended is the one believed.
     expect((await anonymous(proxied, path, '192.0.2.9, 203.0.113.1')).used).toBe(3);
-    // All answered by the fast path. On PostgreSQL the change stamp is the cluster's snapshot, so a commit anywhere (other
-    // test files' databases, this server's shared rate counts' flush) may make the entry stale and send one to the routes:
-    // the counts above hold either way, and which path answered is proven on SQLite.
-    if (!onPostgres) expect(routed()).toBe(before);
+    // All answered by the fast path (on PostgreSQL too: the shared rate counts' flush leaves the change stamp alone).
+    expect(routed()).toBe(before);
 
     const viaRoute = await anonymous(proxied, '/users/admin', '203.0.113.2');
     expect(viaRoute.status).toBe(200);

@@ -61,8 +61,8 @@ export function expectSame(first: Raw, second: Raw): void {
 
 /**
  * Sends the request with every entry stale (its route answers), then again (the fast path answers from what the route
- * kept): the pair, once the second was not routed. On PostgreSQL the stamp is the cluster's snapshot, which other test
- * files' commits move too: a pair whose second request found its entry stale meanwhile is tried again (5 times at most).
+ * kept): the pair, once the second was not routed. A commit meanwhile (this server's own background
+ * work: a delivery's record, a finished job) makes the entry stale: such a pair is tried again (5 times at most).
  */
 export async function routedThenFast(
   server: TestServer,

@@ -89,8 +89,8 @@ describe('HTTP requests', () => {
     const id = created.body.id as string;
     await s.app.hublet.jobs.idle(); // nothing of this server commits between the two reads below
     const routed = countRouted(s);
-    // On PostgreSQL the stamp is the cluster's snapshot, which other test files' commits move too: a pair whose second
-    // read found the entry stale meanwhile is tried again (5 times at most), each from a fresh scrape.
+    // A commit meanwhile (this server's background work) makes the entry stale: a pair whose second read found it
+    // stale is tried again (5 times at most), each from a fresh scrape.
     let before: Sample[] = [];
     let fastHit = false;
     for (let attempt = 0; attempt < 5 && !fastHit; attempt++) {

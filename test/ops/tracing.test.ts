@@ -99,8 +99,8 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT set)', { timeout: 60_000 }, () => 
     // A statement reading the gist in a request's trace: the response was built, not answered by the fast path.
     const readsGist = (span: ReceivedSpan) =>
       otlp.spans.some((s) => s.traceId === span.traceId && /from "gists"/.test(String(s.attributes['db.query.text'] ?? '')));
-    // The first read builds the response; later ones are answered by the fast path from the response cache (on
-    // PostgreSQL, until a write such as the rate limit's counters changes the database's snapshot: reads in a row).
+    // The first read builds the response; later ones are answered by the fast path from the response cache (until a
+    // commit of this server's background work makes the entry stale: reads in a row).
     for (let i = 0; i < 8; i++) expect((await call(p, 'GET', `/gists/${gistId}`)).status).toBe(200);
     const reads = await otlp.waitFor('eight GET /gists/{gist_id}', (spans) => {
       const found = spans.filter(

@@ -13,6 +13,16 @@ function mediaParam(accept: string | undefined): string | undefined {
   return m ? m[1].toLowerCase() : undefined;
 }
 
+/**
+ * The media type's name in X-Service-Media-Type, as GitHub's X-GitHub-Media-Type: `service.v3` with a `param=` (raw,
+ * base64…) after it, or a preview's own name (`application/vnd.github.wyandotte-preview+json`, which Octokit.rb sends
+ * for migrations, is `service.wyandotte-preview`).
+ */
+function mediaTypeName(param: string | undefined): string {
+  if (param === undefined || param === 'v3') return 'service.v3';
+  return param.endsWith('-preview') ? `service.${param}` : `service.v3; param=${param}`;
+}
+
 /** The API version a request selects (the default when it names none); undefined for one this server does not serve. */
 export function apiVersionOf(header: string | string[] | undefined): string | undefined {
   const requested = Array.isArray(header) ? header[0] : header;
@@ -42,7 +52,7 @@ export class MediaTypes {
     let media = this.known.get(accept);
     if (!media) {
       const param = mediaParam(accept);
-      media = { param, header: `service.v3; ${param && param !== 'v3' ? `param=${param}; ` : ''}format=json` };
+      media = { param, header: `${mediaTypeName(param)}; format=json` };
       // Clients send few distinct Accept headers; a hostile stream of them is simply not remembered past the bound.
       if (this.known.size < 1000) this.known.set(accept, media);
     }

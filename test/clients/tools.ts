@@ -1,4 +1,4 @@
-// Runs the stock clients the compatibility tests drive (Debian's gh and python3-github): finds them or fails with what
+// Runs the stock clients the compatibility tests drive (Debian's gh, python3-github and ruby-octokit): finds them or fails with what
 // to install, and runs one to its exit with captured output. A missing client fails its test file; it is never skipped.
 import { spawn, spawnSync } from 'node:child_process';
 
@@ -30,6 +30,20 @@ export function requirePyGithub(): string {
   if (probe.error || probe.status !== 0) {
     throw new Error(
       `PyGithub is missing for ${PYTHON}: apt-get install -y python3-github (.ci/run installs it before the tests)\n${probe.error?.message ?? probe.stderr}`,
+    );
+  }
+  return probe.stdout.trim();
+}
+
+/** Debian's ruby: ruby-octokit installs Octokit.rb for it (an rbenv or rvm ruby first on PATH does not have it). */
+export const RUBY = '/usr/bin/ruby';
+
+/** Debian's ruby with Octokit.rb loadable; throws saying what to install otherwise. Answers Octokit.rb's version. */
+export function requireRubyOctokit(): string {
+  const probe = spawnSync(RUBY, ['-e', 'require "octokit"; print Octokit::VERSION'], { encoding: 'utf8' });
+  if (probe.error || probe.status !== 0) {
+    throw new Error(
+      `Octokit.rb is missing for ${RUBY}: apt-get install -y ruby-octokit (.ci/run installs it before the tests)\n${probe.error?.message ?? probe.stderr}`,
     );
   }
   return probe.stdout.trim();

@@ -106,6 +106,14 @@ describe('versioning and media types', () => {
     const raw = await s.api('GET', '/users/admin', { headers: { accept: 'application/vnd.service.raw+json' } });
     expect(raw.headers.get('x-service-media-type')).toBe('service.v3; param=raw; format=json');
   });
+
+  it('names a preview media type as GitHub does: its own name, no param (Octokit.rb asks for migrations so)', async () => {
+    for (const accept of ['application/vnd.github.wyandotte-preview+json', 'application/vnd.service.wyandotte-preview+json']) {
+      const r = await s.api('GET', '/users/admin', { headers: { accept } });
+      expect(r.status, accept).toBe(200);
+      expect(r.headers.get('x-service-media-type'), accept).toBe('service.wyandotte-preview; format=json');
+    }
+  });
 });
 
 describe('conditional requests', () => {

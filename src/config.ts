@@ -32,7 +32,10 @@ export interface Config extends SignInSettings {
   hookLeaseMs: number;
   hookConcurrency: number;
   hookRetries: number;
+  /** What the first step of the retry schedule (Standard Webhooks' 5 seconds) lasts; every step is scaled alike (deliver.ts). */
   hookRetryBaseMs: number;
+  /** How long a hook's previous secret still signs Standard Webhooks deliveries after the secret changes; 0: not at all. */
+  hookSecretRotationMinutes: number;
   hookThrottlePerMinute: number;
   hookDisableAfterFailures: number;
   hookDisableWindowMinutes: number;
@@ -115,6 +118,7 @@ const ENV: Record<keyof Config, string> = {
   hookConcurrency: 'HUBLET_HOOK_CONCURRENCY',
   hookRetries: 'HUBLET_HOOK_RETRIES',
   hookRetryBaseMs: 'HUBLET_HOOK_RETRY_BASE_MS',
+  hookSecretRotationMinutes: 'HUBLET_HOOK_SECRET_ROTATION_MINUTES',
   hookThrottlePerMinute: 'HUBLET_HOOK_THROTTLE_PER_MINUTE',
   hookDisableAfterFailures: 'HUBLET_HOOK_DISABLE_AFTER_FAILURES',
   hookDisableWindowMinutes: 'HUBLET_HOOK_DISABLE_WINDOW_MINUTES',
@@ -247,6 +251,7 @@ type HookSettings = Pick<
   | 'hookConcurrency'
   | 'hookRetries'
   | 'hookRetryBaseMs'
+  | 'hookSecretRotationMinutes'
   | 'hookThrottlePerMinute'
   | 'hookDisableAfterFailures'
   | 'hookDisableWindowMinutes'
@@ -275,7 +280,8 @@ function hookSettings(
     hookLeaseMs,
     hookConcurrency: integer('hookConcurrency', 100, 1, 1024),
     hookRetries: integer('hookRetries', 0, 0, 20),
-    hookRetryBaseMs: integer('hookRetryBaseMs', 10_000, 10, 3_600_000),
+    hookRetryBaseMs: integer('hookRetryBaseMs', 5_000, 1, 3_600_000),
+    hookSecretRotationMinutes: integer('hookSecretRotationMinutes', 1_440, 0, 525_600),
     hookThrottlePerMinute: integer('hookThrottlePerMinute', 0, 0, 1_000_000),
     hookDisableAfterFailures: integer('hookDisableAfterFailures', 0, 0, 1_000_000),
     hookDisableWindowMinutes: integer('hookDisableWindowMinutes', 0, 0, 525_600),

@@ -1,15 +1,20 @@
 // The audit log's entries of hooks (GitHub's `hook.create`, `hook.config_changed`, `hook.events_changed`,
 // `hook.active_changed`, `hook.destroy`): the hook's id and, as GitHub shows them, its config (the URL as shown, its
-// credentials masked; the content type; insecure_ssl), events and active flag. Never the secret or a password.
-import type { ServiceContext } from '../core/context.js';
+// credentials masked; the content type; insecure_ssl), events and active flag. Never the secret or a password. The
+// server turning a hook off itself (a receiver's 410 Gone) is a `hook.active_changed` without an actor, with its reason.
+import { findAccountById } from '../accounts/store.js';
+import type { AppContext, ServiceContext } from '../core/context.js';
 import type { AuditEntry } from '../core/contributions.js';
 import type { Db } from '../db/connect.js';
+import type { EventRow } from '../db/tables/events.js';
 import type { HookRow } from '../db/tables/webhooks.js';
 import type { HookScope } from './scope.js';
 
 /** A hook's config as an entry shows it. */
 function shownConfig(hook: HookRow): Record<string, string> {
-  return { url: hook.url, content_type: hook.content_type, insecure_ssl: hook.insecure_ssl };
+  const config: Record<string, string> = { url: hook.url, content_type: hook.content_type, insecure_ssl: hook.insecure_ssl };
+  if (hook.signature_format !== 'github') config.signature_format = hook.signature_format;
+  return config;
 }
 
 /** What an entry about one of the scope's hooks concerns: its organization and repository (neither for global hooks). */
@@ -68,4 +73,51 @@ export async function recordHookUpdated(
       ctx,
       entry(s, 'active_changed', after, { active: Boolean(after.active), active_was: Boolean(before.active) }),
     );
+}
+
+/**
+ * What an entry about a hook concerns when no request names it (the deliverer's): an organization hook's organization;
+ * a repository hook's repository and organization as the event's payload names them.
+ */
+async function concerningHook(trx: Db, hook: HookRow, event: EventRow): Promise<Pick<AuditEntry, 'org' | 'repo'>> {
+  if (hook.org_id !== null) {
+    const org = await findAccountById(trx, hook.org_id);
+    return { org: org ? { id: org.id, login: org.login } : null, repo: null };
+  }
+  if (hook.repository_id === null) return { org: null, repo: null };
+  const payload = JSON.parse(event.payload) as {
+    repository?: { id?: unknown; full_name?: unknown };
+    organization?: { id?: unknown; login?: unknown };
+  };
+  const r = payload.repository;
+  const o = payload.organization;
+  const repo = r?.id === hook.repository_id && typeof r.full_name === 'string' ? { id: hook.repository_id, name: r.full_name } : null;
+  const org = repo && typeof o?.id === 'number' && typeof o.login === 'string' ? { id: o.id, login: o.login } : null;
+  return { org, repo };
+}
+
+/** `hook.active_changed` by the server itself (no actor), in the transaction that records the delivery that caused it. */
+export async function recordHookDisabled(
+  trx: Db,
+  ctx: AppContext,
+  change: { before: HookRow; after: HookRow; reason: string; event: EventRow },
+): Promise<void> {
+  const { before, after } = change;
+  await ctx.audit.record(
+    trx,
+    { actor: null, clock: ctx.clock },
+    {
+      action: 'hook.active_changed',
+      actor: null,
+      ...(await concerningHook(trx, after, change.event)),
+      fields: {
+        hook_id: after.id,
+        name: 'webhook',
+        active: Boolean(after.active),
+        active_was: Boolean(before.active),
+        reason: change.reason,
+        delivery_guid: change.event.guid,
+      },
+    },
+  );
 }

@@ -1,5 +1,7 @@
 // The delivery job: builds the signed request for one hook and one event, posts it, and records the attempt. While
-// traces are on, each attempt is a span `webhook.deliver` of its own, linked to the span that recorded the event.
+// traces are on, each attempt is a span `webhook.deliver` of its own, linked to the span that recorded the event. A
+// failed attempt may be retried on Standard Webhooks' schedule (off by default, as GitHub); a receiver answering
+// `410 Gone` turns its hook off (Standard Webhooks).
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
 import { scrubDeletedCopies } from '../db/dialect.js';
@@ -13,7 +15,7 @@ import { enqueueDelivery, type DeliverJob, type Destination } from './outbox.js'
 import { OpenedCache } from '../secrets/opened-cache.js';
 import { openConfig } from './sealed-config.js';
 import { withGithubNames } from './github-headers.js';
-import { signatureHeaders } from './sign.js';
+import { deliverySignatures } from './sign.js';
 import { eventsByIds } from '../events/store.js';
 import {
   deleteFarewell,
@@ -25,6 +27,7 @@ import {
   recentDeliveries,
   updateHook,
 } from './store.js';
+import { recordHookDisabled } from './audit.js';
 import type { HookRow } from '../db/tables/webhooks.js';
 import { installationTarget, type HookTarget } from './scope.js';
 import type { Attempt, Transport } from './transport.js';
@@ -49,9 +52,18 @@ interface DeliveryHeadersInput {
   target: { type: string; id: number };
   destination: Destination;
   body: Buffer;
+  /** When the attempt is made (Standard Webhooks' `webhook-timestamp`). */
+  at: Date;
 }
 
-/** The headers of spec section 6 (also what a delivery record shows). */
+/** The secret before the last rotation while its overlap lasts, else null. */
+function overlapping(d: Destination, at: Date): string | null {
+  return d.previousSecret !== null && d.previousSecretUntil !== null && Date.parse(d.previousSecretUntil) > at.getTime()
+    ? d.previousSecret
+    : null;
+}
+
+/** The headers of spec section 6 and the hook's signatures (sign.ts); also what a delivery record shows. */
 function deliveryHeaders(input: DeliveryHeadersInput): Record<string, string> {
   return {
     Accept: '*/*',
@@ -61,7 +73,14 @@ function deliveryHeaders(input: DeliveryHeadersInput): Record<string, string> {
     'X-Service-Hook-ID': String(input.hookId),
     'X-Service-Hook-Installation-Target-ID': String(input.target.id),
     'X-Service-Hook-Installation-Target-Type': input.target.type,
-    ...signatureHeaders(input.destination.secret, input.body),
+    ...deliverySignatures({
+      format: input.destination.signatureFormat,
+      secret: input.destination.secret,
+      previousSecret: overlapping(input.destination, input.at),
+      id: input.guid,
+      at: input.at,
+      body: input.body,
+    }),
     'content-type': input.destination.contentType === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
   };
 }
@@ -83,10 +102,24 @@ function splitCredentials(dest: Destination): { url: string; authorization?: str
 
 const succeeded = (code: number) => code >= 200 && code <= 399;
 
-/** Exponential backoff with jitter for automatic retries: base·2^(n-1), between half and all of it, at most an hour. */
+/** Standard Webhooks: the receiver wants no more deliveries; its hook is turned off and the delivery not retried. */
+const GONE = 410;
+
+/**
+ * Standard Webhooks' example retry schedule, in seconds after each failed attempt: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h,
+ * 14 h, 20 h, 24 h (the tenth attempt about 75 hours after the first); retries past the ninth wait 24 h each.
+ */
+const RETRY_SCHEDULE_S = [5, 300, 1_800, 7_200, 18_000, 36_000, 50_400, 72_000, 86_400];
+
+/**
+ * How long to wait after failed attempt `attempt` (1 for the first): its step of the schedule scaled by
+ * hookRetryBaseMs / 5000 (the first step lasts hookRetryBaseMs; 5000, the default, is the schedule as written), plus up
+ * to 10 % of jitter, as the spec recommends.
+ */
 function retryDelay(config: Readonly<Config>, attempt: number): number {
-  const full = Math.min(3_600_000, config.hookRetryBaseMs * 2 ** (attempt - 1));
-  return Math.round(full / 2 + (Math.random() * full) / 2);
+  const step = RETRY_SCHEDULE_S[Math.min(attempt, RETRY_SCHEDULE_S.length) - 1];
+  const scaled = (step / RETRY_SCHEDULE_S[0]) * config.hookRetryBaseMs;
+  return Math.round(scaled * (1 + Math.random() / 10));
 }
 
 /** One finished attempt waiting to be written (with its job's completion) in the next batch. */
@@ -184,12 +217,21 @@ export class Deliverer {
     target: HookTarget,
   ): Promise<Pick<Recording, 'deliveredAt' | 'attempt' | 'headers' | 'url'>> {
     const body = requestBody(destination.contentType, event.payload);
+    const deliveredAt = this.ctx.clock.now();
+    const installation = installationTarget(target);
     const headers = withGithubNames(
-      deliveryHeaders({ guid: event.guid, event: event.name, hookId: job.hookId, target: installationTarget(target), destination, body }),
+      deliveryHeaders({
+        guid: event.guid,
+        event: event.name,
+        hookId: job.hookId,
+        target: installation,
+        destination,
+        body,
+        at: deliveredAt,
+      }),
       this.ctx.config.hookGithubHeaders,
     );
     const { url, authorization } = splitCredentials(destination);
-    const deliveredAt = this.ctx.clock.now();
     const attempt: Attempt =
       body.length > MAX_PAYLOAD_BYTES
         ? {
@@ -258,7 +300,10 @@ export class Deliverer {
           response_body: attempt.responseBody,
         })),
       );
-      for (const e of kept) if (!succeeded(e.attempt.statusCode)) await this.afterFailure(trx, e.job, e.hookId, e.deliveredAt);
+      for (const e of kept) {
+        if (e.attempt.statusCode === GONE) await this.disable(trx, e.hookId, e.event, e.deliveredAt, 'the receiver answered 410 Gone');
+        else if (!succeeded(e.attempt.statusCode)) await this.afterFailure(trx, e.job, e.hookId, e.event, e.deliveredAt);
+      }
       await completeRunsIn(
         trx,
         entries.map((e) => e.run),
@@ -291,7 +336,7 @@ export class Deliverer {
   }
 
   /** Automatic retries and automatic disabling, both off by default (GitHub does neither). */
-  private async afterFailure(trx: Db, job: DeliverJob, hookId: number, now: Date): Promise<void> {
+  private async afterFailure(trx: Db, job: DeliverJob, hookId: number, event: EventRow, now: Date): Promise<void> {
     const config = this.ctx.config;
     const attempt = job.attempt ?? 1;
     if (attempt <= config.hookRetries) {
@@ -307,10 +352,17 @@ export class Deliverer {
         recent.every((d) => !succeeded(d.status_code)) &&
         now.getTime() - Date.parse(recent[n - 1].delivered_at) >= windowMs
       ) {
-        const reason = `disabled after ${n} failed deliveries in a row`;
-        await updateHook(trx, hookId, { active: 0, disabled_reason: reason, updated_at: now.toISOString() });
-        this.ctx.log.warn({ hook: hookId }, reason);
+        await this.disable(trx, hookId, event, now, `disabled after ${n} failed deliveries in a row`);
       }
     }
+  }
+
+  /** Turns an active hook off for `reason` (shown nowhere but the log and its audit entry, `hook.active_changed` by nobody). */
+  private async disable(trx: Db, hookId: number, event: EventRow, now: Date, reason: string): Promise<void> {
+    const [before] = await hooksByIds(trx, [hookId]);
+    if (!before?.active) return;
+    const after = await updateHook(trx, hookId, { active: 0, disabled_reason: reason, updated_at: now.toISOString() });
+    await recordHookDisabled(trx, this.ctx, { before, after, reason, event });
+    this.ctx.log.warn({ hook: hookId }, reason);
   }
 }

@@ -7,12 +7,12 @@ import type { JobWorker } from '../jobs/worker.js';
 import { HOOK_SCOPED_EVENTS, subscribes } from './event-names.js';
 import { GLOBAL_HOOK_EVENTS } from './scope.js';
 import { activeHooksFor, hooksByIds, insertFarewell } from './store.js';
-import type { HookConfigInput } from './validate.js';
+import type { OpenedConfig } from './sealed-config.js';
 
 export const DELIVER_QUEUE = 'hooks.deliver';
 
 /** Where a delivery goes and how it is signed: a hook's config, opened at delivery time (never carried by a job). */
-export type Destination = HookConfigInput;
+export type Destination = OpenedConfig;
 
 /** A delivery job names the hook and the event; the deliverer reads the hook's config when it runs. */
 export interface DeliverJob {

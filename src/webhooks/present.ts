@@ -6,13 +6,16 @@ import type { DeliveryRow, HookRow } from '../db/tables/webhooks.js';
 
 /**
  * A hook's config as every response shows it: the secret (and a password) masked, present only when set. `url` is the
- * column kept for showing, with the credentials of its userinfo masked (sealed-config.ts).
+ * column kept for showing, with the credentials of its userinfo masked (sealed-config.ts). `signature_format` only
+ * when it is not `github` (the default).
  */
 export function hookConfig(hook: HookRow) {
   const config: Record<string, string> = { content_type: hook.content_type, insecure_ssl: hook.insecure_ssl, url: hook.url };
   if (hook.secret) config.secret = MASK;
   if (hook.username) config.username = hook.username;
   if (hook.password) config.password = MASK;
+  // hublet's own (Standard Webhooks signing): shown when not GitHub's default, as `secret` is when set.
+  if (hook.signature_format !== 'github') config.signature_format = hook.signature_format;
   return config;
 }
 

@@ -8,6 +8,8 @@ const contentType = { enum: ['json', 'form', null] } as const;
 const insecureSsl = { enum: ['0', '1', 0, 1, null] } as const;
 /** A secret, user name or password: a string, or null (or "") for none; its length and characters are validate.ts's. */
 const secretLike = { type: ['string', 'null'] } as const;
+/** Which signatures deliveries carry (sign.ts); null reads as not given. */
+const signatureFormat = { enum: ['github', 'standard', 'github,standard', null] } as const;
 
 /** A hook's whole config (a new hook's, or one that replaces a hook's config). Unknown properties are ignored, as GitHub does. */
 const config = {
@@ -20,6 +22,7 @@ const config = {
     secret: secretLike,
     username: secretLike,
     password: secretLike,
+    signature_format: signatureFormat,
   },
 } as const;
 
@@ -59,7 +62,7 @@ export const updateRepoHookBody = {
 /** PATCH /orgs/{org}/hooks/{hook_id}/config: only the properties given change. */
 export const configPatchBody = {
   type: 'object',
-  properties: { url: text, content_type: contentType, insecure_ssl: insecureSsl, secret: secretLike },
+  properties: { url: text, content_type: contentType, insecure_ssl: insecureSsl, secret: secretLike, signature_format: signatureFormat },
 } as const;
 
 export type CreateHookBody = FromSchema<typeof createHookBody>;

@@ -11,7 +11,7 @@ import { recordHookCreated, recordHookDestroyed, recordHookUpdated } from './aud
 import { ALL_EVENTS, subscribes } from './event-names.js';
 import { enqueueDelivery } from './outbox.js';
 import { metaDeletedPayload, pingPayload } from './payloads.js';
-import { sealConfig, sealSecret, sealUrl, shownUrl } from './sealed-config.js';
+import { rotatedSecret, sealConfig, sealUrl, shownUrl } from './sealed-config.js';
 import {
   allHooks,
   deleteHook,
@@ -92,6 +92,18 @@ function configColumns(box: SecretBox, c: HookConfigInput) {
   return sealConfig(box, c);
 }
 
+/**
+ * The secret columns of a config write that gives `secret` (undefined: not given): a new secret keeps the one it
+ * replaces for the rotation overlap (HUBLET_HOOK_SECRET_ROTATION_MINUTES); otherwise an overlap under way goes on.
+ */
+function secretChange(ctx: ServiceContext, current: HookRow, secret: string | null | undefined, now: Date) {
+  return {
+    previous_secret: current.previous_secret,
+    previous_secret_until: current.previous_secret_until,
+    ...rotatedSecret(ctx.secrets, current, secret, now, ctx.config.hookSecretRotationMinutes * 60_000),
+  };
+}
+
 export interface HookWithLast {
   hook: HookRow;
   last: DeliveryRow | undefined;
@@ -166,7 +178,7 @@ export async function updateScopeHook(
         throw new ValidationFailed([{ resource: 'Hook', code: 'custom', field: 'events', message: 'events must name at least one event' }]);
       await checkRoom(trx, ctx, s, { id: current.id, url, events });
       const updated = await updateHook(trx, current.id, {
-        ...(input.config ? configColumns(ctx.secrets, input.config) : {}),
+        ...(input.config ? { ...configColumns(ctx.secrets, input.config), ...secretChange(ctx, current, input.config.secret, now) } : {}),
         events: JSON.stringify(events),
         ...(input.active !== undefined ? { active: input.active ? 1 : 0, disabled_reason: null } : {}),
         updated_at: now.toISOString(),
@@ -223,7 +235,8 @@ export async function updateHookConfig(
         ...(patch.url !== undefined ? sealUrl(ctx.secrets, patch.url) : {}),
         ...(patch.contentType !== undefined ? { content_type: patch.contentType } : {}),
         ...(patch.insecureSsl !== undefined ? { insecure_ssl: patch.insecureSsl } : {}),
-        ...(patch.secret !== undefined ? { secret: sealSecret(ctx.secrets, patch.secret) } : {}),
+        ...secretChange(ctx, current, patch.secret, now),
+        ...(patch.signatureFormat !== undefined ? { signature_format: patch.signatureFormat } : {}),
         updated_at: now.toISOString(),
       });
       await recordHookUpdated(trx, ctx, s, { before: current, after: updated, secretChanged: patch.secret !== undefined });
@@ -367,7 +380,8 @@ export async function editScopeHookFrom(ctx: ServiceContext, s: HookScope, hookI
         ...(url !== undefined ? sealUrl(ctx.secrets, url) : {}),
         ...(patch.contentType !== undefined ? { content_type: patch.contentType } : {}),
         ...(patch.insecureSsl !== undefined ? { insecure_ssl: patch.insecureSsl } : {}),
-        ...(patch.secret !== undefined ? { secret: sealSecret(ctx.secrets, patch.secret) } : {}),
+        ...secretChange(ctx, current, patch.secret, now),
+        ...(patch.signatureFormat !== undefined ? { signature_format: patch.signatureFormat } : {}),
         events: JSON.stringify(events),
         active: edit.active ? 1 : 0,
         disabled_reason: null,

@@ -130,6 +130,7 @@ export async function deleteHook(db: Db, id: number): Promise<void> {
  */
 export async function insertFarewell(db: Db, hook: HookRow, now: Date, opts: { orgGone?: boolean } = {}): Promise<void> {
   const { scope, repository_id, url, url_sealed, content_type, insecure_ssl, secret, username, password, sealed_with } = hook;
+  const { signature_format, previous_secret, previous_secret_until } = hook;
   const org_id = opts.orgGone ? null : hook.org_id;
   await db
     .insertInto('hook_farewells')
@@ -146,6 +147,9 @@ export async function insertFarewell(db: Db, hook: HookRow, now: Date, opts: { o
       username,
       password,
       sealed_with,
+      signature_format,
+      previous_secret,
+      previous_secret_until,
       created_at: now.toISOString(),
     })
     .execute();

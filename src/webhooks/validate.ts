@@ -2,7 +2,9 @@
 // secrets, event names) and GitHub's defaults. Every problem of a body is answered at once (resource `Hook`).
 import type { FastifySchemaValidationError } from 'fastify';
 import { ValidationFailed, type FieldError } from '../core/errors.js';
+import type { SignatureFormat } from '../db/tables/webhooks.js';
 import { ALL_EVENTS } from './event-names.js';
+import { validStandardSecret } from './sign.js';
 import type { ConfigPatchBody, CreateHookBody, UpdateHookBody } from './schemas.js';
 
 export interface HookConfigInput {
@@ -12,6 +14,8 @@ export interface HookConfigInput {
   secret: string | null;
   username: string | null;
   password: string | null;
+  /** Which signatures deliveries carry (sign.ts): GitHub's by default. */
+  signatureFormat: SignatureFormat;
 }
 
 export interface CreateHookInput {
@@ -35,6 +39,7 @@ export interface ConfigPatch {
   contentType?: 'json' | 'form';
   insecureSsl?: '0' | '1';
   secret?: string | null;
+  signatureFormat?: SignatureFormat;
 }
 
 /**
@@ -71,6 +76,7 @@ const REFUSED: Record<string, FieldError> = {
   secret: secretInvalid('secret'),
   username: secretInvalid('username'),
   password: secretInvalid('password'),
+  signature_format: invalid('signature_format', 'signature_format must be "github", "standard" or "github,standard"'),
   events: invalid('events', 'events must be an array of event names'),
   add_events: invalid('add_events', 'add_events must be an array of event names'),
   remove_events: invalid('remove_events', 'remove_events must be an array of event names'),
@@ -123,8 +129,15 @@ function urlProblem(url: unknown): FieldError | undefined {
   return undefined;
 }
 
+const WHSEC_INVALID = invalid(
+  'secret',
+  'a secret starting with whsec_ must be the base64 of its bytes after the prefix (Standard Webhooks)',
+);
+
 function secretProblem(field: 'secret' | 'username' | 'password', value: unknown): FieldError | undefined {
-  return typeof value === 'string' && (value.length > MAX_SECRET || !cleanText(value)) ? REFUSED[field] : undefined;
+  if (typeof value !== 'string') return undefined;
+  if (value.length > MAX_SECRET || !cleanText(value)) return REFUSED[field];
+  return field === 'secret' && !validStandardSecret(value) ? WHSEC_INVALID : undefined;
 }
 
 function configProblems(config: unknown): (FieldError | undefined)[] {
@@ -176,6 +189,7 @@ function configInput(c: CreateHookBody['config']): HookConfigInput {
     secret: secretOf(c.secret) ?? null,
     username: secretOf(c.username) ?? null,
     password: secretOf(c.password) ?? null,
+    signatureFormat: c.signature_format ?? 'github',
   };
 }
 
@@ -225,5 +239,6 @@ export function parseConfigPatch(received: Received<ConfigPatchBody>): ConfigPat
     contentType: body.content_type ?? undefined,
     insecureSsl: sslOf(body.insecure_ssl),
     secret: secretOf(body.secret),
+    signatureFormat: body.signature_format ?? undefined,
   };
 }

@@ -5,6 +5,9 @@ import type { Generated, Selectable } from 'kysely';
 /** Whose a hook is: an organization's (`org_id`), a repository's (`repository_id`) or the whole site's (global). */
 type HookScopeName = 'organization' | 'repository' | 'global';
 
+/** The signature headers a hook's deliveries carry (webhooks/sign.ts). */
+export type SignatureFormat = 'github' | 'standard' | 'github,standard';
+
 interface HooksTable {
   id: Generated<number>;
   scope: HookScopeName;
@@ -31,8 +34,13 @@ interface HooksTable {
   sealed_with: string | null;
   /** The OAuth app whose token created the hook: only that app's tokens see it, and users do not. */
   created_by_app_id: number | null;
-  /** Why the server turned the hook off (automatic disabling after failures), or null. */
+  /** Why the server turned the hook off (automatic disabling after failures, a receiver's 410 Gone), or null. */
   disabled_reason: string | null;
+  /** Which signatures deliveries carry: `github` (X-Hub-Signature*), `standard` (Standard Webhooks) or `github,standard`. */
+  signature_format: SignatureFormat;
+  /** The secret before the last rotation, sealed: Standard Webhooks signatures carry its signature too until `previous_secret_until`. */
+  previous_secret: string | null;
+  previous_secret_until: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -79,6 +87,9 @@ interface HookFarewellsTable {
   username: string | null;
   password: string | null;
   sealed_with: string | null;
+  signature_format: SignatureFormat;
+  previous_secret: string | null;
+  previous_secret_until: string | null;
   created_at: string;
 }
 

@@ -101,6 +101,8 @@ const OPERATIONS = [
   'GET /repos/{owner}/{repo}/topics',
   'PUT /repos/{owner}/{repo}/topics',
   'POST /repos/{owner}/{repo}/transfer',
+  'GET /repos/{owner}/{repo}/forks',
+  'POST /repos/{owner}/{repo}/forks',
   // accounts and service
   'GET /user',
   'PATCH /user',

@@ -1,5 +1,5 @@
 // The fields that lead from one object to another (an account's gists, repositories and organizations, a gist's owner,
-// forks and comments, a repository's owner), each applying the area's read rule: the area's own read function, or
+// forks and comments, a repository's owner and parent), each applying the area's read rule: the area's own read function, or
 // gist-lists.ts's and repository-lists.ts's (over the gists store, the repos area's lists).
 import { accountsByIds, findAccount, membershipRole, organizationIdsOf } from '../accounts/store.js';
 import { fileMetas, listComments, listGists } from '../gists/store.js';
@@ -128,10 +128,22 @@ const gistOwner: Resolver<GistObject> = async (source, _args, g) => {
 
 const repositoryOwner: Resolver<RepositoryObject> = (source, _args, g) => accountObject(source.resolved.owner, g);
 
+/** A fork's parent, when the caller may read it (as GET /repos/{owner}/{repo}'s `parent`); null for a repository that is no fork. */
+const repositoryParent: Resolver<RepositoryObject> = async (source, _args, g) => {
+  const parentId = source.resolved.repo.parent_id;
+  if (parentId === null) return null;
+  try {
+    return repositoryObject(await resolveRepositoryById(g.ctx, parentId), g);
+  } catch (err) {
+    if (err instanceof NotFound) return null;
+    throw err;
+  }
+};
+
 /** The link fields by type and field name (schema.ts attaches them). */
 export const LINKS: Record<string, Record<string, Resolver<never, never>>> = {
   User: { gists, gist, organizations, organization, repositories, repository: ownerRepository },
   Organization: { repositories, repository: ownerRepository },
   Gist: { owner: gistOwner, forks: gistForks, comments: gistComments },
-  Repository: { owner: repositoryOwner },
+  Repository: { owner: repositoryOwner, parent: repositoryParent },
 };

@@ -1,7 +1,7 @@
 // Repositories as GraphQL objects (Repository, Ref, RepositoryTopic): the row, the caller's access as resolved by the
 // repos area (resolveRepository: private repositories exist only for those who may read them), the REST URLs, the git
 // refs (isEmpty, defaultBranchRef) and migration locks when asked. What hublet keeps none of (issues, pull requests,
-// labels, releases, licenses, forks, stars, watchers…) answers GitHub's empty value: null, false, [] or an empty connection.
+// labels, releases, licenses, stars, watchers, the list of forks…) answers GitHub's empty value: null, false, [] or an empty connection.
 import { refState } from '../repos/reads.js';
 import type { ResolvedRepository } from '../repos/service.js';
 import { mergeSettings, repositoryUrls } from '../repos/present.js';
@@ -74,10 +74,9 @@ export function repositoryObject(resolved: ResolvedRepository, g: Pick<GraphqlCo
     lockReason: async () => ((await g.locked.add(repo.id)) ? 'MIGRATING' : null),
     // A user's repository named after the user holds their profile README.
     isUserConfigurationRepository: owner.type === 'User' && repo.name_lower === owner.login_lower,
-    // hublet has no repository forks, mirrors or templates made from others.
-    isFork: false,
+    // A fork's parent is a link (links.ts); hublet has no mirrors or templates made from others.
+    isFork: repo.parent_id !== null,
     isMirror: false,
-    parent: null,
     templateRepository: null,
     forks: none,
     isInOrganization: owner.type === 'Organization',
@@ -94,7 +93,7 @@ export function repositoryObject(resolved: ResolvedRepository, g: Pick<GraphqlCo
     autoMergeAllowed: settings.allow_auto_merge,
     deleteBranchOnMerge: settings.delete_branch_on_merge,
     diskUsage: repo.size_kb,
-    forkCount: 0,
+    forkCount: repo.forks_count,
     stargazerCount: 0,
     viewerHasStarred: false,
     watchers: none,

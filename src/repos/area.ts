@@ -1,4 +1,4 @@
-// The repositories area: the REST API (transfers too), git over smart HTTP and the admin import; a deleted account's
+// The repositories area: the REST API (transfers and forks too), git over smart HTTP and the admin import; a deleted account's
 // repository directories go with it; repository counts on profiles and in the instance's statistics; the repository
 // reads lent to the other areas (webhooks).
 import type { FastifyInstance } from 'fastify';
@@ -6,6 +6,7 @@ import type { Area } from '../core/area.js';
 import type { AccountFiles, RepositoryReads } from '../core/contributions.js';
 import { roleOn } from './access.js';
 import { repositoryProfileCounts, repositoryStats } from './counts.js';
+import { repositoryForkRoutes } from './fork-routes.js';
 import { repositoryDir } from './git-data.js';
 import { repositoryGitRoutes } from './git-routes.js';
 import { repositoryImportRoutes } from './import-routes.js';
@@ -18,6 +19,7 @@ async function routes(app: FastifyInstance): Promise<void> {
   await app.register(repositoryRoutes);
   await app.register(repositoryImportRoutes);
   await app.register(repositoryTransferRoutes);
+  await app.register(repositoryForkRoutes);
   await app.register(repositoryGitRoutes);
 }
 

@@ -34,7 +34,7 @@ function order(opts: SortOptions, defaultSort: SortKey): { sort: SortKey; direct
 }
 
 /** Adds owners and the caller's permissions to a page of rows: two queries (owners, the caller's memberships in them). */
-async function present(db: Db, actor: Actor | null, rows: RepositoryRow[]): Promise<ListedRepository[]> {
+export async function present(db: Db, actor: Actor | null, rows: RepositoryRow[]): Promise<ListedRepository[]> {
   const byId = await accountsByIds(
     db,
     rows.map((r) => r.owner_id),
@@ -61,7 +61,12 @@ function isoFilter(field: 'since' | 'before', value: string | undefined): string
  * `GET /user/repos`: repositories the caller owns or reaches through organization membership (hublet has no
  * outside collaborators, so `collaborator` adds nothing). Private ones only for tokens that reach private repositories.
  */
-export async function listForAuthenticatedUser(ctx: ServiceContext, q: UserReposQuery, paging: Paging): Promise<ListResult> {
+export async function listForAuthenticatedUser(
+  ctx: ServiceContext,
+  q: UserReposQuery,
+  paging: Paging,
+  fork?: boolean,
+): Promise<ListResult> {
   const actor = requireActor(ctx.actor);
   if (actor.kind === 'installation') throw new Forbidden('Resource not accessible by integration');
   if (q.type && (q.visibility || q.affiliation)) {
@@ -104,6 +109,7 @@ export async function listForAuthenticatedUser(ctx: ServiceContext, q: UserRepos
     ownerIds,
     privateOwnerIds: tokenSeesPrivate(actor) ? ownerIds : [],
     visibility,
+    fork,
     ...order(q, 'full_name'),
     since: isoFilter('since', q.since),
     before: isoFilter('before', q.before),
@@ -113,20 +119,29 @@ export async function listForAuthenticatedUser(ctx: ServiceContext, q: UserRepos
   return { items: await present(ctx.db, actor, rows), total };
 }
 
-/** `GET /orgs/{org}/repos`: public repositories, and private ones for the organization's members. */
-export async function listForOrg(ctx: ServiceContext, orgLogin: string, q: OrgReposQuery, paging: Paging): Promise<ListResult> {
+/**
+ * `GET /orgs/{org}/repos`: public repositories, and private ones for the organization's members; `type` forks or
+ * sources (repositories that are no fork), or `fork` (GraphQL's isFork) likewise.
+ */
+export async function listForOrg(
+  ctx: ServiceContext,
+  orgLogin: string,
+  q: OrgReposQuery,
+  paging: Paging,
+  fork?: boolean,
+): Promise<ListResult> {
   const org = await findAccount(ctx.db, orgLogin);
   if (org?.type !== 'Organization') throw new NotFound();
   const actor = ctx.actor;
   const member = actor ? (await membershipRole(ctx.db, org.id, actor.user.id)) !== undefined : false;
   const seesPrivate = member && tokenSeesPrivate(actor);
-  // hublet has no forks: `forks` is always empty and `sources` is everything.
-  if (q.type === 'forks' || (q.type === 'member' && !member)) return { items: [], total: 0 };
+  if (q.type === 'member' && !member) return { items: [], total: 0 };
   const visibility = q.type === 'public' || q.type === 'private' ? q.type : undefined;
   const { rows, total } = await listRepositories(ctx.db, {
     ownerIds: [org.id],
     privateOwnerIds: seesPrivate ? [org.id] : [],
     visibility,
+    fork: q.type === 'forks' ? true : q.type === 'sources' ? false : fork,
     ...order(q, 'created'),
     offset: paging.offset,
     limit: paging.perPage,
@@ -135,7 +150,13 @@ export async function listForOrg(ctx: ServiceContext, orgLogin: string, q: OrgRe
 }
 
 /** `GET /users/{username}/repos`: an account's public repositories (and, with type member/all, its organizations'). */
-export async function listForUser(ctx: ServiceContext, login: string, q: UserReposForQuery, paging: Paging): Promise<ListResult> {
+export async function listForUser(
+  ctx: ServiceContext,
+  login: string,
+  q: UserReposForQuery,
+  paging: Paging,
+  fork?: boolean,
+): Promise<ListResult> {
   const account = await findAccount(ctx.db, login);
   if (!account) throw new NotFound();
   const type = q.type ?? 'owner';
@@ -145,6 +166,7 @@ export async function listForUser(ctx: ServiceContext, login: string, q: UserRep
   const { rows, total } = await listRepositories(ctx.db, {
     ownerIds,
     privateOwnerIds: [],
+    fork,
     ...order(q, 'full_name'),
     offset: paging.offset,
     limit: paging.perPage,

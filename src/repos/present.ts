@@ -119,7 +119,7 @@ export function repositoryHead(repo: RepositoryRow, owner: UserRow, urls: Urls, 
     owner: simpleUser(owner, urls),
     html_url: u.html_url,
     description: repo.description,
-    fork: false,
+    fork: repo.parent_id !== null,
     url: u.url,
     forks_url: u.forks_url,
     keys_url: u.keys_url,
@@ -184,7 +184,7 @@ export function repositoryCore(repo: RepositoryRow, owner: UserRow, urls: Urls) 
     has_wiki: Boolean(repo.has_wiki),
     has_pages: false,
     has_discussions: Boolean(repo.has_discussions),
-    forks_count: 0,
+    forks_count: repo.forks_count,
     mirror_url: null,
     archived: Boolean(repo.archived),
     disabled: false,
@@ -195,7 +195,7 @@ export function repositoryCore(repo: RepositoryRow, owner: UserRow, urls: Urls) 
     web_commit_signoff_required: Boolean(repo.web_commit_signoff_required),
     topics: topicsOf(repo),
     visibility: repo.visibility,
-    forks: 0,
+    forks: repo.forks_count,
     open_issues: 0,
     watchers: 0,
     default_branch: repo.default_branch,
@@ -207,6 +207,17 @@ export interface PresentOptions {
   permissions?: Permissions;
   /** The API version the request selected: 2026-03-10 no longer has `has_downloads`. */
   apiVersion?: string;
+}
+
+/** A repository of a fork's network, as the full object names it. */
+interface NetworkMember {
+  repo: RepositoryRow;
+  owner: UserRow;
+}
+
+export interface FullOptions extends PresentOptions {
+  /** A fork's parent and source (those the caller may read) and its network's number of forks. */
+  network?: { parent?: NetworkMember; source?: NetworkMember; count: number };
 }
 
 function forVersion<T extends { has_downloads?: boolean }>(body: T, apiVersion: string | undefined): T {
@@ -222,7 +233,9 @@ export function repositoryListItem(repo: RepositoryRow, owner: UserRow, urls: Ur
 }
 
 /** `GET /repos/{owner}/{repo}` and the answers of create and update (GitHub's `full-repository`). */
-export function fullRepository(repo: RepositoryRow, owner: UserRow, urls: Urls, opts: PresentOptions = {}) {
+export function fullRepository(repo: RepositoryRow, owner: UserRow, urls: Urls, opts: FullOptions = {}) {
+  const network = opts.network;
+  const member = (m: NetworkMember | undefined) => (m ? forVersion(repositoryCore(m.repo, m.owner, urls), opts.apiVersion) : undefined);
   const settings = mergeSettings(repo);
   const canAdmin = opts.permissions?.admin ?? false;
   // Object.assign onto the core for the same reason as in repositoryCore (no spread of the large object).
@@ -231,7 +244,8 @@ export function fullRepository(repo: RepositoryRow, owner: UserRow, urls: Urls, 
     ...(opts.permissions?.push ? settings : {}),
     template_repository: null,
     ...(owner.type === 'Organization' ? { organization: { ...simpleUser(owner, urls) } } : {}),
-    network_count: 0,
+    ...(network?.parent ? { parent: member(network.parent), source: member(network.source) } : {}),
+    network_count: network?.count ?? 0,
     subscribers_count: 0,
     custom_properties: {},
     ...(canAdmin

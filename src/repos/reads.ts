@@ -36,19 +36,17 @@ const NONE: ListResult = { items: [], total: 0 };
  * them), another user's as GET /users/{username}/repos does (public ones only).
  */
 export async function listForOwner(ctx: ServiceContext, account: UserRow, q: OwnerRepositoriesQuery): Promise<ListResult> {
-  // hublet has no repository forks: every repository is a source.
-  if (q.fork === true) return NONE;
   const paging = { page: 1, perPage: q.limit, offset: q.offset };
   const order = { sort: q.sort, direction: q.direction };
-  if (account.type === 'Organization') return listForOrg(ctx, account.login, { type: q.visibility, ...order }, paging);
+  if (account.type === 'Organization') return listForOrg(ctx, account.login, { type: q.visibility, ...order }, paging, q.fork);
   const actor = ctx.actor;
   if (actor && actor.user.id === account.id && actor.kind !== 'installation') {
-    return listForAuthenticatedUser(ctx, { affiliation: q.affiliations.join(','), visibility: q.visibility, ...order }, paging);
+    return listForAuthenticatedUser(ctx, { affiliation: q.affiliations.join(','), visibility: q.visibility, ...order }, paging, q.fork);
   }
   const owned = q.affiliations.includes('owner');
   const member = q.affiliations.includes('organization_member');
   if (q.visibility === 'private' || !(owned || member)) return NONE;
-  return listForUser(ctx, account.login, { type: owned && member ? 'all' : owned ? 'owner' : 'member', ...order }, paging);
+  return listForUser(ctx, account.login, { type: owned && member ? 'all' : owned ? 'owner' : 'member', ...order }, paging, q.fork);
 }
 
 /** What a repository's refs say: whether it has no branch or tag at all, and whether its default branch exists. */

@@ -1,5 +1,5 @@
-// Repository objects as webhook payloads carry them, the `repository` event payload (created, edited, renamed, …) and
-// the `public` event payload.
+// Repository objects as webhook payloads carry them, the `repository` event payload (created, edited, renamed, …),
+// the `public` event payload and the `fork` event payload.
 import { simpleOrganization, simpleUser } from '../accounts/present.js';
 import type { UserRow } from '../db/schema.js';
 import { payloadOrganization, repositoryCore } from './present.js';
@@ -71,6 +71,29 @@ export function repositoryEventPayload(input: {
 export function publicEventPayload(input: { repo: RepositoryRow; owner: UserRow; sender: UserRow; urls: Urls }): Record<string, unknown> {
   const organization = payloadOrganization(input.owner, input.urls);
   return {
+    repository: repositoryPayloadObject(input.repo, input.owner, input.urls),
+    ...(organization ? { organization } : {}),
+    sender: simpleUser(input.sender, input.urls),
+  };
+}
+
+/**
+ * The `fork` event payload, sent to the forked repository's hooks and its organization's: `forkee` (the new fork, with
+ * GitHub's `public` beside `private`), the forked `repository`, its organization, the sender.
+ */
+export function forkEventPayload(input: {
+  fork: RepositoryRow;
+  forkOwner: UserRow;
+  repo: RepositoryRow;
+  owner: UserRow;
+  sender: UserRow;
+  urls: Urls;
+}): Record<string, unknown> {
+  const organization = payloadOrganization(input.owner, input.urls);
+  const forkee = repositoryPayloadObject(input.fork, input.forkOwner, input.urls);
+  return {
+    // The fork as GitHub sends it the moment it exists: its languages not measured yet (GitHub's schema: null).
+    forkee: { ...forkee, language: null, public: !forkee.private },
     repository: repositoryPayloadObject(input.repo, input.owner, input.urls),
     ...(organization ? { organization } : {}),
     sender: simpleUser(input.sender, input.urls),

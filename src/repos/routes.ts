@@ -8,6 +8,7 @@ import { parseId } from '../core/ids.js';
 import { pagedList, requestUrlWith, type Paging } from '../http/pagination.js';
 import { typed } from '../http/typed.js';
 import { listForAuthenticatedUser, listForOrg, listForUser, listPublic, type ListResult } from './listing.js';
+import { networkOf } from './forks.js';
 import { fullRepository, repositoryHead, repositoryListItem, topicsOf } from './present.js';
 import {
   createBody,
@@ -50,15 +51,17 @@ const DELETE: Grant = {
   missingScope: 403,
 };
 
-function full(request: FastifyRequest, r: ResolvedRepository) {
+/** GitHub's full repository object, a fork's parent and source included. */
+export async function full(request: FastifyRequest, r: ResolvedRepository) {
   return fullRepository(r.repo, r.owner, request.ctx.urls, {
     permissions: request.ctx.actor ? r.permissions : undefined,
     apiVersion: request.apiVersion,
+    network: await networkOf(request.ctx, r.repo),
   });
 }
 
 /** One page of a repository list, each repository as GitHub lists them, with its `Link` header. */
-function repositoryPage(request: FastifyRequest, reply: FastifyReply, load: (paging: Paging) => Promise<ListResult>) {
+export function repositoryPage(request: FastifyRequest, reply: FastifyReply, load: (paging: Paging) => Promise<ListResult>) {
   return pagedList(request, reply, load, (result) =>
     result.items.map((i) =>
       repositoryListItem(i.repo, i.owner, request.ctx.urls, { permissions: i.permissions, apiVersion: request.apiVersion }),
@@ -73,7 +76,7 @@ export async function repositoryRoutes(fastify: FastifyInstance): Promise<void> 
     { schema: { body: createBody }, config: { grant: CREATE_OWN, resource: 'Repository' } },
     async (request, reply) => {
       const r = await createRepository(request.ctx, null, request.body);
-      return created(reply, request.ctx.urls.api(`/repos/${r.owner.login}/${r.repo.name}`), full(request, r));
+      return created(reply, request.ctx.urls.api(`/repos/${r.owner.login}/${r.repo.name}`), await full(request, r));
     },
   );
 
@@ -82,7 +85,7 @@ export async function repositoryRoutes(fastify: FastifyInstance): Promise<void> 
     { schema: { params: orgParams, body: createBody }, config: { grant: WRITE, resource: 'Repository' } },
     async (request, reply) => {
       const r = await createRepository(request.ctx, request.params.org, request.body);
-      return created(reply, request.ctx.urls.api(`/repos/${r.owner.login}/${r.repo.name}`), full(request, r));
+      return created(reply, request.ctx.urls.api(`/repos/${r.owner.login}/${r.repo.name}`), await full(request, r));
     },
   );
 
@@ -91,18 +94,18 @@ export async function repositoryRoutes(fastify: FastifyInstance): Promise<void> 
     respondForCaller(request, reply, async () => {
       const r = await resolveRepository(request.ctx, request.params.owner, request.params.repo, 301);
       reply.header('last-modified', lastModified(r.repo.updated_at));
-      return full(request, r);
+      return await full(request, r);
     }),
   );
 
   app.get('/repositories/:id', { schema: { params: idParams }, config: { grant: READ } }, async (request) => {
-    return full(request, await resolveRepositoryById(request.ctx, parseId(request.params.id)));
+    return await full(request, await resolveRepositoryById(request.ctx, parseId(request.params.id)));
   });
 
   app.patch(
     '/repos/:owner/:repo',
     { schema: { params: ownerRepo, body: updateBody }, config: { grant: WRITE, resource: 'Repository' }, preValidation: absentBodyIsEmpty },
-    async (request) => full(request, await updateRepository(request.ctx, request.params.owner, request.params.repo, request.body)),
+    async (request) => await full(request, await updateRepository(request.ctx, request.params.owner, request.params.repo, request.body)),
   );
 
   app.delete('/repos/:owner/:repo', { schema: { params: ownerRepo }, config: { grant: DELETE } }, async (request, reply) => {

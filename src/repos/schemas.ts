@@ -73,6 +73,18 @@ export const transferBody = {
   properties: { new_owner: { type: 'string' }, new_name: { type: 'string' }, team_ids: { type: 'array', items: { type: 'integer' } } },
 } as const;
 
+/** POST /repos/{owner}/{repo}/forks (the body is optional: an absent one forks into the caller's account). */
+export const forkBody = {
+  type: 'object',
+  properties: { organization: { type: 'string' }, name: { type: 'string' }, default_branch_only: bool },
+} as const;
+
+/** GET /repos/{owner}/{repo}/forks. */
+export const forksQuery = {
+  type: 'object',
+  properties: { ...pagingQuery, sort: { type: 'string', enum: ['newest', 'oldest', 'stargazers', 'watchers'] } },
+} as const;
+
 /** PUT /repos/{owner}/{repo}/topics: the names replace all the repository's topics. */
 export const topicsBody = {
   type: 'object',
@@ -133,6 +145,7 @@ export type UpdateBody = FromSchema<typeof updateBody>;
 /** What create and update both read: the shared settings (and `name`, required only on create). */
 export type RepositoryInput = CreateBody | UpdateBody;
 export type ImportBody = FromSchema<typeof importBody>;
+export type ForkBody = FromSchema<typeof forkBody>;
 export type SortOptions = FromSchema<typeof sortQuery>;
 export type UserReposQuery = FromSchema<typeof userReposQuery>;
 export type OrgReposQuery = FromSchema<typeof orgReposQuery>;

@@ -15,6 +15,7 @@ import { Forbidden, HttpError, NotFound } from '../core/errors.js';
 import { atLeast, effectiveAccess, permissionsFor, type AccessLevel } from './access.js';
 import { repositoryAudit } from './audit.js';
 import { createBareRepository, diskSizeKb, primaryLanguage, repositoryDir, setHead, writeInitialCommit } from './git-data.js';
+import { recountForks, reparentForks } from './fork-store.js';
 import { isLocked, LOCKED_MESSAGE } from './locks.js';
 import {
   checkUpdate,
@@ -100,7 +101,7 @@ export async function resolveRepositoryById(ctx: ServiceContext, id: number): Pr
 }
 
 /** Where a new repository may go: the caller's own account, or an organization that lets them create repositories. */
-async function requireCreateTarget(ctx: ServiceContext, actor: Actor, orgLogin: string | null): Promise<UserRow> {
+export async function requireCreateTarget(ctx: ServiceContext, actor: Actor, orgLogin: string | null): Promise<UserRow> {
   if (orgLogin === null) {
     // An installation acts as its app: there is no user account to create the repository in.
     if (actor.kind === 'installation') throw new Forbidden('Resource not accessible by integration');
@@ -344,7 +345,10 @@ export async function lockCurrent(trx: Db, ctx: ServiceContext, resolved: Reposi
     throw new Moved(307, ctx.urls.api(`/repositories/${resolved.id}`));
 }
 
-/** Deletes a repository (admins only; locked repositories too, as GitHub lets migrated sources be deleted), and its git data. */
+/**
+ * Deletes a repository (admins only; locked repositories too, as GitHub lets migrated sources be deleted), and its git
+ * data; its forks stay (fork-store.ts reparentForks).
+ */
 export async function deleteRepository(ctx: ServiceContext, ownerLogin: string, name: string): Promise<void> {
   const actor = requireActor(ctx.actor);
   const { repo, owner, access } = await resolveRepository(ctx, ownerLogin, name, 307);
@@ -353,7 +357,11 @@ export async function deleteRepository(ctx: ServiceContext, ownerLogin: string, 
   await ctx.db.transaction().execute(async (trx) => {
     await lockCurrent(trx, ctx, repo);
     await emitRepositoryEvent(trx, ctx, { action: 'deleted', repo, owner, sender: actor.user }, now);
+    // Its forks stay, re-parented in the network (their git data is their own: fork-data.ts).
+    const current = (await findRepositoryById(trx, repo.id))!;
+    await reparentForks(trx, current);
     await deleteRow(trx, repo.id);
+    await recountForks(trx, [current.parent_id]);
     await ctx.audit.record(trx, ctx, { action: 'repo.destroy', ...repositoryAudit(repo, owner), fields: { visibility: repo.visibility } });
   });
   removeRepo(repositoryDir(ctx.config.dataDir, repo.id));

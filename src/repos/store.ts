@@ -66,6 +66,8 @@ export interface ListQuery {
   /** …of which private ones only when their owner is in this set (the caller may read them). */
   privateOwnerIds: number[];
   visibility?: 'public' | 'private';
+  /** true: forks only; false: sources only (repositories that are no fork). */
+  fork?: boolean;
   sort: SortKey;
   direction: 'asc' | 'desc';
   /** Only repositories updated after / before these ISO times. */
@@ -88,6 +90,7 @@ export async function listRepositories(db: Db, q: ListQuery): Promise<{ rows: Re
       return eb.or(visible);
     });
   if (q.visibility) base = base.where('r.visibility', '=', q.visibility);
+  if (q.fork !== undefined) base = base.where('r.parent_id', q.fork ? 'is not' : 'is', null);
   if (q.since) base = base.where('r.updated_at', '>', q.since);
   if (q.before) base = base.where('r.updated_at', '<', q.before);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

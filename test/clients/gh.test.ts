@@ -1,58 +1,22 @@
 // GitHub's CLI, unchanged (Debian's `gh`), against `hublet serve` over hublet's own TLS with a CA the test makes, set up
 // as for any GitHub Enterprise host: GH_HOST=127.0.0.1:PORT, GH_ENTERPRISE_TOKEN, SSL_CERT_FILE (gh) and GIT_SSL_CAINFO
-// (git). gh talks REST under /api/v3 and GraphQL at /api/graphql; we assert on what it printed and on the server's state.
+// (git), as gh-harness.ts sets it up. gh talks REST under /api/v3 and GraphQL at /api/graphql; we assert on what it
+// printed and on the server's state.
 import fs from 'node:fs';
 import path from 'node:path';
-import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandbox, startServe, type Sandbox, type ServeProcess } from '../helpers/cli.js';
-import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.js';
-import { makeTestCertificates } from '../helpers/tls.js';
-import { requireExecutable, run, succeeded, type Env, type Run } from './tools.js';
+import { startGhHarness, type GhHarness } from './gh-harness.js';
+import { run, succeeded, type Env } from './tools.js';
 
-const ADMIN_TOKEN = `hlp_ghclient${'0'.repeat(24)}`;
-/** What gh asks of a token: `repo` and `read:org` (gh auth status checks both), `gist` for the gist commands. */
-const GH_SCOPES = ['repo', 'read:org', 'gist'];
-
-let sb: Sandbox;
-let database: TestDatabase;
-let serve: ServeProcess;
-let trusting: Agent;
+let h: GhHarness;
+let sb: GhHarness['sb'];
 let ghEnv: Env;
 let host: string;
-let token: string;
 let work: string;
-/** Why gh cannot run here (set in beforeAll): every test then fails with it, none is skipped. */
-let missing: string | undefined;
-
-/** A REST call to the server, trusting the test CA. */
-async function api(method: string, p: string, opts: { token?: string; body?: unknown } = {}): Promise<{ status: number; body: any }> {
-  const res = await request(`${serve.url}${p}`, {
-    method: method as 'GET',
-    dispatcher: trusting,
-    headers: { authorization: `Bearer ${opts.token ?? token}`, 'content-type': 'application/json', accept: 'application/vnd.service+json' },
-    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text ? JSON.parse(text) : null };
-}
-
-async function admin(method: string, p: string, body: unknown, expected: number): Promise<any> {
-  const r = await api(method, p, { token: ADMIN_TOKEN, body });
-  if (r.status !== expected) throw new Error(`${method} ${p}: expected ${expected}, got ${r.status}: ${JSON.stringify(r.body)}`);
-  return r.body;
-}
-
-/** Runs `gh ARGS…` in `cwd` (the work dir by default) with the test's environment and nothing else. */
-async function gh(args: string[], opts: { stdin?: string; cwd?: string; env?: Env } = {}): Promise<Run> {
-  if (missing) throw new Error(missing);
-  return run('gh', args, { env: { ...ghEnv, ...opts.env }, cwd: opts.cwd ?? work, stdin: opts.stdin });
-}
-
-/** Runs gh and expects exit 0; answers its stdout. */
-async function ghOk(args: string[], opts: { stdin?: string; cwd?: string; env?: Env } = {}): Promise<string> {
-  return succeeded(`gh ${args.join(' ')}`, await gh(args, opts));
-}
+const api: GhHarness['api'] = (...args) => h.api(...args);
+const admin: GhHarness['admin'] = (...args) => h.admin(...args);
+const gh: GhHarness['gh'] = (...args) => h.gh(...args);
+const ghOk: GhHarness['ghOk'] = (...args) => h.ghOk(...args);
 
 /** The gist id at the end of the URL gh printed for a new gist. */
 function gistIdFrom(stdout: string): string {
@@ -69,71 +33,10 @@ const listed = (stdout: string) =>
     .map((l) => l.split('\t').slice(0, 4));
 
 beforeAll(async () => {
-  try {
-    requireExecutable('gh', 'gh');
-    requireExecutable('git', 'git');
-  } catch (err) {
-    missing = (err as Error).message;
-  }
-  sb = sandbox();
-  work = path.join(sb.root, 'work');
-  fs.mkdirSync(work);
-  const certs = await makeTestCertificates(path.join(sb.root, 'tls'));
-  trusting = new Agent({ connect: { ca: fs.readFileSync(certs.caFile) } });
-  const dataDir = path.join(sb.root, 'data');
-  fs.mkdirSync(dataDir);
-  database = await createTestDatabase(dataDir);
-  serve = await startServe(
-    [
-      '--host',
-      '127.0.0.1',
-      '--port',
-      '0',
-      '--data',
-      dataDir,
-      ...(onPostgres ? ['--database', database.url] : []),
-      '--tls-cert',
-      certs.certFile,
-      '--tls-key',
-      certs.keyFile,
-    ],
-    {
-      env: sb.env,
-      extraEnv: { HUBLET_ADMIN_TOKEN: ADMIN_TOKEN, HUBLET_LOG_LEVEL: 'warn' },
-    },
-  );
-  expect(serve.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
-  host = `127.0.0.1:${serve.port}`;
-
-  await admin('POST', '/admin/users', { login: 'dave' }, 201);
-  token = (await admin('POST', '/admin/users/dave/authorizations', { scopes: GH_SCOPES }, 201)).token;
-
-  const ghConfig = path.join(sb.root, 'gh-config');
-  fs.mkdirSync(ghConfig);
-  ghEnv = {
-    PATH: '/usr/local/bin:/usr/bin:/bin',
-    HOME: sb.home,
-    LANG: 'C.UTF-8',
-    GH_HOST: host,
-    GH_ENTERPRISE_TOKEN: token,
-    GH_CONFIG_DIR: ghConfig,
-    GH_PROMPT_DISABLED: '1',
-    GH_NO_UPDATE_NOTIFIER: '1',
-    GH_PAGER: 'cat',
-    NO_COLOR: '1',
-    // gh (Go) reads SSL_CERT_FILE; git (GnuTLS) reads only its own setting.
-    SSL_CERT_FILE: certs.caFile,
-    GIT_SSL_CAINFO: certs.caFile,
-    GIT_TERMINAL_PROMPT: '0',
-    GIT_CONFIG_NOSYSTEM: '1',
-  };
+  h = await startGhHarness();
+  ({ sb, ghEnv, host, work } = h);
 });
-afterAll(async () => {
-  await serve?.stop('SIGKILL');
-  await trusting?.close();
-  await database?.drop();
-  sb?.cleanup();
-});
+afterAll(async () => h?.close());
 
 describe('gh against hublet serve over TLS', () => {
   it('gh auth status: logged in to the host as the token’s user, with its scopes and nothing missing', async () => {

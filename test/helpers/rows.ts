@@ -54,6 +54,9 @@ export function repositoryRow(id: number, owner: Pick<UserRow, 'id'>, name: stri
     pushed_at: at,
     created_at: at,
     updated_at: at,
+    parent_id: null,
+    source_id: null,
+    forks_count: 0,
     ...extra,
   };
 }

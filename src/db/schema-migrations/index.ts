@@ -17,6 +17,7 @@ import * as gistSearch from './2026-11-28T02-00-gist-search.js';
 import * as avatars from './2026-11-28T02-10-avatars.js';
 import * as auditLog from './2026-11-29T00-00-audit-log.js';
 import * as eventTraceContext from './2026-11-29T01-00-event-trace-context.js';
+import * as repositoryForks from './2026-11-29T03-00-repository-forks.js';
 import * as hookSigning from './2026-11-29T03-10-hook-signing.js';
 
 export const schemaMigrations: Record<string, Migration> = {
@@ -37,6 +38,7 @@ export const schemaMigrations: Record<string, Migration> = {
   '2026-11-28T02-10-avatars': avatars,
   '2026-11-29T00-00-audit-log': auditLog,
   '2026-11-29T01-00-event-trace-context': eventTraceContext,
+  '2026-11-29T03-00-repository-forks': repositoryForks,
   '2026-11-29T03-10-hook-signing': hookSigning,
 };
 

@@ -28,6 +28,11 @@ export interface RepositoriesTable {
   pushed_at: string;
   created_at: string;
   updated_at: string;
+  /** A fork's parent (the repository it was forked from) and source (its network's root); null for a repository that is no fork. */
+  parent_id: Generated<number | null>;
+  source_id: Generated<number | null>;
+  /** Direct forks, kept by the repos area's fork and delete transactions. */
+  forks_count: Generated<number>;
 }
 
 interface RepositoryLocksTable {

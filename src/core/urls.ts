@@ -36,6 +36,17 @@ export function hasApiPrefix(url: string): boolean {
   return url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`);
 }
 
+/**
+ * A request target in absolute-form (`GET https://host/path?q HTTP/1.1`, which RFC 9112 §3.2.2 says servers must accept;
+ * the gist gem requests its Link header's next URL so) as its origin-form, `/path?q`; any other target unchanged.
+ */
+export function originForm(url: string): string {
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url);
+  if (!authority) return url;
+  const rest = url.slice(authority[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
 /** GitHub Enterprise's prefix answers exactly like the root: `/api/v3`, `/api/v3/`, `/api/v3?x` and `/api/v3/?x` are `/`. */
 export function withoutApiPrefix(url: string): string {
   if (!hasApiPrefix(url)) return url;

@@ -13,7 +13,7 @@ import { notModified, VARY, type BodyTags } from './conditional.js';
 import { checkGrant, type Actor } from '../core/grants.js';
 import { countRequest, type RateLimiter } from './rate-limit.js';
 import { responseKey, viewerKey, type CachedResponse, type ResponseCache } from './response-cache.js';
-import { withoutApiPrefix } from '../core/urls.js';
+import { originForm, withoutApiPrefix } from '../core/urls.js';
 import { apiVersionOf, type MediaType, type MediaTypes } from './versioning.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -73,7 +73,11 @@ export class FastPath {
     if (handlers.length !== 1) throw new Error(`the fast path expects one request handler on the server, found ${handlers.length}`);
     const fastify = handlers[0];
     server.removeListener('request', fastify);
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => this.serve(req, res, fastify));
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      // An absolute-form target is answered as its path, here and by Fastify alike.
+      if (req.url && req.url[0] !== '/') req.url = originForm(req.url);
+      this.serve(req, res, fastify);
+    });
   }
 
   /** From now on every request goes to Fastify (which answers 503 while it closes). */

@@ -26,8 +26,11 @@ async function openssl(args: string[], cwd: string): Promise<void> {
   }
 }
 
-/** Writes ca.pem, server.pem and server-key.pem into `dir` (created if missing); valid for a day from now. */
-export async function makeTestCertificates(dir: string): Promise<TestCertificates> {
+/**
+ * Writes ca.pem, server.pem and server-key.pem into `dir` (created if missing); valid for a day from now. `extraIps`: more
+ * IP addresses the server certificate names besides 127.0.0.1 (a server on another loopback address).
+ */
+export async function makeTestCertificates(dir: string, extraIps: string[] = []): Promise<TestCertificates> {
   fs.mkdirSync(dir, { recursive: true });
   const caKey = path.join(dir, 'ca-key.pem');
   const caFile = path.join(dir, 'ca.pem');
@@ -64,7 +67,7 @@ export async function makeTestCertificates(dir: string): Promise<TestCertificate
       'basicConstraints=CA:FALSE',
       'keyUsage=critical,digitalSignature,keyEncipherment',
       'extendedKeyUsage=serverAuth',
-      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+      `subjectAltName=${['127.0.0.1', ...extraIps].map((ip) => `IP:${ip}`).join(',')},DNS:localhost`,
       '',
     ].join('\n'),
   );

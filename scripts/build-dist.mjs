@@ -76,6 +76,13 @@ function isUpToDate() {
 function seaPrelude(seaRequire, build, chunks, runBundle) {
   // biome-ignore lint/suspicious/noRedundantUseStrict: serialised with toString() into the SEA main, a sloppy-mode script
   'use strict';
+  // `hublet --version` alone answers before the bundle runs: the one command that needs none of it, and what scripts
+  // and package managers call to check an install (commander would print the same line: src/cli/program.ts).
+  const args = process.argv.slice(2);
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    process.stdout.write(`${build.version}\n`);
+    return;
+  }
   const fs = seaRequire('node:fs');
   const os = seaRequire('node:os');
   const path = seaRequire('node:path');

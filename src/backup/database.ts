@@ -5,7 +5,8 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from '../db/pg-lazy.js';
 import * as sqlite3 from '../db/sqlite3-module.js';
 import { isPostgresUrl, shownDatabase, sqliteFile } from '../db/urls.js';
 import { BackupRefusal, type DatabaseKind } from './manifest.js';
@@ -140,7 +141,7 @@ function runTool(tool: 'pg_dump' | 'pg_restore', args: string[], url: string): P
 }
 
 async function pgClient(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url });
+  const client = new (await loadPg()).Client({ connectionString: url });
   try {
     await client.connect();
   } catch (err) {

@@ -7,26 +7,27 @@
 // drops, releases its locks with its session (PostgreSQL ends it), so a crash never leaves a lock behind.
 import crypto from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
 import { isPostgresDb } from './dialect.js';
+import { LazyPool } from './pg-lazy.js';
 
 /** Lock connections per process: beyond this many locks held at once (of different keys), a locker waits for one. */
 const LOCK_CONNECTIONS = 10;
 /** An unused lock connection is closed after this long, and never keeps the process alive. */
 const IDLE_MS = 5_000;
 
-const pools = new WeakMap<Kysely<any>, pg.Pool>();
+const pools = new WeakMap<Kysely<any>, LazyPool>();
 
 /** The lock connections of a PostgreSQL database at `url` (db/connect.ts makes one per database it opens). */
-export function advisoryLockPool(url: string): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: LOCK_CONNECTIONS, idleTimeoutMillis: IDLE_MS, allowExitOnIdle: true });
+export function advisoryLockPool(url: string): LazyPool {
   // A lock connection the server drops is replaced on next use (its locks went with its session).
-  pool.on('error', (err) => process.emitWarning(`PostgreSQL lock connection lost: ${err.message}`));
-  return pool;
+  return new LazyPool(
+    { connectionString: url, max: LOCK_CONNECTIONS, idleTimeoutMillis: IDLE_MS, allowExitOnIdle: true },
+    'PostgreSQL lock connection lost',
+  );
 }
 
 /** Makes `locks` the lock connections of `db` (db/connect.ts ends them when the database is destroyed). */
-export function registerAdvisoryLocks(db: Kysely<any>, locks: pg.Pool): void {
+export function registerAdvisoryLocks(db: Kysely<any>, locks: LazyPool): void {
   pools.set(db, locks);
 }
 

@@ -2,8 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
 import { advisoryLockPool, registerAdvisoryLocks } from './advisory-lock.js';
+import { LazyPool } from './pg-lazy.js';
 import { registerStampHeader } from './change-stamp.js';
 import { QueryTiming, registerQueryTiming } from './query-timing.js';
 import { Sqlite3Dialect } from './sqlite-dialect.js';
@@ -26,12 +26,8 @@ export function connect(url: string): Db {
 
 function open(url: string, versions: WriteVersions, timing: QueryTiming): Db {
   if (isPostgresUrl(url)) {
-    // int8 (count(*)) comes back as a JS number, as it does on SQLite.
-    pg.types.setTypeParser(20, (v) => Number(v));
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
-    // An idle connection the server drops (restart, admin termination) is replaced on next use; without a listener
-    // pg would raise it as an uncaught error and take the whole process down.
-    pool.on('error', (err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`));
+    // pg itself is loaded with the first connection (pg-lazy.ts).
+    const pool = new LazyPool({ connectionString: url, max: 10 }, 'PostgreSQL connection lost');
     // Advisory locks spanning processes hold connections of their own (advisory-lock.ts), ended with the database.
     const locks = advisoryLockPool(url);
     const end = async () => {

@@ -121,10 +121,12 @@ afterAll(async () => {
 });
 
 describe(`dist/hublet alone in an empty directory (serving ${onPostgres ? 'PostgreSQL via --database' : 'SQLite'})`, () => {
-  it('prints its version and nothing else, without unpacking anything', async () => {
+  it('prints its version and nothing else, without unpacking anything (--version, -V; with more, the program answers)', async () => {
     const cache = dir('cache');
-    const result = await run(['--version'], sandboxEnv(cache));
-    expect(result).toEqual({ code: 0, signal: null, stdout: `${VERSION}\n`, stderr: '' });
+    for (const args of [['--version'], ['-V'], ['--version', '--json']]) {
+      const result = await run(args, sandboxEnv(cache));
+      expect(result, args.join(' ')).toEqual({ code: 0, signal: null, stdout: `${VERSION}\n`, stderr: '' });
+    }
     expect(tree(cache)).toEqual([]);
   });
 

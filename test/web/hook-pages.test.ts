@@ -2,7 +2,9 @@
 // owner lists, adds (refused fields shown next to them, what was typed kept), edits and deletes hooks; the secret never
 // appears in a page; members and strangers get the not-found page, visitors are sent to sign in; a repository's admin
 // and the site admins (global hooks) have the same pages; Ping, the deliveries (headers, signatures, payload),
-// Redeliver, the failed filter and "Redeliver failed since …" reach the receiver as the API's would.
+// Redeliver, the failed filter and "Redeliver failed since …" reach the receiver as the API's would; "Signature format"
+// sets the config's signature_format as the API does (a forged value refused under the field, CSRF as for every form).
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { WebClient, type WebResponse } from '../helpers/web-client.js';
@@ -289,6 +291,109 @@ describe('an organization’s hooks', () => {
     expect((await hooks()).some((h) => h.id === id)).toBe(false);
     expect((await web.octo.get(`${ORG}/${id}`)).status).toBe(404);
     expect((await web.octo.get(`${ORG}?notice=deleted`)).text).not.toContain(`${rcv.url}/acme<`);
+  });
+});
+
+describe('the signature format', () => {
+  const FORMATS = [
+    ['github', 'GitHub (X-Hub-Signature-256)'],
+    ['standard', 'Standard Webhooks (webhook-signature)'],
+    ['github,standard', 'Both'],
+  ];
+  /** The radio button of a format, checked or not, with the label that names it. */
+  const radio = (value: string, on: boolean) => {
+    const label = FORMATS.find(([v]) => v === value)![1];
+    return `<label class="check" for="field-signature_format-${value}"><input type="radio" id="field-signature_format-${value}" name="signature_format" value="${value}"${on ? ' checked' : ''}> ${label}</label>`;
+  };
+  /** What the API shows of the hook's config (GET …/config, as its owner). */
+  let token: string;
+  const apiConfig = async (id: number) => {
+    const r = await s.api('GET', `/orgs/Acme/hooks/${id}/config`, { token });
+    expect(r.status).toBe(200);
+    return r.body;
+  };
+  beforeAll(async () => {
+    token = await s.createToken('octo', { scopes: ['admin:org_hook'] });
+  });
+
+  it('is offered as three labelled choices, GitHub’s chosen by default', async () => {
+    const r = await web.octo.get(`${ORG}/new`);
+    expect(r.text).toContain('<legend>Signature format</legend>');
+    for (const [value] of FORMATS) expect(r.text).toContain(radio(value, value === 'github'));
+  });
+
+  let id: number;
+  it('"Standard Webhooks" makes a hook the API shows with signature_format standard, whose ping the library verifies', async () => {
+    const r = await web.octo.post(ORG, hookForm('/sw-page', { signature_format: 'standard' }));
+    expect(r.status).toBe(303);
+    id = (await hooks()).at(-1)!.id;
+    expect(await apiConfig(id)).toMatchObject({ url: `${rcv.url}/sw-page`, signature_format: 'standard', secret: '********' });
+    const [ping] = await rcv.waitFor(1, onPath('/sw-page'));
+    const headers = Object.fromEntries(Object.entries(ping.headers).map(([k, v]) => [k, String(v)]));
+    // A secret that is not whsec_… is its UTF-8 bytes (docs/webhooks.md).
+    expect(new Webhook(Buffer.from(SECRET), { format: 'raw' }).verify(ping.body.toString('utf8'), headers)).toMatchObject({ hook_id: id });
+    expect(ping.headers['x-hub-signature-256']).toBeUndefined();
+    await settled();
+  });
+
+  it('the hook’s settings show it chosen; a refused form keeps what was chosen', async () => {
+    const page = await web.octo.get(`${ORG}/${id}`);
+    expect(page.text).toContain(radio('standard', true));
+    for (const other of ['github', 'github,standard']) expect(page.text).toContain(radio(other, false));
+    const refused = await web.octo.post(`${ORG}/${id}`, hookForm('', { url: 'not a url', signature_format: 'github,standard' }));
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain('id="field-url-error"');
+    expect(refused.text).toContain(radio('github,standard', true));
+    expect(refused.text).toContain(radio('standard', false));
+    const before = await hooks();
+    const newOne = await web.octo.post(ORG, hookForm('/sw-kept', { event_choice: 'some', events: [], signature_format: 'standard' }));
+    expect(newOne.status).toBe(422);
+    expect(newOne.text).toContain(radio('standard', true));
+    expect(await hooks()).toEqual(before);
+    expect(await apiConfig(id)).toMatchObject({ signature_format: 'standard' });
+  });
+
+  it('a forged value gets the form back with the API’s error under the field, nothing made or changed', async () => {
+    const before = await hooks();
+    const error =
+      '<p class="field-error" id="field-signature_format-error">Signature format must be &quot;github&quot;, &quot;standard&quot; or &quot;github,standard&quot;</p>';
+    for (const path of [ORG, `${ORG}/${id}`]) {
+      const r = await web.octo.post(path, hookForm('/sw-forged', { signature_format: 'sha1' }));
+      expect([path, r.status]).toEqual([path, 422]);
+      expect(r.text).toContain('<fieldset class="field" aria-describedby="field-signature_format-error"><legend>Signature format</legend>');
+      expect(r.text).toContain(error);
+      // None of the choices was posted, so none is shown chosen.
+      for (const [value] of FORMATS) expect(r.text).toContain(radio(value, false));
+      expect(r.text).not.toContain(SECRET);
+    }
+    expect(await hooks()).toEqual(before);
+    expect(await apiConfig(id)).toMatchObject({ signature_format: 'standard' });
+  });
+
+  it('a post without its token or from another site is refused (403), the format unchanged', async () => {
+    await web.octo.get(`${ORG}/${id}`);
+    for (const r of [
+      await web.octo.post(`${ORG}/${id}`, hookForm('/sw-page', { signature_format: 'github', authenticity_token: '' })),
+      await web.octo.post(`${ORG}/${id}`, hookForm('/sw-page', { signature_format: 'github' }), { 'sec-fetch-site': 'cross-site' }),
+      await web.octo.post(ORG, hookForm('/sw-csrf', { signature_format: 'standard', authenticity_token: '' })),
+    ])
+      expect(r.status).toBe(403);
+    expect(await apiConfig(id)).toMatchObject({ signature_format: 'standard' });
+    expect((await hooks()).some((h) => h.url.endsWith('/sw-csrf'))).toBe(false);
+  });
+
+  it('"Both", then "GitHub" again: the API shows github,standard, then no signature_format; the secret stays', async () => {
+    const update = (format: string) => web.octo.post(`${ORG}/${id}`, hookForm('/sw-page', { secret: '', signature_format: format }));
+    expect((await update('github,standard')).status).toBe(303);
+    expect(await apiConfig(id)).toMatchObject({ signature_format: 'github,standard' });
+    expect((await web.octo.get(`${ORG}/${id}`)).text).toContain(radio('github,standard', true));
+    expect((await update('github')).status).toBe(303);
+    const config = await apiConfig(id);
+    expect(config).not.toHaveProperty('signature_format');
+    expect(config.secret).toBe('********');
+    expect((await web.octo.get(`${ORG}/${id}`)).text).toContain(radio('github', true));
+    await web.octo.post(`${ORG}/${id}/delete`, {});
+    await settled();
   });
 });
 

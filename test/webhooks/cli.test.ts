@@ -1,6 +1,9 @@
-// `hublet hook …` run in-process against a fake I/O: local mode (deliveries made before the command returns) and remote mode.
+// `hublet hook …` run in-process against a fake I/O: local mode (deliveries made before the command returns) and remote mode;
+// `--signature-format` of create and edit in both, as the API's config shows it.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandbox, type CliResult, type Sandbox } from '../helpers/cli.js';
 import { runInProcess as runCli } from '../helpers/cli-inprocess.js';
@@ -37,6 +40,24 @@ const ok = (r: CliResult) => {
   expect(r.code).toBe(0);
   return r.stdout;
 };
+
+/** The API's 422 for a `signature_format` it does not take, as the CLI prints an API error: its body on stderr, exit 1. */
+function refusedFormat(r: CliResult): void {
+  expect(r.code, r.stderr).toBe(1);
+  expect(r.stdout).toBe('');
+  expect(JSON.parse(r.stderr)).toMatchObject({
+    message: 'Validation Failed',
+    errors: [
+      {
+        resource: 'Hook',
+        code: 'invalid',
+        field: 'signature_format',
+        message: 'signature_format must be "github", "standard" or "github,standard"',
+      },
+    ],
+    status: '422',
+  });
+}
 
 // Deliveries go to a real receiver over HTTP: generous timeouts, no timing asserted.
 describe('hublet hook, local mode', { timeout: 120_000 }, () => {
@@ -177,6 +198,82 @@ describe('hublet hook, local mode', { timeout: 120_000 }, () => {
     expect(gone.stderr).toContain('"Not Found"');
   });
 
+  it('--signature-format: a hook signing as Standard Webhooks (its ping verified), shown; edited to both, then back to github', async () => {
+    const secret = `whsec_${crypto.randomBytes(32).toString('base64')}`;
+    const as = ['--as', 'octo'];
+    const created = JSON.parse(
+      ok(
+        await local([
+          ...as,
+          '--json',
+          'hook',
+          'create',
+          '--org',
+          'acme',
+          '--url',
+          `${rcv.url}/cli-sw`,
+          '--secret',
+          secret,
+          '--content-type',
+          'json',
+          '--signature-format',
+          'standard',
+        ]),
+      ),
+    );
+    expect(created.config).toMatchObject({ url: `${rcv.url}/cli-sw`, secret: '********', signature_format: 'standard' });
+    // The ping, delivered before the command returned, carries Standard Webhooks' headers alone.
+    const [ping] = rcv.received.filter((r) => r.path === '/cli-sw');
+    const headers = Object.fromEntries(Object.entries(ping.headers).map(([k, v]) => [k, String(v)]));
+    expect(new Webhook(secret).verify(ping.body.toString('utf8'), headers)).toMatchObject({ hook_id: created.id });
+    expect(ping.headers['x-hub-signature-256']).toBeUndefined();
+    const config = () => local([...as, 'api', `/orgs/acme/hooks/${created.id}/config`]).then((r) => JSON.parse(ok(r)));
+    expect(await config()).toEqual({
+      url: `${rcv.url}/cli-sw`,
+      content_type: 'json',
+      insecure_ssl: '0',
+      secret: '********',
+      signature_format: 'standard',
+    });
+    expect(ok(await local([...as, 'hook', 'view', '--org', 'acme', String(created.id)]))).toContain('\nsignature     standard\n');
+
+    const edit = (format: string) =>
+      local([...as, '--json', 'hook', 'edit', '--org', 'acme', String(created.id), '--signature-format', format]);
+    expect(JSON.parse(ok(await edit('github,standard'))).config).toMatchObject({ signature_format: 'github,standard', secret: '********' });
+    expect(await config()).toMatchObject({ signature_format: 'github,standard' });
+    // Back to GitHub's: the API shows no signature_format then; the secret and the rest stay.
+    const back = JSON.parse(ok(await edit('github')));
+    expect(back.config).toEqual({ url: `${rcv.url}/cli-sw`, content_type: 'json', insecure_ssl: '0', secret: '********' });
+    expect(await config()).not.toHaveProperty('signature_format');
+    expect(ok(await local([...as, 'hook', 'view', '--org', 'acme', String(created.id)]))).toContain('\nsignature     github\n');
+    await local([...as, 'hook', 'delete', '--org', 'acme', String(created.id)]);
+  });
+
+  it('--signature-format with a value the API does not take: its 422, exit 1, nothing created or changed', async () => {
+    const list = () => local(['--as', 'octo', '--json', 'hook', 'list', '--org', 'acme']).then((r) => JSON.parse(ok(r)));
+    const hook = JSON.parse(ok(await local(['--as', 'octo', '--json', 'hook', 'create', '--org', 'acme', '--url', `${rcv.url}/cli-kept`])));
+    const before = await list();
+    const bad = await local([
+      '--as',
+      'octo',
+      'hook',
+      'create',
+      '--org',
+      'acme',
+      '--url',
+      `${rcv.url}/cli-bad`,
+      '--signature-format',
+      'sha1',
+    ]);
+    refusedFormat(bad);
+    expect(await list()).toEqual(before);
+    expect(rcv.received.filter((r) => r.path === '/cli-bad')).toEqual([]);
+    for (const format of ['Standard', 'standard,github', ''])
+      refusedFormat(await local(['--as', 'octo', 'hook', 'edit', '--org', 'acme', String(hook.id), '--signature-format', format]));
+    expect(await list()).toEqual(before);
+    await local(['--as', 'octo', 'hook', 'delete', '--org', 'acme', String(hook.id)]);
+  });
+
   it('exits 2 on usage errors before touching anything', async () => {
     const [badId, noOrg, badStatus, nothing, pingNoOrg, pingTwice, badDelivery] = await Promise.all([
       runCli(['hook', 'view', '--org', 'acme', 'abc'], { env: sb.env }),
@@ -237,5 +334,22 @@ describe('hublet hook, remote mode', { timeout: 120_000 }, () => {
     const dup = await remote(['hook', 'create', '--org', 'far', '--url', `${rcv.url}/remote`]);
     expect(dup.code).toBe(1);
     expect(dup.stderr).toContain('Hook already exists on this organization');
+  });
+
+  it('--signature-format goes to the server in the config: created standard, edited back to github; a bad value is its 422', async () => {
+    const created = JSON.parse(
+      ok(await remote(['--json', 'hook', 'create', '--org', 'far', '--url', `${rcv.url}/remote-sw`, '--signature-format', 'standard'])),
+    );
+    const config = async () => (await s.api('GET', `/orgs/far/hooks/${created.id}/config`, { token })).body;
+    expect(await config()).toMatchObject({ url: `${rcv.url}/remote-sw`, signature_format: 'standard' });
+    expect(ok(await remote(['hook', 'view', '--org', 'far', String(created.id)]))).toContain('\nsignature     standard\n');
+    refusedFormat(await remote(['hook', 'edit', '--org', 'far', String(created.id), '--signature-format', 'standard,github']));
+    expect(await config()).toMatchObject({ signature_format: 'standard' });
+    ok(await remote(['hook', 'edit', '--org', 'far', String(created.id), '--signature-format', 'github']));
+    expect(await config()).toEqual({ url: `${rcv.url}/remote-sw`, content_type: 'form', insecure_ssl: '0' });
+    const hooks = async () => (await s.api('GET', '/orgs/far/hooks', { token })).body.length;
+    const count = await hooks();
+    refusedFormat(await remote(['hook', 'create', '--org', 'far', '--url', `${rcv.url}/remote-bad`, '--signature-format', 'hmac']));
+    expect(await hooks()).toBe(count);
   });
 });

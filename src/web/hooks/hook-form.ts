@@ -1,9 +1,11 @@
 // The webhook form in GitHub's words ("Payload URL", "Content type", "Secret", "SSL verification", "Which events would
-// you like to trigger this webhook?", "Active", "Add webhook"/"Update webhook"): its values from a hook, from the
-// defaults or from what was posted, and what they ask of the webhooks service. The secret is never shown back: the
-// field is always empty, and on a hook that has one, leaving it empty keeps it (PATCH …/config's rule).
+// you like to trigger this webhook?", "Active", "Add webhook"/"Update webhook"), and hublet's "Signature format"
+// (config.signature_format): its values from a hook, from the defaults or from what was posted, and what they ask of
+// the webhooks service. The secret is never shown back: the field is always empty, and on a hook that has one, leaving
+// it empty keeps it (PATCH …/config's rule). A signature format is posted to the service as given: a value the form
+// does not offer is the service's 422, shown under the field.
 import type { FieldError } from '../../core/errors.js';
-import type { HookRow } from '../../db/tables/webhooks.js';
+import type { HookRow, SignatureFormat } from '../../db/tables/webhooks.js';
 import type { HookEdit } from '../../webhooks/service.js';
 import { field, fieldValues, flash, input, tokenInput, type FormBody, formErrors, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
@@ -17,6 +19,13 @@ const MEDIA_TYPES = [
   { value: 'json', type: 'application/json' },
 ] as const;
 
+/** "Signature format": the API's `signature_format` values, each named by the header that carries its signature. */
+const SIGNATURE_FORMATS = [
+  { value: 'github', label: 'GitHub (X-Hub-Signature-256)' },
+  { value: 'standard', label: 'Standard Webhooks (webhook-signature)' },
+  { value: 'github,standard', label: 'Both' },
+] as const satisfies readonly { value: SignatureFormat; label: string }[];
+
 type Choice = 'push' | 'all' | 'some';
 
 /** What the form shows: a hook's, the defaults, or what was posted (the secret never). */
@@ -24,6 +33,8 @@ export interface HookFormValues {
   url: string;
   contentType: 'json' | 'form';
   insecureSsl: '0' | '1';
+  /** The API's `signature_format`, or what was posted ('' when nothing was: the service's default, or no change). */
+  signatureFormat: string;
   choice: Choice;
   events: string[];
   active: boolean;
@@ -38,7 +49,16 @@ function choiceOf(events: readonly string[]): Choice {
 /** A new hook: the API's defaults (form content, certificates verified, the scope's default events, active). */
 export function newHookValues(place: HooksPlace): HookFormValues {
   const events = [...place.scope.defaultEvents];
-  return { url: '', contentType: 'form', insecureSsl: '0', choice: choiceOf(events), events, active: true, removeSecret: false };
+  return {
+    url: '',
+    contentType: 'form',
+    insecureSsl: '0',
+    signatureFormat: 'github',
+    choice: choiceOf(events),
+    events,
+    active: true,
+    removeSecret: false,
+  };
 }
 
 export function hookValues(hook: HookRow): HookFormValues {
@@ -47,6 +67,7 @@ export function hookValues(hook: HookRow): HookFormValues {
     url: hook.url,
     contentType: hook.content_type,
     insecureSsl: hook.insecure_ssl,
+    signatureFormat: hook.signature_format,
     choice: choiceOf(events),
     events,
     active: Boolean(hook.active),
@@ -62,6 +83,7 @@ export function postedValues(body: FormBody): HookFormValues {
     url: field(body, 'url'),
     contentType: MEDIA_TYPES.find((m) => m.type === type)?.value ?? 'form',
     insecureSsl: field(body, 'insecure_ssl') === '1' ? '1' : '0',
+    signatureFormat: field(body, 'signature_format'),
     choice: choice === 'push' || choice === 'all' ? choice : 'some',
     events: fieldValues(body, 'events'),
     active: field(body, 'active') !== '',
@@ -75,9 +97,23 @@ function eventsOf(v: HookFormValues): string[] {
   return v.events;
 }
 
+/**
+ * `signature_format` as posted, for the service to judge by the API's schema (the type says what it takes; a forged
+ * value is refused there, with the API's message). None posted: not given.
+ */
+function signatureFormatOf(v: HookFormValues): { signature_format?: SignatureFormat } {
+  return v.signatureFormat ? { signature_format: v.signatureFormat as SignatureFormat } : {};
+}
+
 /** POST …/hooks's body: what the service makes the hook from (an empty secret is none). */
 export function createBody(v: HookFormValues, secret: string) {
-  const config = { url: v.url, content_type: v.contentType, insecure_ssl: v.insecureSsl, ...(secret ? { secret } : {}) };
+  const config = {
+    url: v.url,
+    content_type: v.contentType,
+    insecure_ssl: v.insecureSsl,
+    ...(secret ? { secret } : {}),
+    ...signatureFormatOf(v),
+  };
   return { name: 'web' as const, config, events: eventsOf(v), active: v.active };
 }
 
@@ -85,7 +121,7 @@ export function createBody(v: HookFormValues, secret: string) {
 export function hookEdit(v: HookFormValues, secret: string): HookEdit {
   const kept = secret ? { secret } : v.removeSecret ? { secret: null } : {};
   return {
-    config: { url: v.url, content_type: v.contentType, insecure_ssl: v.insecureSsl, ...kept },
+    config: { url: v.url, content_type: v.contentType, insecure_ssl: v.insecureSsl, ...kept, ...signatureFormatOf(v) },
     events: eventsOf(v),
     active: v.active,
   };
@@ -97,6 +133,7 @@ const LABELS = {
   content_type: { field: 'content_type', label: 'Content type' },
   secret: { field: 'secret', label: 'Secret' },
   insecure_ssl: { field: 'insecure_ssl', label: 'SSL verification' },
+  signature_format: { field: 'signature_format', label: 'Signature format' },
   events: { field: 'events', label: 'Events' },
   active: { field: 'active', label: 'Active' },
 };
@@ -139,6 +176,15 @@ ${radio('insecure_ssl', '0', v.insecureSsl, 'Enable SSL verification')}
 ${radio('insecure_ssl', '1', v.insecureSsl, 'Disable (not recommended)')}${p.text}</fieldset>`;
 }
 
+/** "Signature format": which headers sign each delivery (a value posted that it does not offer: none chosen). */
+function signatureFormatField(v: HookFormValues, errors: FormErrors): Html {
+  const p = problem(errors, 'signature_format', true);
+  const choices = SIGNATURE_FORMATS.map((f) => radio('signature_format', f.value, v.signatureFormat, f.label));
+  return html`<fieldset class="field"${p.attrs}><legend>Signature format</legend>
+<p class="hint">The headers that sign each payload with the secret: GitHub’s, Standard Webhooks’ (webhook-id, webhook-timestamp, webhook-signature) or both.</p>
+${choices}${p.text}</fieldset>`;
+}
+
 function eventsField(place: HooksPlace, v: HookFormValues, errors: FormErrors): Html {
   const p = problem(errors, 'events', true);
   const names = [...place.scope.eventNames].sort();
@@ -174,7 +220,7 @@ export function hookFormPage(o: HookFormOptions): Html {
   const action = `${o.base}${o.place.home}${o.hook ? `/${o.hook.id}` : ''}`;
   const secretHint = o.hook?.hasSecret
     ? 'This hook has a secret. Leave this empty to keep it; a new one replaces it.'
-    : 'Used to sign every payload (X-Hub-Signature-256). Leave empty for none.';
+    : 'Used to sign every payload (see Signature format). Leave empty for none.';
   const removeSecret = o.hook?.hasSecret
     ? html`<div class="field"><label class="check"><input type="checkbox" name="remove_secret" value="1"${checked(v.removeSecret)}> Remove the secret</label></div>`
     : '';
@@ -192,6 +238,7 @@ ${input({ label: 'Payload URL', name: 'url', type: 'url', value: v.url, required
 ${contentTypeField(v, errors)}
 ${input({ label: 'Secret', name: 'secret', type: 'password', autocomplete: 'new-password', hint: secretHint, error: errors.secret })}
 ${removeSecret}
+${signatureFormatField(v, errors)}
 ${sslField(v, errors)}
 ${eventsField(o.place, v, errors)}
 <div class="field"><label class="check"><input type="checkbox" name="active" value="1"${checked(v.active)}${problem(errors, 'active').attrs}> Active</label>

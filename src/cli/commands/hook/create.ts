@@ -10,6 +10,7 @@ import {
   hookCommand,
   hooksPath,
   ownerName,
+  signatureFormatOption,
   withHooks,
   type Hook,
   type HooksOptions,
@@ -23,6 +24,7 @@ interface CreateFlags extends OwnerFlags {
   secret?: string;
   events?: string[];
   insecureSsl?: boolean;
+  signatureFormat?: string;
   inactive?: boolean;
 }
 
@@ -31,7 +33,13 @@ type CreateOptions = HooksOptions & Omit<CreateFlags, 'org' | 'repo'>;
 export async function runCreate(opts: CreateOptions, io: IO): Promise<void> {
   const body = {
     name: 'web',
-    config: { url: opts.url, content_type: opts.contentType, secret: opts.secret, insecure_ssl: opts.insecureSsl ? '1' : '0' },
+    config: {
+      url: opts.url,
+      content_type: opts.contentType,
+      secret: opts.secret,
+      insecure_ssl: opts.insecureSsl ? '1' : '0',
+      signature_format: opts.signatureFormat,
+    },
     events: opts.events,
     active: !opts.inactive,
   };
@@ -48,10 +56,13 @@ export function registerCreate(hook: Command, f: Factory): void {
     'hublet hook create --org acme --url https://ci.example.com/hook --events push --content-type json --secret s3cret',
     '# every event, created turned off',
     "hublet hook create --org acme --url https://example.com/all --events '*' --inactive",
+    '# signed as Standard Webhooks (webhook-signature) instead of X-Hub-Signature-256',
+    'hublet hook create --org acme --url https://example.com/sw --secret "whsec_$(openssl rand -base64 32)" --signature-format standard',
   ])
     .requiredOption('--url <url>', 'where deliveries are posted')
     .addOption(contentTypeOption().default('form'))
-    .option('--secret <secret>', 'HMAC key for the X-Hub-Signature headers')
+    .option('--secret <secret>', 'HMAC key for the signature headers (see --signature-format)')
+    .addOption(signatureFormatOption())
     .option('--events <list>', 'event names, comma separated (* for all; default push)', csv)
     .option('--insecure-ssl', 'do not verify the receiver certificate')
     .option('--inactive', 'create it turned off')

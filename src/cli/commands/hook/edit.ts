@@ -4,7 +4,17 @@ import type { IO } from '../../io.js';
 import { CliExit, EXIT, expectOk } from '../../output.js';
 import { commaList as csv } from '../option-values.js';
 import type { Factory } from '../factory.js';
-import { contentTypeOption, hookCommand, hookPath, showHook, withHooks, type Hook, type HookOptions, type OwnerFlags } from './shared.js';
+import {
+  contentTypeOption,
+  hookCommand,
+  hookPath,
+  showHook,
+  signatureFormatOption,
+  withHooks,
+  type Hook,
+  type HookOptions,
+  type OwnerFlags,
+} from './shared.js';
 
 /** The command line's flags. */
 interface EditFlags extends OwnerFlags {
@@ -14,6 +24,7 @@ interface EditFlags extends OwnerFlags {
   removeSecret?: boolean;
   insecureSsl?: boolean;
   secureSsl?: boolean;
+  signatureFormat?: string;
   events?: string[];
   active?: boolean;
 }
@@ -29,6 +40,7 @@ export async function runEdit(opts: EditOptions, io: IO): Promise<void> {
   if (opts.removeSecret) config.secret = '';
   if (opts.insecureSsl) config.insecure_ssl = '1';
   if (opts.secureSsl) config.insecure_ssl = '0';
+  if (opts.signatureFormat !== undefined) config.signature_format = opts.signatureFormat;
   const hookChanges: Record<string, unknown> = {};
   if (opts.events !== undefined) hookChanges.events = opts.events;
   if (opts.active !== undefined) hookChanges.active = opts.active;
@@ -48,6 +60,8 @@ export function registerEdit(hook: Command, f: Factory): void {
     '# a new receiver, and turn it back on',
     'hublet hook edit --org acme 12 --url https://ci.example.com/new --active',
     'hublet hook edit --org acme 12 --remove-secret --no-active',
+    "# sign with both GitHub's and Standard Webhooks' headers while receivers move over",
+    'hublet hook edit --org acme 12 --signature-format github,standard',
   ])
     .argument('<id>', 'hook id')
     .option('--url <url>', 'new delivery URL')
@@ -56,6 +70,7 @@ export function registerEdit(hook: Command, f: Factory): void {
     .option('--remove-secret', 'stop signing deliveries')
     .option('--insecure-ssl', 'stop verifying the receiver certificate')
     .option('--secure-ssl', 'verify the receiver certificate again')
+    .addOption(signatureFormatOption())
     .option('--events <list>', 'event names, comma separated (* for all); replaces the list', csv)
     .option('--active', 'turn it on')
     .option('--no-active', 'turn it off')

@@ -10,7 +10,7 @@ export async function runView(opts: HookOptions, io: IO): Promise<void> {
 }
 
 export function registerView(hook: Command, f: Factory): void {
-  hookCommand(hook, 'view', 'show a webhook: URL, content type, events, whether a secret is set, the last response', [
+  hookCommand(hook, 'view', 'show a webhook: URL, content type, signature format, events, whether a secret is set, the last response', [
     'hublet hook view --org acme 12',
     'hublet --json hook view --org acme 12',
   ])

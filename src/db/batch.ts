@@ -35,11 +35,19 @@ export class Batcher<In, Out> {
     this.oneAtATime = options.oneAtATime ?? false;
   }
 
+  /** Inputs handed to `add` whose call has not settled yet (waiting for a batch, or in one that runs). */
+  get size(): number {
+    return this.unsettled;
+  }
+
+  private unsettled = 0;
+
   add(input: In): Promise<Out> {
+    this.unsettled++;
     return new Promise<Out>((resolve, reject) => {
       this.queue.push({ input, resolve, reject });
       this.schedule();
-    });
+    }).finally(() => this.unsettled--);
   }
 
   private schedule(): void {

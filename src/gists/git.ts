@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import type { Config } from '../config.js';
-import { gitDir, removeRepo } from '../git/bare.js';
+import { createBare, gitDir, removeRepo } from '../git/bare.js';
 import { objectId, serializeCommit, serializeFlatTree, writeLooseObject } from '../git/loose-objects.js';
 import { spanningLock, type SpanningLock } from '../git/keyed-lock.js';
 import { moveRef } from '../git/refs.js';
@@ -35,23 +35,9 @@ export function removeLegacyHook(dir: string): void {
   fs.rmSync(path.join(dir, 'hooks', 'pre-receive'), { force: true });
 }
 
-/** The config initBare and the settings below produce, written in one go for a new gist. */
-const GIST_CONFIG =
-  '[core]\n\trepositoryformatversion = 0\n\tfilemode = false\n\tbare = true\n\tsymlinks = false\n\tignorecase = true\n\n' +
-  '[http]\n\treceivepack = true\n[receive]\n\tfsckObjects = true\n\tdenyNonFastForwards = false';
-
-/**
- * Creates an empty bare repository for a new gist; pushed objects are checked (fsck) on the way in. Written directly
- * (HEAD, one config, objects/, refs/heads/) rather than through initBare and three config rewrites: creating a file or
- * directory costs ~160 µs of kernel time on the bench machine's ext4, and git makes objects/pack, refs/tags and the
- * rest when it needs them (POST /gists profile in `make bench`). HEAD and config are written in place: nothing refers
- * to the directory until the gist's row is committed, so a crash here leaves only a directory nobody sees.
- */
-export async function createRepo(dir: string): Promise<void> {
-  fs.mkdirSync(path.join(dir, 'objects'), { recursive: true });
-  fs.mkdirSync(path.join(dir, 'refs', 'heads'), { recursive: true });
-  fs.writeFileSync(path.join(dir, 'HEAD'), `ref: ${GIST_REF}\n`);
-  fs.writeFileSync(path.join(dir, 'config'), GIST_CONFIG);
+/** Creates an empty bare repository for a new gist (git/bare.ts createBare); pushed objects are checked (fsck) on the way in. */
+export function createRepo(dir: string): void {
+  createBare(dir, GIST_REF);
 }
 
 export { removeRepo };

@@ -99,7 +99,7 @@ export async function createGistAndView(
   const at = ctx.clock.now().toISOString();
   let row: GistRow | undefined;
   let written: WriteResult | null;
-  await createRepo(dir);
+  createRepo(dir);
   try {
     written = await writeFiles(ctx, {
       gistId: id,
@@ -234,7 +234,7 @@ export async function forkGist(ctx: ServiceContext, id: string): Promise<GistRow
   const forkId = newGistId();
   const dir = gistRepoDir(ctx.config, forkId);
   const when = ctx.clock.now().toISOString();
-  await createRepo(dir);
+  createRepo(dir);
   let fork: GistRow;
   try {
     fork = await ctx.db.transaction().execute(async (trx) => {

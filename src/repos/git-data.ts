@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import { replaceFile } from '../git/atomic-file.js';
-import { gitDir, initBare } from '../git/bare.js';
+import { createBare, gitDir } from '../git/bare.js';
 import { serializeCommit, serializeFlatTree, writeLooseObject } from '../git/loose-objects.js';
 import { writeRefSha, writeSymbolicRef } from '../git/refs.js';
 import { syncFs } from '../git/sync-fs.js';
@@ -26,10 +26,8 @@ export interface Signature {
 }
 
 /** Creates the bare repository with HEAD naming the default branch, ready for pushes. */
-export async function createBareRepository(dir: string, defaultBranch: string): Promise<void> {
-  await initBare(dir, defaultBranch);
-  await setHead(dir, defaultBranch);
-  await preparePushes(dir);
+export function createBareRepository(dir: string, defaultBranch: string): void {
+  createBare(dir, `refs/heads/${defaultBranch}`, { 'pre-receive': PRE_RECEIVE });
 }
 
 /** What `git receive-pack` runs before accepting a push: the default branch (HEAD) cannot be deleted, as on GitHub. */

@@ -195,7 +195,7 @@ async function placeGitData(dir: string, content: CreateContent, branch: string)
     fs.renameSync(content.stagingDir, dir);
     return undefined;
   }
-  await createBareRepository(dir, branch);
+  createBareRepository(dir, branch);
   return content.kind === 'readme' ? writeInitialCommit(dir, content.commit) : undefined;
 }
 

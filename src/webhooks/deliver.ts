@@ -157,7 +157,8 @@ export class Deliverer {
   ) {
     this.hooks = new Batcher(async (ids) => byId(await hooksByIds(ctx.db, ids), ids));
     this.events = new Batcher(async (ids) => byId(await eventsByIds(ctx.db, ids), ids));
-    this.recorder = new Batcher((entries) => this.record(entries));
+    // A group commit: while one transaction records a batch, the attempts finished meanwhile gather for the next.
+    this.recorder = new Batcher((entries) => this.record(entries), { oneAtATime: true, max: 500 });
     this.secrets = new OpenedCache(ctx.secrets);
   }
 
@@ -178,6 +179,9 @@ export class Deliverer {
     const admission = await this.fairness.enter(hook.url, run);
     if (!admission) return;
     const sent = await this.send(job, event, openConfig(this.secrets, hook), hook).finally(() => this.fairness.leave(admission));
+    // Sent: its slot goes to the next delivery while the attempt waits to be recorded, as long as the attempts waiting
+    // are fewer than the slots (beyond that, recording is what holds deliveries back).
+    if (this.recorder.size < this.ctx.config.hookConcurrency) run.releaseSlot();
     await this.recorder.add({ job, run, hookId: hook.id, event, ...sent });
   };
 

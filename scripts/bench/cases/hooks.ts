@@ -11,7 +11,7 @@ import { withDb } from '../seed.js';
 import { rowOf, type Round } from '../stats.js';
 import type { BenchCase } from '../types.js';
 import { fairHookCases } from './fair-hooks.js';
-import { fanOutCase } from './fan-out.js';
+import { fanOutCase, fanOutPacedCase } from './fan-out.js';
 import { waitUntil } from '../wait.js';
 
 const HOOKS = 100;
@@ -133,6 +133,7 @@ export const hookCases: BenchCase[] = [
   },
   // One event to many hooks: deliveries measured on delivery (fan-out.ts).
   fanOutCase,
+  fanOutPacedCase,
   // Fair delivery across destinations, next to the throughput case it must not slow down.
   ...fairHookCases,
 ];

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import type { Config } from '../config.js';
-import { createBare, gitDir, removeRepo } from '../git/bare.js';
+import { createBareSync, gitDir, removeRepo } from '../git/bare.js';
 import { objectId, serializeCommit, serializeFlatTree, writeLooseObject } from '../git/loose-objects.js';
 import { spanningLock, type SpanningLock } from '../git/keyed-lock.js';
 import { moveRef } from '../git/refs.js';
@@ -35,9 +35,9 @@ export function removeLegacyHook(dir: string): void {
   fs.rmSync(path.join(dir, 'hooks', 'pre-receive'), { force: true });
 }
 
-/** Creates an empty bare repository for a new gist (git/bare.ts createBare); pushed objects are checked (fsck) on the way in. */
+/** Creates an empty bare repository for a new gist (git/bare.ts); pushed objects are checked (fsck) on the way in. */
 export function createRepo(dir: string): void {
-  createBare(dir, GIST_REF);
+  createBareSync(dir, GIST_REF);
 }
 
 export { removeRepo };

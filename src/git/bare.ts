@@ -21,23 +21,42 @@ const BARE_CONFIG =
   '[core]\n\trepositoryformatversion = 0\n\tfilemode = false\n\tbare = true\n\tsymlinks = false\n\tignorecase = true\n\n' +
   '[http]\n\treceivepack = true\n[receive]\n\tfsckObjects = true\n\tdenyNonFastForwards = false';
 
+/** The directories (parents first) and files (path, content, mode) of a new bare repository. */
+function bareSkeleton(dir: string, headRef: string, hooks: Record<string, string>) {
+  const names = Object.keys(hooks);
+  const dirs = [path.join(dir, 'objects'), path.join(dir, 'refs', 'heads'), ...(names.length ? [path.join(dir, 'hooks')] : [])];
+  const files: [string, string, number][] = [
+    [path.join(dir, 'HEAD'), `ref: ${headRef}\n`, 0o644],
+    [path.join(dir, 'config'), BARE_CONFIG, 0o644],
+    ...names.map((name): [string, string, number] => [path.join(dir, 'hooks', name), hooks[name], 0o755]),
+  ];
+  return { dirs, files };
+}
+
 /**
  * Creates a new, empty bare repository whose HEAD names `headRef`, with `hooks` (name → script) in hooks/: its few
  * files written directly (HEAD, one config, objects/, refs/heads/) rather than through initBare and three config
- * rewrites, in place and synchronously. Creating a file or directory costs ~160 µs of kernel time on the bench
- * machine's file system, and git makes objects/pack, refs/tags and the rest when it needs them (POST /gists and POST
- * /orgs/{org}/repos profiles in `make bench`: isomorphic-git's init and config rewrites held the event loop ~7 ms per
- * repository). Nothing may refer to `dir` before this returns: the callers create it inside the transaction that
- * inserts its row, and remove it when that fails, so a crash leaves only a directory nobody sees.
+ * rewrites. Creating a file or directory costs 100–300 µs of kernel time on the bench machine's file system, and git
+ * makes objects/pack, refs/tags and the rest when it needs them (POST /gists and POST /orgs/{org}/repos profiles in
+ * `make bench`: isomorphic-git's init and config rewrites took ~7 ms per repository). Nothing may refer to `dir` before
+ * this returns: the callers create it inside the transaction that inserts its row, and remove it when that fails, so a
+ * crash leaves only a directory nobody sees. On libuv's threads, so the event loop goes on meanwhile (a repository's
+ * creation held it ~3 ms, which every webhook delivery in flight waited out).
  */
-export function createBare(dir: string, headRef: string, hooks: Record<string, string> = {}): void {
-  fs.mkdirSync(path.join(dir, 'objects'), { recursive: true });
-  fs.mkdirSync(path.join(dir, 'refs', 'heads'), { recursive: true });
-  fs.writeFileSync(path.join(dir, 'HEAD'), `ref: ${headRef}\n`);
-  fs.writeFileSync(path.join(dir, 'config'), BARE_CONFIG);
-  const names = Object.keys(hooks);
-  if (names.length) fs.mkdirSync(path.join(dir, 'hooks'), { recursive: true });
-  for (const name of names) fs.writeFileSync(path.join(dir, 'hooks', name), hooks[name], { mode: 0o755 });
+export async function createBare(dir: string, headRef: string, hooks: Record<string, string> = {}): Promise<void> {
+  const { dirs, files } = bareSkeleton(dir, headRef, hooks);
+  for (const d of dirs) await fs.promises.mkdir(d, { recursive: true });
+  await Promise.all(files.map(([file, content, mode]) => fs.promises.writeFile(file, content, { mode })));
+}
+
+/**
+ * createBare in place, on the main thread: for a new gist, whose handful of calls cost less than as many hops through
+ * libuv's pool, where they would queue with the SQLite queries of every other request (see sync-fs.ts).
+ */
+export function createBareSync(dir: string, headRef: string): void {
+  const { dirs, files } = bareSkeleton(dir, headRef, {});
+  for (const d of dirs) fs.mkdirSync(d, { recursive: true });
+  for (const [file, content, mode] of files) fs.writeFileSync(file, content, { mode });
 }
 
 /**

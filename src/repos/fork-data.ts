@@ -100,7 +100,7 @@ export async function copyForForking(
   const all = await readRefs(src);
   const head = `refs/heads/${opts.defaultBranch}`;
   const refs: RefState = opts.defaultBranchOnly ? (all[head] ? { [head]: all[head] } : {}) : all;
-  createBareRepository(dest, opts.defaultBranch);
+  await createBareRepository(dest, opts.defaultBranch);
   linkLooseObjects(path.join(src, 'objects'), path.join(dest, 'objects'));
   linkPacks(path.join(src, 'objects', 'pack'), path.join(dest, 'objects', 'pack'));
   for (const [ref, sha] of Object.entries(refs)) await writeRefSha(dest, ref, sha);

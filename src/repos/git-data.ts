@@ -26,8 +26,8 @@ export interface Signature {
 }
 
 /** Creates the bare repository with HEAD naming the default branch, ready for pushes. */
-export function createBareRepository(dir: string, defaultBranch: string): void {
-  createBare(dir, `refs/heads/${defaultBranch}`, { 'pre-receive': PRE_RECEIVE });
+export async function createBareRepository(dir: string, defaultBranch: string): Promise<void> {
+  await createBare(dir, `refs/heads/${defaultBranch}`, { 'pre-receive': PRE_RECEIVE });
 }
 
 /** What `git receive-pack` runs before accepting a push: the default branch (HEAD) cannot be deleted, as on GitHub. */

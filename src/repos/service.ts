@@ -195,7 +195,7 @@ async function placeGitData(dir: string, content: CreateContent, branch: string)
     fs.renameSync(content.stagingDir, dir);
     return undefined;
   }
-  createBareRepository(dir, branch);
+  await createBareRepository(dir, branch);
   return content.kind === 'readme' ? writeInitialCommit(dir, content.commit) : undefined;
 }
 

@@ -171,12 +171,16 @@ describe('concurrent writes through different processes serialize', () => {
 
     const pushes = (ref: string) => hits.filter((h) => h.event === 'push' && h.ref === ref);
     await eventually('a push event per branch', () => (branches.every((b) => pushes(`refs/heads/${b}`).length >= 1) ? true : undefined));
-    // Every delivery the pushes made is recorded by the time git's answer came: the hook's list is complete.
-    const deliveries: { event: string; guid: string }[] = await ok(
-      servers[2],
-      'GET',
-      `/orgs/${ORG}/hooks/${hookId}/deliveries?per_page=100`,
+    // Each delivery is recorded once its receiver has answered (in the next group commit): the hook's list, read through
+    // another process, fills up to one push delivery per ref, and no more.
+    const pushDeliveries = async () =>
+      ((await ok(servers[2], 'GET', `/orgs/${ORG}/hooks/${hookId}/deliveries?per_page=100`)) as { event: string; guid: string }[]).filter(
+        (d) => d.event === 'push',
+      );
+    await eventually('every push delivery recorded', async () =>
+      (await pushDeliveries()).length >= 1 + branches.length ? true : undefined,
     );
+    const deliveries = await pushDeliveries();
     const pushGuids = new Set(hits.filter((h) => h.event === 'push').map((h) => h.guid));
     expect(deliveries.filter((d) => d.event === 'push').length).toBe(1 + branches.length);
     expect(pushGuids.size).toBe(1 + branches.length);

@@ -1,7 +1,8 @@
 // Beyond GitHub, each off by default: automatic retries with backoff, per-hook throttling (throttled_at), and turning a
 // hook off after failures in a row.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer } from '../helpers/server.js';
+import type { ConfigInput } from '../../src/config.js';
+import { eventually, orgSite } from './org-site.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 let rcv: Receiver;
@@ -10,42 +11,7 @@ beforeAll(async () => {
 });
 afterAll(async () => rcv?.close());
 
-interface Delivery {
-  id: number;
-  guid: string;
-  redelivery: boolean;
-  status_code: number;
-  throttled_at: string | null;
-}
-
-async function site(config: Record<string, number>, clock?: { now(): Date }) {
-  const s = await startServer({ config, clock });
-  const o = await s.userWithToken('ops');
-  await s.createOrg('acme', 'ops');
-  const api = (method: string, p: string, body?: unknown) => s.api(method, p, { token: o.token, body });
-  return {
-    s,
-    api,
-    async hook(path: string) {
-      const r = await api('POST', '/orgs/acme/hooks', { name: 'web', config: { url: rcv.url + path } });
-      expect(r.status).toBe(201);
-      return r.body.id as number;
-    },
-    async deliveries(id: number): Promise<Delivery[]> {
-      await s.app.hublet.jobs.idle();
-      return (await api('GET', `/orgs/acme/hooks/${id}/deliveries?per_page=100`)).body;
-    },
-  };
-}
-
-async function eventually<T>(get: () => Promise<T>, check: (v: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const v = await get();
-    if (check(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const site = (config: ConfigInput, clock?: { now(): Date }) => orgSite(rcv, config, clock);
 
 describe('automatic retries (HUBLET_HOOK_RETRIES)', () => {
   it('are off by default: a failed delivery is recorded once', async () => {

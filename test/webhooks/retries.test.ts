@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigInput } from '../../src/config.js';
-import { startServer } from '../helpers/server.js';
+import { eventually, orgSite } from './org-site.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 let rcv: Receiver;
@@ -24,43 +24,10 @@ beforeAll(async () => {
 });
 afterAll(async () => rcv?.close());
 
-interface Delivery {
-  id: number;
-  guid: string;
-  redelivery: boolean;
-  status_code: number;
-  delivered_at: string;
-}
-
+/** The extras' site, its hooks sending JSON. */
 async function site(config: ConfigInput = {}) {
-  const s = await startServer({ config });
-  const o = await s.userWithToken('ops');
-  await s.createOrg('acme', 'ops');
-  const api = (method: string, p: string, body?: unknown) => s.api(method, p, { token: o.token, body });
-  return {
-    s,
-    api,
-    async hook(path: string, config: Record<string, unknown> = {}) {
-      const r = await api('POST', '/orgs/acme/hooks', { name: 'web', config: { url: rcv.url + path, content_type: 'json', ...config } });
-      expect(r.status, r.text).toBe(201);
-      return r.body.id as number;
-    },
-    /** Newest first, once every delivery due so far has run. */
-    async deliveries(id: number): Promise<Delivery[]> {
-      await s.app.hublet.jobs.idle();
-      return (await api('GET', `/orgs/acme/hooks/${id}/deliveries?per_page=100`)).body;
-    },
-  };
-}
-
-/** Polls until `check` holds (retries wait in the queue between attempts). */
-async function eventually<T>(get: () => Promise<T>, check: (v: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const v = await get();
-    if (check(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const x = await orgSite(rcv, config);
+  return { ...x, hook: (path: string, more: Record<string, unknown> = {}) => x.hook(path, { content_type: 'json', ...more }) };
 }
 
 const received = (path: string) => rcv.received.filter((r) => r.path === path);

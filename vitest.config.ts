@@ -3,7 +3,7 @@
 // saves most of the suite's collect time; tests close what they open and src/ keeps no state in modules.
 import { configDefaults, defineConfig } from 'vitest/config';
 
-/** Test files that open no database: dependency rules, git on disk, the keyed lock, sealing, S3 settings. */
+/** Test files that open no database: dependency rules, git on disk, the keyed lock, sealing, S3 settings, the batcher. */
 const DATABASE_FREE = [
   'test/foundation/boundaries.test.ts',
   'test/git/crash-safe-writes.test.ts',
@@ -17,6 +17,7 @@ const DATABASE_FREE = [
   'test/gists/plan.test.ts',
   'test/repos/plan.test.ts',
   'test/migrations/import-plan.test.ts',
+  'test/db/batch.test.ts',
   // The CLI's commands against a stubbed client (admin and init-serve open a SQLite data dir of their own).
   ...['gist', 'gist-git', 'hook', 'migration', 'repo', 'api', 'auth', 'completion-help'].map((f) => `test/cli/${f}.test.ts`),
 ];

@@ -20,6 +20,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { listDir, placeLooseObjects, placePacks } from '../git/object-files.js';
 
 const run = promisify(execFile);
 
@@ -37,9 +38,6 @@ function emptyStats(): CopyStats {
 /** What the copy's refs are made from. */
 export type RefSource = { kind: 'gist'; ref: string; head: string } | { kind: 'repository'; defaultBranch: string };
 
-const LOOSE_DIR = /^[0-9a-f]{2}$/;
-const LOOSE_FILE = /^[0-9a-f]{38,62}$/;
-const PACK_FILE = /^(pack-[0-9a-f]{40,64})\.(pack|idx|rev)$/;
 /** Never copied, anywhere in a repository. */
 const SKIPPED = /^(tmp_|hublet-ref-)|\.lock$|\.keep$/;
 /** Top-level entries that are not copied as they are. */
@@ -122,19 +120,10 @@ export class Copier {
   }
 }
 
-function readdir(dir: string): fs.Dirent[] {
-  try {
-    return fs.readdirSync(dir, { withFileTypes: true });
-  } catch (err) {
-    if (isMissing(err)) return [];
-    throw err;
-  }
-}
-
 /** Copies the plain files and folders of a repository (config, hooks, info, description), skipping what git makes. */
 function copyTree(copier: Copier, src: string, dest: string, rel: string, top: boolean): void {
   fs.mkdirSync(dest, { recursive: true });
-  for (const e of readdir(src)) {
+  for (const e of listDir(src)) {
     if (SKIPPED.test(e.name) || (top && TOP_SKIPPED.has(e.name))) continue;
     const from = path.join(src, e.name);
     const to = path.join(dest, e.name);
@@ -162,55 +151,6 @@ async function listRefs(gitdir: string): Promise<string[] | undefined> {
   }
 }
 
-/** Loose objects: each fan-out folder, each object file; one that is gone moved into a pack (copied after). */
-function copyLooseObjects(copier: Copier, src: string, dest: string, rel: string): void {
-  for (const d of readdir(src)) {
-    if (!d.isDirectory() || !LOOSE_DIR.test(d.name)) continue;
-    const names = readdir(path.join(src, d.name)).filter((f) => f.isFile() && LOOSE_FILE.test(f.name));
-    if (!names.length) continue;
-    fs.mkdirSync(path.join(dest, d.name), { recursive: true });
-    for (const f of names) copier.file(path.join(src, d.name, f.name), path.join(dest, d.name, f.name), `${rel}/${d.name}/${f.name}`, true);
-  }
-}
-
-/**
- * Packs: a pack is copied with its index (and reverse index) or not at all. A pack that vanishes mid-copy was replaced
- * by a repack, whose new pack is already there: its files are dropped from the copy and the folder listed again.
- */
-function copyPacks(copier: Copier, src: string, dest: string, rel: string): void {
-  const done = new Set<string>();
-  for (let round = 0; ; round++) {
-    const packs = new Map<string, string[]>();
-    for (const e of readdir(src)) {
-      const m = e.isFile() ? PACK_FILE.exec(e.name) : null;
-      if (m) packs.set(m[1], [...(packs.get(m[1]) ?? []), m[2]]);
-    }
-    let vanished = false;
-    for (const [name, kinds] of packs) {
-      // Without both its .pack and its .idx a pack is not usable yet (being written) or any more (being deleted).
-      if (done.has(name) || !kinds.includes('pack') || !kinds.includes('idx')) continue;
-      fs.mkdirSync(dest, { recursive: true });
-      const copied: string[] = [];
-      let whole = true;
-      for (const kind of ['pack', 'idx', ...(kinds.includes('rev') ? ['rev'] : [])]) {
-        const file = `${name}.${kind}`;
-        if (copier.file(path.join(src, file), path.join(dest, file), `${rel}/${file}`, true)) copied.push(file);
-        else if (kind !== 'rev') {
-          whole = false; // a reverse index is optional (git makes one when it needs it); the pack and its index are not
-          break;
-        }
-      }
-      if (whole) done.add(name);
-      else {
-        for (const file of copied) fs.rmSync(path.join(dest, file), { force: true });
-        vanished = true;
-      }
-    }
-    if (!vanished) return;
-    if (round >= 20) throw new Error(`the packs of ${src} kept changing while they were copied`);
-  }
-}
-
 /** A branch name fit for a ref file (the database's default branch, checked when it was set). */
 function branchRef(branch: string): string {
   if (!/^[A-Za-z0-9._/-]+$/.test(branch) || branch.split('/').some((p) => !p || p.startsWith('.') || p.endsWith('.lock')))
@@ -228,8 +168,12 @@ export async function copyRepository(copier: Copier, src: string, dest: string, 
   const repositoryRefs = refs.kind === 'repository' ? await listRefs(src) : [];
   if (repositoryRefs === undefined) return false;
   copyTree(copier, src, dest, rel, true);
-  copyLooseObjects(copier, path.join(src, 'objects'), path.join(dest, 'objects'), `${rel}/objects`);
-  copyPacks(copier, path.join(src, 'objects', 'pack'), path.join(dest, 'objects', 'pack'), `${rel}/objects/pack`);
+  placeLooseObjects(path.join(src, 'objects'), path.join(dest, 'objects'), (from, to, r) =>
+    copier.file(from, to, `${rel}/objects/${r}`, true),
+  );
+  placePacks(path.join(src, 'objects', 'pack'), path.join(dest, 'objects', 'pack'), (from, to, r) =>
+    copier.file(from, to, `${rel}/objects/pack/${r}`, true),
+  );
   if (!fs.existsSync(src)) {
     fs.rmSync(dest, { recursive: true, force: true });
     return false;

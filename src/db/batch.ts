@@ -37,17 +37,17 @@ export class Batcher<In, Out> {
 
   /** Inputs handed to `add` whose call has not settled yet (waiting for a batch, or in one that runs). */
   get size(): number {
-    return this.unsettled;
+    return this.queue.length + this.inBatches;
   }
 
-  private unsettled = 0;
+  /** Inputs of the batches running now. */
+  private inBatches = 0;
 
   add(input: In): Promise<Out> {
-    this.unsettled++;
     return new Promise<Out>((resolve, reject) => {
       this.queue.push({ input, resolve, reject });
       this.schedule();
-    }).finally(() => this.unsettled--);
+    });
   }
 
   private schedule(): void {
@@ -57,6 +57,7 @@ export class Batcher<In, Out> {
       this.scheduled = false;
       const batch = this.queue.splice(0, this.max);
       this.running = true;
+      this.inBatches += batch.length;
       if (!this.oneAtATime) this.schedule();
       this.run(batch.map((b) => b.input))
         .then(
@@ -68,6 +69,7 @@ export class Batcher<In, Out> {
           },
         )
         .finally(() => {
+          this.inBatches -= batch.length;
           this.running = false;
           this.schedule();
         });

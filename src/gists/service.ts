@@ -108,7 +108,7 @@ export async function createGistAndView(
       plan: plan.files,
       author: actor.user,
       when,
-      claimHead: async (trx, head) => {
+      claimHead: (head) => {
         row = {
           id,
           owner_id: actor.user.id,
@@ -120,9 +120,7 @@ export async function createGistAndView(
           created_at: at,
           updated_at: at,
         };
-        await insertGist(trx, row);
-        await alsoRecord?.(trx, row);
-        return true;
+        return { insert: row, alsoRecord };
       },
     });
   } catch (err) {
@@ -195,7 +193,7 @@ export async function updateGistAndFiles(ctx: ServiceContext, id: string, body: 
           plan: files,
           author: actor.user,
           when,
-          claimHead: (trx, head) => advanceHead(trx, gist.id, gist.head_sha, { head_sha: head, description, updated_at: at }),
+          claimHead: (head) => ({ move: { id: gist.id, from: gist.head_sha, changes: { head_sha: head, description, updated_at: at } } }),
         });
         if (!written) return undefined; // the head moved: re-read the gist and apply the change to it again
         // The files now: those kept as they were, and the rows written (new, changed or renamed), by name.

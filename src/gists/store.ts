@@ -1,5 +1,5 @@
 // Gist tables: gists, current files, revisions, stars, comments (both databases); file and description writes reindex.
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../db/connect.js';
 import { lockForWriting } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
@@ -123,6 +123,15 @@ export async function insertGist(db: Db, row: GistRow): Promise<void> {
   await db.insertInto('gists').values(row).execute();
 }
 
+/** Inserts new gists' rows, many per statement. */
+export async function insertGists(db: Db, rows: readonly GistRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 100)
+    await db
+      .insertInto('gists')
+      .values(rows.slice(i, i + 100))
+      .execute();
+}
+
 /**
  * Moves a gist's head from `from` to `to` (with its other changed columns) only if nobody moved it first: false means
  * another writer won. A new description alone is reindexed here; a new head comes with file rows (replaceFileRows).
@@ -163,20 +172,48 @@ export async function insertFileRows(db: Db, rows: GistFileRow[]): Promise<void>
       .execute();
 }
 
-/** Deletes a gist's file rows of the names in `gone`; no reindex. */
-export async function deleteFileRows(db: Db, gistId: string, gone: readonly string[]): Promise<void> {
-  for (let i = 0; i < gone.length; i += 200) {
+/** A new head for a gist, moved only from `from` (a compare-and-set), with the other columns that change with it. */
+export interface HeadMove {
+  id: string;
+  from: string;
+  changes: { head_sha: string; description: string; updated_at: string };
+}
+
+/**
+ * Moves many gists' heads in one statement, each only if it is still at its `from`; returns the ids moved (the others'
+ * heads were moved first by another writer). One UPDATE … FROM (VALUES …) … RETURNING, the same text on SQLite and
+ * PostgreSQL (both name a VALUES list's columns column1, column2, …). Each gist at most once.
+ */
+export async function advanceHeads(db: Db, moves: readonly HeadMove[]): Promise<Set<string>> {
+  const moved = new Set<string>();
+  for (let i = 0; i < moves.length; i += 100) {
+    const values = sql.join(
+      moves
+        .slice(i, i + 100)
+        .map((m) => sql`(${m.id}, ${m.from}, ${m.changes.head_sha}, ${m.changes.description}, ${m.changes.updated_at})`),
+    );
+    const rows = await sql<{ id: string }>`update gists set head_sha = v.column3, description = v.column4, updated_at = v.column5
+      from (values ${values}) as v where gists.id = v.column1 and gists.head_sha = v.column2 returning gists.id`.execute(db);
+    for (const r of rows.rows) moved.add(r.id);
+  }
+  return moved;
+}
+
+/** Deletes the file rows of many gists' `gone` names in one statement (a few hundred names each); no reindex. */
+export async function deleteManyFileRows(db: Db, gone: readonly { gistId: string; names: readonly string[] }[]): Promise<void> {
+  const pairs = gone.flatMap((g) => g.names.map((name) => [g.gistId, name] as const));
+  for (let i = 0; i < pairs.length; i += 200) {
+    const chunk = pairs.slice(i, i + 200);
     await db
       .deleteFrom('gist_files')
-      .where('gist_id', '=', gistId)
-      .where('filename', 'in', gone.slice(i, i + 200))
+      .where((eb) => eb.or(chunk.map(([gistId, name]) => eb.and([eb('gist_id', '=', gistId), eb('filename', '=', name)]))))
       .execute();
   }
 }
 
 /** A new revision's file rows: those of the names in `gone` deleted, `rows` inserted (plan.ts decides which), reindexed. */
 export async function replaceFileRows(db: Db, gistId: string, gone: readonly string[], rows: GistFileRow[]): Promise<void> {
-  await deleteFileRows(db, gistId, gone);
+  await deleteManyFileRows(db, [{ gistId, names: gone }]);
   await insertFileRows(db, rows);
   await reindexGists(db, [gistId]);
 }

@@ -14,14 +14,13 @@
 //    (`syncRef`), so a clone never shows a state the API does not.
 // Pushes come the other way round (`git receive-pack` moves the ref itself): push.ts reads the pushed tree into the
 // same rows with the same compare-and-set, and puts the ref back when that fails.
-import type { Db } from '../db/connect.js';
 import type { UserRow } from '../db/schema.js';
 import type { ServiceContext } from '../core/context.js';
 import type { ChangeStatus } from './diffstat.js';
 import { setHead, writeBlobs, writeCommit, readHead, type Identity } from './git.js';
 import { detectLanguage, isBinary } from './language.js';
 import { revisionOf, type FilesPlan } from './plan.js';
-import { commitRevision } from './group-commit.js';
+import { type Claim, commitRevision } from './group-commit.js';
 import type { GistFileRow } from '../db/tables/gists.js';
 
 /** The author and committer of a revision written by hublet. */
@@ -55,10 +54,10 @@ export interface WriteFilesInput {
   author: UserRow;
   when: Date;
   /**
-   * Inside the transaction, before the file and revision rows: create the gist row or move its head from `parent`
-   * to `head`. Returns false when another writer moved the head first (nothing is written then).
+   * How the transaction takes the head, once the revision's commit `head` is known: the new gist's row, or a move of
+   * its head from `parent` to `head`, which fails when another writer moved it first (nothing is written then).
    */
-  claimHead: (trx: Db, head: string) => Promise<boolean>;
+  claimHead: (head: string) => Claim;
 }
 
 export interface WriteResult {
@@ -91,7 +90,7 @@ export async function writeFiles(ctx: ServiceContext, input: WriteFilesInput): P
   // The rows go in with the other writes of the moment, in one transaction (group-commit.ts).
   const claimed = await commitRevision(ctx.db, {
     gistId: input.gistId,
-    claim: (trx) => input.claimHead(trx, head),
+    claim: input.claimHead(head),
     gone: input.plan.gone,
     rows,
     revision: {

@@ -3,7 +3,6 @@
 // revision; a write that fails inside a shared batch fails alone, the others are written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitRevision } from '../../src/gists/group-commit.js';
-import { insertGist } from '../../src/gists/store.js';
 import { countQueries } from '../helpers/query-count.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -73,9 +72,8 @@ describe('gist writes committed together', () => {
     const write = (id: string, fails: boolean) =>
       commitRevision(s.db, {
         gistId: id,
-        claim: async (trx) => {
-          if (fails) throw new Error('this write fails');
-          await insertGist(trx, {
+        claim: {
+          insert: {
             id,
             owner_id: userId,
             description: id,
@@ -85,8 +83,10 @@ describe('gist writes committed together', () => {
             comments: 0,
             created_at: at,
             updated_at: at,
-          });
-          return true;
+          },
+          alsoRecord: async () => {
+            if (fails) throw new Error('this write fails');
+          },
         },
         gone: [],
         rows: [],
@@ -104,6 +104,28 @@ describe('gist writes committed together', () => {
       .where('gist_id', 'in', ['okfirst00001', 'oklast000001'])
       .execute();
     expect(revisions).toHaveLength(2);
+  });
+
+  it('moves a head only from where it is, once: a stale move and a second move of the same gist in a batch are not claimed', async () => {
+    const id = (await create(200)).body.id;
+    const head = (await s.db.selectFrom('gists').select('head_sha').where('id', '=', id).executeTakeFirstOrThrow()).head_sha;
+    const at = new Date().toISOString();
+    const move = (from: string, to: string) =>
+      commitRevision(s.db, {
+        gistId: id,
+        claim: { move: { id, from, changes: { head_sha: to, description: `moved to ${to[0]}`, updated_at: at } } },
+        gone: [],
+        rows: [],
+        revision: { gist_id: id, version: to, user_id: userId, committed_at: at, additions: 0, deletions: 0, total: 0 },
+        first: false,
+      });
+    // Three at once share one batch: the first from the real head wins, the same move again and a stale one do not.
+    const outcomes = await Promise.all([move(head, 'b'.repeat(40)), move(head, 'c'.repeat(40)), move('d'.repeat(40), 'e'.repeat(40))]);
+    expect(outcomes).toEqual([true, false, false]);
+    const row = await s.db.selectFrom('gists').select(['head_sha', 'description']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ head_sha: 'b'.repeat(40), description: 'moved to b' });
+    const versions = await s.db.selectFrom('gist_revisions').select('version').where('gist_id', '=', id).orderBy('position').execute();
+    expect(versions.map((v) => v.version)).toEqual([head, 'b'.repeat(40)]);
   });
 });
 

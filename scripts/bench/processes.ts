@@ -53,6 +53,8 @@ export function track(child: ChildProcess): void {
 
 process.once('exit', () => {
   for (const child of live) child.kill('SIGKILL');
+  // HUBLET_BENCH_KEEP_DATA=1 leaves them for later removal (runs back to back, which a removal would slow the same way).
+  if (process.env.HUBLET_BENCH_KEEP_DATA === '1') return;
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));

@@ -24,35 +24,45 @@ interface Waiter {
 }
 
 class StampBatcher {
-  private running = false;
+  /** A query is running or about to start (at the check phase). */
+  private busy = false;
   private waiting: Waiter[] = [];
-  constructor(private readonly db: Db) {}
+  constructor(private readonly query: () => Promise<string>) {}
 
   /**
    * Every caller gets a stamp from a query that started after it asked (a query already running may predate a commit
-   * the caller has seen); callers that ask while one runs share the next.
+   * the caller has seen); callers that ask while one runs share the next. A query starts at the check phase
+   * (setImmediate), after node has read every socket that was ready, so all the requests of one turn of the event loop
+   * share it: starting at the first caller's ask sent the turn's other requests to the query after it, two queries a
+   * turn where one would do (GET /gists/{id} on PostgreSQL at 50 connections: the main thread saturated, each query
+   * costing its share of pg's JavaScript and socket calls).
    */
   next(): Promise<string> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
-      if (!this.running) this.start();
+      this.schedule();
     });
+  }
+
+  private schedule(): void {
+    if (this.busy || this.waiting.length === 0) return;
+    this.busy = true;
+    setImmediate(() => this.start());
   }
 
   private start(): void {
     const batch = this.waiting;
     this.waiting = [];
-    this.running = true;
-    queryStamp(this.db).then(
+    this.query().then(
       (stamp) => this.finish(batch, (w) => w.resolve(stamp)),
       (err: unknown) => this.finish(batch, (w) => w.reject(err)),
     );
   }
 
   private finish(batch: Waiter[], settle: (w: Waiter) => void): void {
-    this.running = false;
+    this.busy = false;
     for (const w of batch) settle(w);
-    if (this.waiting.length) this.start();
+    this.schedule();
   }
 }
 
@@ -88,6 +98,15 @@ class HeaderBatcher {
 
 const batchers = new WeakMap<Db, StampBatcher>();
 const headers = new WeakMap<Db, HeaderBatcher>();
+const queries = new WeakMap<Db, () => Promise<string>>();
+
+/**
+ * The stamp's query run outside Kysely (PostgreSQL: a prepared statement on a connection of its own, connect.ts):
+ * the same text and answer as queryStamp, without building, compiling and parsing it again for every batch of requests.
+ */
+export function registerStampQuery(db: Db, query: () => Promise<string>): void {
+  queries.set(db, query);
+}
 
 /** A synchronous source of the stamp (SQLite's WAL-index header, sqlite-dialect.ts); without one, a query asks. */
 export function registerStampHeader(db: Db, read: () => Buffer | undefined): void {
@@ -104,7 +123,7 @@ export async function changeStamp(db: Db): Promise<string> {
   if (header !== undefined) return header;
   let batcher = batchers.get(db);
   if (!batcher) {
-    batcher = new StampBatcher(db);
+    batcher = new StampBatcher(queries.get(db) ?? (() => queryStamp(db)));
     batchers.set(db, batcher);
   }
   return batcher.next();

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import { advisoryLockPool, registerAdvisoryLocks } from './advisory-lock.js';
 import { LazyPool } from './pg-lazy.js';
-import { registerStampHeader } from './change-stamp.js';
+import { registerStampHeader, registerStampQuery } from './change-stamp.js';
+import { COUNTED_STAMP_SQL } from './change-counters.js';
 import { QueryTiming, registerQueryTiming } from './query-timing.js';
 import { Sqlite3Dialect } from './sqlite-dialect.js';
 import { isPostgresUrl, sqliteFilename } from './urls.js';
@@ -30,13 +31,19 @@ function open(url: string, versions: WriteVersions, timing: QueryTiming): Db {
     const pool = new LazyPool({ connectionString: url, max: 10 }, 'PostgreSQL connection lost');
     // Advisory locks spanning processes hold connections of their own (advisory-lock.ts), ended with the database.
     const locks = advisoryLockPool(url);
+    // The change stamp, asked for by cached reads many times a second, has a connection of its own (change-stamp.ts).
+    const stamp = new LazyPool(
+      { connectionString: url, max: 1, idleTimeoutMillis: 5_000, allowExitOnIdle: true },
+      'PostgreSQL stamp connection lost',
+    );
     const end = async () => {
-      await Promise.all([pool.end(), locks.end()]);
+      await Promise.all([pool.end(), locks.end(), stamp.end()]);
     };
     const db = new Kysely<Database>({
       dialect: observeWrites(new PostgresDialect({ pool: { connect: () => pool.connect(), end } }), versions, timing),
     });
     registerAdvisoryLocks(db, locks);
+    registerStampQuery(db, () => countedStamp(stamp));
     return db;
   }
   const filename = sqliteFilename(url);
@@ -45,4 +52,18 @@ function open(url: string, versions: WriteVersions, timing: QueryTiming): Db {
   const db = new Kysely<Database>({ dialect: observeWrites(dialect, versions, timing) });
   registerStampHeader(db, () => dialect.walIndexHeader());
   return db;
+}
+
+/** PostgreSQL's change stamp (change-counters.ts) by a statement prepared once per connection, its one value as text. */
+async function countedStamp(pool: LazyPool): Promise<string> {
+  const client = await pool.connect();
+  let result: { rows: [string][] };
+  try {
+    result = await client.query<[string]>({ name: 'hublet_change_stamp', text: COUNTED_STAMP_SQL, rowMode: 'array' });
+  } catch (err) {
+    client.release(err as Error); // a connection that failed is closed, not reused
+    throw err;
+  }
+  client.release();
+  return String(result.rows[0]?.[0] ?? '');
 }

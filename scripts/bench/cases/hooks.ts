@@ -3,7 +3,7 @@
 // Each round sends fresh pings to the same hooks (the deliveries table grows by 10,000 rows a round, as it would
 // on a server in use); a round ends when all its deliveries are recorded, so none spills into the next.
 import { sql } from 'kysely';
-import { atLeast, atMost, describeGoals } from '../goals.js';
+import { atMost, describeGoals } from '../goals.js';
 import { measureSpread, quantile, type RawRequest } from '../load.js';
 import { peakRssMiB } from '../processes.js';
 import { startReceiver } from '../receiver.js';
@@ -15,8 +15,10 @@ import { fanOutCase, fanOutPacedCase } from './fan-out.js';
 import { waitUntil } from '../wait.js';
 
 const HOOKS = 100;
-const GOALS = [atLeast('value', 2000, ' deliveries/s recorded'), atMost('p99', 100, ' ms', 'event-to-receipt p99 ')];
-const TARGET = describeGoals(GOALS);
+// The intake row (issue 28): each event here is a ping request of its own, so the rate is bound by accepting pings; the
+// goal of 2,000 deliveries/s with p99 ≤ 100 ms is judged on delivery, on the fan-out rows (fan-out.ts).
+const GOALS = [atMost('p99', 100, ' ms', 'event-to-receipt p99 ')];
+const TARGET = `reported: ping intake (the 2,000/s goal is on the fan-out rows); ${describeGoals(GOALS)}`;
 
 export const hookCases: BenchCase[] = [
   {

@@ -18,6 +18,7 @@ const DATABASE_FREE = [
   'test/repos/plan.test.ts',
   'test/migrations/import-plan.test.ts',
   'test/db/batch.test.ts',
+  'test/db/stamp-batch.test.ts',
   // The CLI's commands against a stubbed client (admin and init-serve open a SQLite data dir of their own).
   ...['gist', 'gist-git', 'hook', 'migration', 'repo', 'api', 'auth', 'completion-help'].map((f) => `test/cli/${f}.test.ts`),
 ];

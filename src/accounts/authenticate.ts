@@ -44,7 +44,7 @@ export function authenticator(local: boolean): Authenticate {
     const presented = presentedToken(request.headers.authorization);
     if (presented === undefined) return null;
     if (presented === null) throw new Unauthorized('Bad credentials');
-    const found = await tokens.lookup(request.ctx.db, presented, request.ctx.clock.now());
+    const found = await tokens.lookup(request.ctx.db, presented, request.ctx.clock.now(), request.stamp);
     if (!found) throw new Unauthorized('Bad credentials');
     // A suspended user's tokens are refused, for the API and git alike, until a site admin unsuspends them (the cached
     // row is as current as the token cache keeps it: a write to users drops it).

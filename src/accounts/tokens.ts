@@ -152,17 +152,19 @@ export class TokenCache<T> {
 
   constructor(private readonly derive: (user: UserRow, token: TokenRow) => T) {}
 
-  /** The live token for a presented secret; revoked, expired or unknown tokens are undefined. */
-  async lookup(db: Db, presented: string, now: Date): Promise<FoundToken<T> | undefined> {
-    const found = await this.read(db, hashToken(presented));
+  /**
+   * The live token for a presented secret; revoked, expired or unknown tokens are undefined. `stamp`, when given, is a
+   * change stamp taken after the request arrived (else one is taken here).
+   */
+  async lookup(db: Db, presented: string, now: Date, stamp?: string): Promise<FoundToken<T> | undefined> {
+    const found = await this.read(db, hashToken(presented), stamp ?? (await changeStamp(db)));
     if (!found) return undefined;
     if (found.token.revoked_at) return undefined;
     if (found.token.expires_at && Date.parse(found.token.expires_at) <= now.getTime()) return undefined;
     return found;
   }
 
-  private async read(db: Db, hash: string): Promise<FoundToken<T> | undefined> {
-    const stamp = await changeStamp(db);
+  private async read(db: Db, hash: string, stamp: string): Promise<FoundToken<T> | undefined> {
     const hit = this.entries.get(hash);
     // The rows are frozen: every request holding them shares them, and nothing may change a cached row.
     if (hit && hit.stamp === stamp) return hit;

@@ -49,6 +49,12 @@ export const LOCAL_ACTOR_HEADER = 'x-hublet-local-as';
 interface AuthRequest {
   headers: IncomingHttpHeaders;
   ctx: { db: Db; clock: { now(): Date } };
+  /**
+   * A change stamp (db/change-stamp.ts) the caller took after the request arrived, to judge the token cache by: the
+   * cached-read fast path takes one and judges the token and the response by it, one stamp a request where there were
+   * two in a row. Without it the token cache takes its own.
+   */
+  stamp?: string;
 }
 
 /** Who is calling: null when anonymous; throws (401) for a credential that does not authenticate. */

@@ -127,13 +127,16 @@ export class FastPath {
     started: number,
   ): Promise<boolean> {
     const { ctx, scopes, tags } = this.rules;
+    // One stamp, taken after the request arrived, judges both the token cache and the response: a second stamp
+    // after the token's would cost another pread (SQLite) or query (PostgreSQL) turn, and know no more.
+    const stamp = await changeStamp(ctx.db);
     let actor: Actor | null;
     try {
-      actor = await this.rules.authenticate({ headers: req.headers, ctx });
+      actor = await this.rules.authenticate({ headers: req.headers, ctx, stamp });
     } catch {
       return false;
     }
-    const entry = this.rules.responses.current(key, await changeStamp(ctx.db));
+    const entry = this.rules.responses.current(key, stamp);
     if (!entry || !this.rules.cachedRoutes.has(entry.route.url) || !permitted(actor, entry)) return false;
     const ip = this.rules.clientAddress(req);
     const rate = countRequest(this.rules.limiter, ctx.config, actor, ip, entry.route);

@@ -61,6 +61,28 @@ describe('token lookups through the cache', () => {
     }
   });
 
+  it('a cached read (the fast path) refuses at once a user another process suspended, or a token it revoked', async () => {
+    s = await startServer();
+    const { token, id } = await s.userWithToken('fay', ['gist']);
+    const gist = await s.api('POST', '/gists', { token, body: { public: true, files: { 'a.txt': { content: 'a' } } } });
+    const path = `/gists/${gist.body.id}`;
+    // Read until the answer and the token are both cached (the fast path answers from node's request event).
+    for (let i = 0; i < 3; i++) expect((await s.api('GET', path, { token })).status).toBe(200);
+    const other = connect(s.databaseUrl);
+    try {
+      await other.updateTable('users').set({ suspended_at: new Date().toISOString() }).where('id', '=', id).execute();
+      expect((await s.api('GET', path, { token })).status).toBe(403);
+      await other.updateTable('users').set({ suspended_at: null }).where('id', '=', id).execute();
+      for (let i = 0; i < 3; i++) expect((await s.api('GET', path, { token })).status).toBe(200);
+      await other.updateTable('tokens').set({ revoked_at: new Date().toISOString() }).where('user_id', '=', id).execute();
+      const refused = await s.api('GET', path, { token });
+      expect(refused.status).toBe(401);
+      expect(refused.body.message).toBe('Bad credentials');
+    } finally {
+      await other.destroy();
+    }
+  });
+
   it('an expired token is refused even while its lookup is cached', async () => {
     const clock = manualClock();
     s = await startServer({ clock });

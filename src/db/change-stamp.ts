@@ -118,13 +118,19 @@ export function registerStampHeader(db: Db, read: () => Buffer | undefined): voi
  * with every commit of every connection, this process's writer included (a statement that changed nothing commits no
  * frame and leaves it alone).
  */
-export async function changeStamp(db: Db): Promise<string> {
-  const header = await headers.get(db)?.next();
-  if (header !== undefined) return header;
+export function changeStamp(db: Db): Promise<string> {
+  // No async function and no `await` of a missing header: every cached read asks, and each extra promise hop is paid
+  // by every request of every turn.
+  const header = headers.get(db);
+  if (!header) return batcherOf(db).next();
+  return header.next().then((stamp) => stamp ?? batcherOf(db).next());
+}
+
+function batcherOf(db: Db): StampBatcher {
   let batcher = batchers.get(db);
   if (!batcher) {
     batcher = new StampBatcher(queries.get(db) ?? (() => queryStamp(db)));
     batchers.set(db, batcher);
   }
-  return batcher.next();
+  return batcher;
 }

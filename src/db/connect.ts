@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import { advisoryLockPool, registerAdvisoryLocks } from './advisory-lock.js';
 import { LazyPool } from './pg-lazy.js';
+import { PgStampConnection } from './pg-stamp.js';
 import { registerStampHeader, registerStampQuery } from './change-stamp.js';
 import { COUNTED_STAMP_SQL } from './change-counters.js';
 import { QueryTiming, registerQueryTiming } from './query-timing.js';
@@ -32,10 +33,7 @@ function open(url: string, versions: WriteVersions, timing: QueryTiming): Db {
     // Advisory locks spanning processes hold connections of their own (advisory-lock.ts), ended with the database.
     const locks = advisoryLockPool(url);
     // The change stamp, asked for by cached reads many times a second, has a connection of its own (change-stamp.ts).
-    const stamp = new LazyPool(
-      { connectionString: url, max: 1, idleTimeoutMillis: 5_000, allowExitOnIdle: true },
-      'PostgreSQL stamp connection lost',
-    );
+    const stamp = new PgStampConnection(url, COUNTED_STAMP_SQL);
     const end = async () => {
       await Promise.all([pool.end(), locks.end(), stamp.end()]);
     };
@@ -43,7 +41,7 @@ function open(url: string, versions: WriteVersions, timing: QueryTiming): Db {
       dialect: observeWrites(new PostgresDialect({ pool: { connect: () => pool.connect(), end } }), versions, timing),
     });
     registerAdvisoryLocks(db, locks);
-    registerStampQuery(db, () => countedStamp(stamp));
+    registerStampQuery(db, () => stamp.read());
     return db;
   }
   const filename = sqliteFilename(url);
@@ -54,16 +52,3 @@ function open(url: string, versions: WriteVersions, timing: QueryTiming): Db {
   return db;
 }
 
-/** PostgreSQL's change stamp (change-counters.ts) by a statement prepared once per connection, its one value as text. */
-async function countedStamp(pool: LazyPool): Promise<string> {
-  const client = await pool.connect();
-  let result: { rows: [string][] };
-  try {
-    result = await client.query<[string]>({ name: 'hublet_change_stamp', text: COUNTED_STAMP_SQL, rowMode: 'array' });
-  } catch (err) {
-    client.release(err as Error); // a connection that failed is closed, not reused
-    throw err;
-  }
-  client.release();
-  return String(result.rows[0]?.[0] ?? '');
-}

@@ -125,6 +125,22 @@ describe('a cached read through writes elsewhere', () => {
   });
 });
 
+describe('the stamp\'s own connection', () => {
+  it('is replaced after the server drops it: a read fails at most once, the next answers the current stamp', async () => {
+    const before = await changeStamp(db);
+    const killed = await sql<{ killed: boolean }>`
+      select pg_terminate_backend(pid) as killed from pg_stat_activity
+      where datname = current_database() and pid <> pg_backend_pid() and query like '%from change_counters%'`.execute(db);
+    expect(killed.rows.map((r) => r.killed)).toEqual([true]); // one connection read the stamp, and it is gone
+    const outcomes: string[] = [];
+    for (let i = 0; i < 3; i++) outcomes.push(await changeStamp(db).then((s) => `stamp ${s}`, () => 'failed'));
+    expect(outcomes.filter((o) => o === 'failed').length).toBeLessThanOrEqual(1);
+    expect(outcomes.at(-1)).toBe(`stamp ${before}`);
+    await db.insertInto('users').values(userRow('after-drop')).execute();
+    expect(BigInt(await changeStamp(db)) - BigInt(before)).toBe(1n);
+  });
+});
+
 function userRow(login: string) {
   const at = new Date().toISOString();
   const none = { name: null, email: null, company: null, blog: null, location: null, bio: null, suspended_at: null };

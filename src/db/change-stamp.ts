@@ -101,7 +101,7 @@ const headers = new WeakMap<Db, HeaderBatcher>();
 const queries = new WeakMap<Db, () => Promise<string>>();
 
 /**
- * The stamp's query run outside Kysely (PostgreSQL: a prepared statement on a connection of its own, connect.ts):
+ * The stamp's query run outside Kysely (PostgreSQL: a prepared statement on a connection of its own, pg-stamp.ts):
  * the same text and answer as queryStamp, without building, compiling and parsing it again for every batch of requests.
  */
 export function registerStampQuery(db: Db, query: () => Promise<string>): void {

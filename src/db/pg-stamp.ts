@@ -57,6 +57,8 @@ export class PgStampConnection {
   private opening?: Promise<pg.Client>;
   /** The open client, once connected and prepared. */
   private current?: pg.Client;
+  /** Reads under way: the socket holds the process open while there are any. */
+  private running = 0;
   private ended = false;
 
   /** `text`: the statement, one row of one column. */
@@ -70,11 +72,11 @@ export class PgStampConnection {
     this.opening ??= this.open();
     const client = await this.opening;
     const socket = client.connection.stream as net.Socket;
-    socket.ref();
+    if (this.running++ === 0) socket.ref();
     return new Promise((resolve, reject) => {
       client.query(
         new StampRead((err, value) => {
-          socket.unref();
+          if (--this.running === 0) socket.unref();
           if (!err) return resolve(value);
           this.discard(client);
           reject(err);

@@ -51,4 +51,3 @@ function open(url: string, versions: WriteVersions, timing: QueryTiming): Db {
   registerStampHeader(db, () => dialect.walIndexHeader());
   return db;
 }
-

@@ -125,7 +125,7 @@ describe('a cached read through writes elsewhere', () => {
   });
 });
 
-describe('the stamp\'s own connection', () => {
+describe("the stamp's own connection", () => {
   it('is replaced after the server drops it: a read fails at most once, the next answers the current stamp', async () => {
     const before = await changeStamp(db);
     const killed = await sql<{ killed: boolean }>`
@@ -133,7 +133,13 @@ describe('the stamp\'s own connection', () => {
       where datname = current_database() and pid <> pg_backend_pid() and query like '%from change_counters%'`.execute(db);
     expect(killed.rows.map((r) => r.killed)).toEqual([true]); // one connection read the stamp, and it is gone
     const outcomes: string[] = [];
-    for (let i = 0; i < 3; i++) outcomes.push(await changeStamp(db).then((s) => `stamp ${s}`, () => 'failed'));
+    for (let i = 0; i < 3; i++)
+      outcomes.push(
+        await changeStamp(db).then(
+          (s) => `stamp ${s}`,
+          () => 'failed',
+        ),
+      );
     expect(outcomes.filter((o) => o === 'failed').length).toBeLessThanOrEqual(1);
     expect(outcomes.at(-1)).toBe(`stamp ${before}`);
     await db.insertInto('users').values(userRow('after-drop')).execute();

@@ -51,7 +51,9 @@ class StampRead implements pg.Submittable {
 
 /**
  * The stamp's connection, opened on first use. It holds the process open only while a read runs, so a CLI command
- * exits when it is done; a failed read or a dropped connection closes it, and the next read opens another.
+ * exits when it is done; a failed read or a dropped connection closes it, and the next read opens another. Reads come
+ * one at a time (change-stamp.ts's batcher starts the next when the last has answered; pg deprecates queuing a query
+ * behind another on one client).
  */
 export class PgStampConnection {
   private opening?: Promise<pg.Client>;

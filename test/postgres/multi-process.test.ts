@@ -117,6 +117,20 @@ describe('a write through one process is in the next read through every other', 
     for (const s of servers) expect((await call(s, 'GET', `/gists/${gist.id}`)).status).toBe(404);
   });
 
+  it('a token revoked through one process is refused by the next cached read through every other', async () => {
+    const [a, b, c] = servers;
+    await ok(a, 'POST', '/admin/users', { login: 'tess', email: 'tess@example.com' }, 201);
+    const token = (await ok(b, 'POST', '/admin/users/tess/authorizations', { scopes: ['gist'] }, 201)).token as string;
+    const gist = await ok(a, 'POST', '/gists', { files: { 'a.txt': { content: 'kept' } }, public: true }, 201);
+    // Twice through each process: the answer and the token are kept (the cached read answers before routing).
+    for (const s of [...servers, ...servers]) expect((await call(s, 'GET', `/gists/${gist.id}`, undefined, token)).status).toBe(200);
+    await ok(b, 'DELETE', '/admin/users/tess/authorizations', undefined, 204);
+    for (const s of [a, c, b]) {
+      const refused = await call(s, 'GET', `/gists/${gist.id}`, undefined, token);
+      expect([refused.status, refused.body.message]).toEqual([401, 'Bad credentials']);
+    }
+  });
+
   it('hooks and repositories: changed through one, read as changed through the others', async () => {
     const [a, b, c] = servers;
     await ok(b, 'PATCH', `/orgs/${ORG}/hooks/${hookId}`, { events: ['push', 'ping'] });
